@@ -1,0 +1,171 @@
+//! The library's error type.
+//!
+//! Every error's `Display` is one line that says what was wrong and what to do about it,
+//! except a wait timeout, whose report carries the screen it last saw. [`ErrorKind`]
+//! groups errors for the faces that map them to exit codes and protocol error codes.
+
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+
+use crate::session::ExitStatus;
+use crate::wait::TimeoutError;
+
+/// Everything that can go wrong while driving a program.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Error {
+    /// A terminal size outside what the engine accepts.
+    InvalidSize { cols: u16, rows: u16 },
+    /// The program could not be found on `PATH` (or at the given path).
+    ProgramNotFound { program: String, searched: String },
+    /// The working directory given for the program is not a directory.
+    CwdNotDirectory { path: PathBuf },
+    /// The program was found but could not be started.
+    Spawn { program: String, message: String },
+    /// A key name that is not in the grammar.
+    UnknownKey {
+        spec: String,
+        suggestions: Vec<String>,
+    },
+    /// A key spec that parses but has no encoding (such as Ctrl with a digit 9).
+    InvalidKey { spec: String, reason: String },
+    /// A regular expression that does not compile.
+    InvalidRegex { pattern: String, message: String },
+    /// An environment variable the engine reads holds a value it cannot use.
+    InvalidEnv {
+        name: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+    /// The program has exited, so the requested action cannot happen.
+    Exited {
+        action: &'static str,
+        status: ExitStatus,
+    },
+    /// The session was already ended with `exit()` or `kill()`.
+    Closed { action: &'static str },
+    /// A wait's condition did not hold in time.
+    Timeout(Box<TimeoutError>),
+    /// The program exited while a wait's condition had not yet held, so it never will.
+    ExitedWhileWaiting(Box<TimeoutError>),
+    /// The terminal parser failed on the program's output; the screen is frozen as it was.
+    TerminalFault { message: String },
+    /// An operating-system call failed.
+    Io { context: String, source: io::Error },
+}
+
+/// Broad classes of [`Error`], for mapping to exit codes and protocol error codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The caller passed something invalid (key, regex, size, path).
+    BadInput,
+    /// The program could not be started.
+    Spawn,
+    /// A wait timed out.
+    Timeout,
+    /// The program has exited or the session was closed.
+    Exited,
+    /// Anything else: I/O failures, parser faults.
+    Internal,
+}
+
+impl Error {
+    /// The class of this error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::InvalidSize { .. }
+            | Error::UnknownKey { .. }
+            | Error::InvalidKey { .. }
+            | Error::InvalidRegex { .. }
+            | Error::InvalidEnv { .. }
+            | Error::CwdNotDirectory { .. } => ErrorKind::BadInput,
+            Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
+            Error::Timeout(_) => ErrorKind::Timeout,
+            Error::Exited { .. } | Error::Closed { .. } | Error::ExitedWhileWaiting(_) => {
+                ErrorKind::Exited
+            }
+            Error::TerminalFault { .. } | Error::Io { .. } => ErrorKind::Internal,
+        }
+    }
+
+    pub(crate) fn io(context: impl Into<String>, source: io::Error) -> Error {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidSize { cols, rows } => write!(
+                f,
+                "terminal size {cols}x{rows} is out of range: use 10 to 1000 columns and 2 to 1000 rows"
+            ),
+            Error::ProgramNotFound { program, searched } => write!(
+                f,
+                "program `{program}` not found: searched {searched}; check the name or give its full path"
+            ),
+            Error::CwdNotDirectory { path } => write!(
+                f,
+                "working directory `{}` is not a directory: create it or pass an existing one",
+                path.display()
+            ),
+            Error::Spawn { program, message } => {
+                write!(f, "could not start `{program}`: {message}")
+            }
+            Error::UnknownKey { spec, suggestions } => {
+                write!(f, "unknown key `{spec}`: ")?;
+                if !suggestions.is_empty() {
+                    write!(f, "did you mean {}? ", suggestions.join(", "))?;
+                }
+                write!(
+                    f,
+                    "valid names: {}, with C-/M-/S- modifiers, or one character (send text with send_text)",
+                    crate::keys::KEY_NAMES.join(" ")
+                )
+            }
+            Error::InvalidKey { spec, reason } => write!(f, "invalid key `{spec}`: {reason}"),
+            Error::InvalidRegex { pattern, message } => {
+                let first = message.lines().last().unwrap_or(message).trim();
+                write!(
+                    f,
+                    "invalid regex `{pattern}`: {first}; escape special characters with \\ to match them literally"
+                )
+            }
+            Error::InvalidEnv {
+                name,
+                value,
+                expected,
+            } => write!(f, "{name}={value:?} is invalid: expected {expected}"),
+            Error::Exited { action, status } => write!(
+                f,
+                "cannot {action}: the program {status}; start a new session to continue"
+            ),
+            Error::Closed { action } => write!(
+                f,
+                "cannot {action}: the session was already ended; start a new session"
+            ),
+            Error::Timeout(report) | Error::ExitedWhileWaiting(report) => write!(f, "{report}"),
+            Error::TerminalFault { message } => write!(
+                f,
+                "the terminal parser failed on the program's output ({message}); the screen is frozen as it last was; report the program's output as a bug"
+            ),
+            Error::Io { context, source } => write!(f, "{context}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// Shorthand for results in this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,48 @@
+//! tuipilot drives terminal programs the way a person at a keyboard would — start one,
+//! press keys, wait for what should appear — and shows what that person would see.
+//!
+//! The engine runs a program under a real pseudo-terminal, keeps its screen with a
+//! `vt100` parser (plus a thin layer that fixes what `vt100` gets wrong), answers the
+//! terminal queries programs send, encodes keys exactly as xterm does for the program's
+//! current modes, and wakes waiters on every change instead of polling.
+//!
+//! ```
+//! use tuipilot::{Condition, Input, Session};
+//!
+//! # fn main() -> Result<(), tuipilot::Error> {
+//! let mut s = Session::builder("bash")
+//!     .args(["--norc", "--noprofile"])
+//!     .env("PS1", "$ ")
+//!     .size(80, 24)
+//!     .spawn()?;
+//! s.wait_for_text(r"^\$ $")?;
+//! let screen = s.send_and_wait(&Input::text("echo $((6 * 7))\r"), &Condition::text("^42$")?)?;
+//! assert_eq!(screen.find("42")?[0].row, 1);
+//! s.press("C-d")?;
+//! assert!(s.wait_exit()?.success());
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Modules: [`keys`] (key names → bytes), [`terminal`] (screen, gap layer, query
+//! replies), [`session`] (the running program), [`wait`] (conditions and timeouts),
+//! [`snapshot`] (immutable screen copies), [`theme`] (colours).
+
+pub mod error;
+pub mod keys;
+mod outlog;
+pub mod pty;
+pub mod session;
+pub mod snapshot;
+pub mod terminal;
+pub mod theme;
+pub mod wait;
+
+pub use error::{Error, ErrorKind, Result};
+pub use keys::{Key, KeyCode, KeyModes, Modifiers};
+pub use outlog::DEFAULT_LOG_CAPACITY;
+pub use session::{DEFAULT_TIMEOUT, ExitStatus, Input, Mark, Session, SessionBuilder};
+pub use snapshot::{Cell, Color, Cursor, CursorShape, Match, Snapshot, Style};
+pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
+pub use theme::{Rgb, Theme};
+pub use wait::{Condition, WaitError};

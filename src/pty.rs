@@ -1,0 +1,383 @@
+//! Spawning a program under a pseudo-terminal, and ending its whole process session.
+//!
+//! The child becomes a session leader with the PTY as its controlling terminal. Its
+//! environment is set here (TERM, COLORTERM, a UTF-8 locale, no inherited LINES/COLUMNS)
+//! and its cwd is the caller's, not `$HOME`. Ending a program means ending every process
+//! whose session id is the child's pid — background jobs of an interactive shell live in
+//! other process groups and would otherwise keep running and hold the PTY open.
+
+use std::ffi::{OsStr, OsString};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use crate::error::{Error, Result};
+use crate::session::ExitStatus;
+
+/// What to start and how.
+pub(crate) struct SpawnSpec {
+    pub program: OsString,
+    pub args: Vec<OsString>,
+    /// Environment changes in order: `Some` sets, `None` removes.
+    pub env: Vec<(OsString, Option<OsString>)>,
+    pub cwd: Option<PathBuf>,
+    pub cols: u16,
+    pub rows: u16,
+    pub pixel_width: u16,
+    pub pixel_height: u16,
+}
+
+/// A running child and the master side of its PTY.
+pub(crate) struct Spawned {
+    pub master: Box<dyn MasterPty + Send>,
+    pub reader: Box<dyn Read + Send>,
+    pub writer: Box<dyn Write + Send>,
+    /// Kept so portable-pty's handle lives as long as the session; the exit is collected
+    /// with `waitpid` directly, which reports signals by number.
+    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    pub pid: i32,
+}
+
+/// Environment variables removed from the inherited environment: a stale `COLUMNS=40`
+/// would make `tput cols` disagree with the PTY's real size.
+const REMOVED_VARS: &[&str] = &["LINES", "COLUMNS"];
+
+/// The child's environment: inherited, minus [`REMOVED_VARS`], plus the terminal's
+/// identity, then the caller's changes.
+fn child_env(changes: &[(OsString, Option<OsString>)]) -> Vec<(OsString, OsString)> {
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| !REMOVED_VARS.iter().any(|r| OsStr::new(r) == k))
+        .collect();
+    let set = |env: &mut Vec<(OsString, OsString)>, key: &OsStr, value: Option<&OsStr>| {
+        env.retain(|(k, _)| k != key);
+        if let Some(v) = value {
+            env.push((key.to_os_string(), v.to_os_string()));
+        }
+    };
+    set(
+        &mut env,
+        OsStr::new("TERM"),
+        Some(OsStr::new("xterm-256color")),
+    );
+    set(
+        &mut env,
+        OsStr::new("COLORTERM"),
+        Some(OsStr::new("truecolor")),
+    );
+    set(&mut env, OsStr::new("TUIPILOT"), Some(OsStr::new("1")));
+    for (key, value) in changes {
+        set(&mut env, key, value.as_deref());
+    }
+    let has_locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .any(|name| env.iter().any(|(k, v)| k == name && !v.is_empty()));
+    if !has_locale {
+        env.push(("LANG".into(), "C.UTF-8".into()));
+    }
+    env
+}
+
+fn is_executable(path: &Path) -> bool {
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Finds the program the way execvp would, so a missing one gets a clear error.
+fn resolve_program(program: &OsStr, path_var: Option<&OsStr>, cwd: &Path) -> Result<PathBuf> {
+    let name = Path::new(program);
+    let not_found = |searched: String| Error::ProgramNotFound {
+        program: program.to_string_lossy().into_owned(),
+        searched,
+    };
+    if program.is_empty() {
+        return Err(not_found("nothing (the program name is empty)".into()));
+    }
+    if program.to_string_lossy().contains('/') {
+        let full = cwd.join(name);
+        if is_executable(&full) {
+            return Ok(full);
+        }
+        let why = if full.exists() {
+            "exists but is not an executable file"
+        } else {
+            "does not exist"
+        };
+        return Err(not_found(format!("the path {} ({why})", full.display())));
+    }
+    let path_var = path_var.unwrap_or(OsStr::new(""));
+    for dir in std::env::split_paths(path_var) {
+        let candidate = cwd.join(dir).join(name);
+        if is_executable(&candidate) {
+            return Ok(candidate);
+        }
+    }
+    Err(not_found(format!("PATH={}", path_var.to_string_lossy())))
+}
+
+/// Starts the program under a new PTY of the requested size.
+pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
+    let cwd = match &spec.cwd {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        Some(dir) => return Err(Error::CwdNotDirectory { path: dir.clone() }),
+        None => {
+            std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?
+        }
+    };
+    let env = child_env(&spec.env);
+    let path_var = env
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v.as_os_str());
+    resolve_program(&spec.program, path_var, &cwd)?;
+
+    let mut cmd = CommandBuilder::new(&spec.program);
+    cmd.args(&spec.args);
+    cmd.env_clear();
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    cmd.cwd(&cwd);
+
+    let program = spec.program.to_string_lossy().into_owned();
+    let spawn_error = |message: String| Error::Spawn {
+        program: program.clone(),
+        message,
+    };
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: spec.rows,
+            cols: spec.cols,
+            pixel_width: spec.pixel_width,
+            pixel_height: spec.pixel_height,
+        })
+        .map_err(|e| spawn_error(format!("opening a pseudo-terminal failed: {e:#}")))?;
+    let child = pair
+        .slave
+        .spawn_command(cmd)
+        .map_err(|e| spawn_error(format!("{e:#}")))?;
+    // The parent's copy of the slave must go, or the reader never sees end of file.
+    drop(pair.slave);
+    let pid = child
+        .process_id()
+        .and_then(|p| i32::try_from(p).ok())
+        .ok_or_else(|| spawn_error("the child has no process id".into()))?;
+    let reader = pair
+        .master
+        .try_clone_reader()
+        .map_err(|e| spawn_error(format!("reading the pseudo-terminal: {e:#}")))?;
+    let writer = pair
+        .master
+        .take_writer()
+        .map_err(|e| spawn_error(format!("writing the pseudo-terminal: {e:#}")))?;
+    Ok(Spawned {
+        master: pair.master,
+        reader,
+        writer,
+        child,
+        pid,
+    })
+}
+
+/// Blocks until the child exits and reaps it.
+pub(crate) fn wait_for_exit(pid: i32) -> io::Result<ExitStatus> {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid only writes the status integer we pass.
+        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if r == pid {
+            if libc::WIFSIGNALED(status) {
+                return Ok(ExitStatus::Signaled(libc::WTERMSIG(status)));
+            }
+            return Ok(ExitStatus::Exited(libc::WEXITSTATUS(status)));
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// A process in a session, as listed in `/proc`.
+struct Member {
+    pid: i32,
+    zombie: bool,
+}
+
+/// Every process whose session id is `sid` (field 6 of `/proc/PID/stat`).
+fn session_members(sid: i32) -> Vec<Member> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut members = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The command name is in parentheses and may itself contain spaces or ')'.
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        // After the name: state, ppid, pgrp, session.
+        if fields.get(3).and_then(|s| s.parse::<i32>().ok()) == Some(sid) {
+            members.push(Member {
+                pid,
+                zombie: fields.first() == Some(&"Z"),
+            });
+        }
+    }
+    members
+}
+
+/// Whether any live (non-zombie) process remains in session `sid`.
+pub fn session_alive(sid: i32) -> bool {
+    session_members(sid).iter().any(|m| !m.zombie)
+}
+
+/// A pidfd: a handle on one process that stays valid even if the pid is reused, and
+/// becomes readable when the process exits.
+struct PidFd(i32);
+
+impl PidFd {
+    fn open(pid: i32) -> Option<PidFd> {
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        i32::try_from(fd).ok().filter(|fd| *fd >= 0).map(PidFd)
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: pidfd_send_signal with a null siginfo behaves like kill(2).
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                self.0,
+                signal,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            );
+        }
+    }
+}
+
+impl Drop for PidFd {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor is owned by this value and closed once.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+/// Waits until every process behind `fds` has exited or `deadline` passes.
+fn wait_all_exited(mut fds: Vec<PidFd>, deadline: Instant) {
+    while !fds.is_empty() {
+        let now = Instant::now();
+        if now >= deadline {
+            return;
+        }
+        let mut polls: Vec<libc::pollfd> = fds
+            .iter()
+            .map(|fd| libc::pollfd {
+                fd: fd.0,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let timeout = i32::try_from((deadline - now).as_millis() + 1).unwrap_or(i32::MAX);
+        // SAFETY: polls is a valid array of pollfd of the given length.
+        let n = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout) };
+        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+        let mut i = 0;
+        fds.retain(|_| {
+            let keep = polls[i].revents == 0;
+            i += 1;
+            keep
+        });
+    }
+}
+
+/// Ends every process in session `sid`: each signal in turn, waiting up to its grace
+/// period for the processes to exit before moving to the next. Stopped processes are
+/// continued after each signal so they can act on it. Returns whether none is left.
+pub(crate) fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
+    for &(signal, grace) in steps {
+        let members: Vec<PidFd> = session_members(sid)
+            .into_iter()
+            .filter(|m| !m.zombie)
+            .filter_map(|m| PidFd::open(m.pid))
+            .collect();
+        if members.is_empty() {
+            return true;
+        }
+        for fd in &members {
+            fd.signal(signal);
+            if signal != libc::SIGKILL {
+                fd.signal(libc::SIGCONT);
+            }
+        }
+        wait_all_exited(members, Instant::now() + grace);
+    }
+    !session_alive(sid)
+}
+
+/// The conventional name of a signal number (`SIGKILL`), or `SIG<n>` if unknown.
+pub fn signal_name(signal: i32) -> String {
+    const NAMES: [&str; 31] = [
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
+        "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG",
+        "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+    ];
+    usize::try_from(signal - 1)
+        .ok()
+        .and_then(|i| NAMES.get(i))
+        .map_or_else(|| format!("SIG{signal}"), |n| format!("SIG{n}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_policy() {
+        let env = child_env(&[("FOO".into(), Some("bar".into())), ("HOME".into(), None)]);
+        let get = |k: &str| env.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+        assert_eq!(get("TERM").as_deref(), Some(OsStr::new("xterm-256color")));
+        assert_eq!(get("COLORTERM").as_deref(), Some(OsStr::new("truecolor")));
+        assert_eq!(get("FOO").as_deref(), Some(OsStr::new("bar")));
+        assert_eq!(get("HOME"), None);
+        assert_eq!(get("LINES"), None);
+        assert_eq!(get("COLUMNS"), None);
+        let overridden = child_env(&[("TERM".into(), Some("dumb".into()))]);
+        assert!(overridden.iter().any(|(k, v)| k == "TERM" && v == "dumb"));
+    }
+
+    #[test]
+    fn program_resolution() {
+        let cwd = std::env::current_dir().unwrap();
+        let path = std::env::var_os("PATH");
+        assert!(resolve_program(OsStr::new("sh"), path.as_deref(), &cwd).is_ok());
+        let err =
+            resolve_program(OsStr::new("no-such-program-xyz"), path.as_deref(), &cwd).unwrap_err();
+        assert!(err.to_string().contains("searched PATH="), "{err}");
+        let err = resolve_program(OsStr::new("./no/such/file"), path.as_deref(), &cwd).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(9), "SIGKILL");
+        assert_eq!(signal_name(1), "SIGHUP");
+        assert_eq!(signal_name(64), "SIG64");
+    }
+}

@@ -1,0 +1,399 @@
+//! An immutable copy of the screen at one moment.
+//!
+//! A [`Snapshot`] owns its cells, so it can be inspected, compared, printed or rendered
+//! while the program keeps running. Text rows are built from the cells the same way for
+//! every face (the CLI, MCP, golden files): wide-character continuations are skipped and
+//! trailing spaces trimmed.
+
+use std::fmt;
+
+use regex::Regex;
+
+use crate::error::{Error, Result};
+use crate::session::ExitStatus;
+
+/// A cell colour as the program set it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// The terminal's default foreground or background.
+    #[default]
+    Default,
+    /// A palette index: 0–15 the ANSI colours, 16–231 the cube, 232–255 the grey ramp.
+    Indexed(u8),
+    /// A 24-bit colour.
+    Rgb(u8, u8, u8),
+}
+
+impl From<vt100::Color> for Color {
+    fn from(c: vt100::Color) -> Color {
+        match c {
+            vt100::Color::Default => Color::Default,
+            vt100::Color::Idx(i) => Color::Indexed(i),
+            vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        }
+    }
+}
+
+/// The drawing attributes of one cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Style {
+    pub fg: Color,
+    pub bg: Color,
+    pub bold: bool,
+    pub dim: bool,
+    pub italic: bool,
+    pub underline: bool,
+    pub inverse: bool,
+}
+
+/// One character cell.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Cell {
+    /// The grapheme in the cell (a character plus any combining marks); empty if blank.
+    pub text: String,
+    pub style: Style,
+    /// The first half of a double-width character.
+    pub wide: bool,
+    /// The second half of a double-width character (its text is empty).
+    pub wide_continuation: bool,
+}
+
+/// Cursor shape requested by the program (`CSI Ps SP q`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CursorShape {
+    #[default]
+    Block,
+    Underline,
+    Bar,
+}
+
+/// Where the cursor is (0-based, always inside the grid) and how it looks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cursor {
+    pub row: u16,
+    pub col: u16,
+    pub visible: bool,
+    pub shape: CursorShape,
+    pub blinking: bool,
+}
+
+/// A regex match on the screen: its row, its starting column, and the matched text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Match {
+    pub row: u16,
+    pub col: u16,
+    pub text: String,
+}
+
+/// An immutable copy of the screen.
+///
+/// ```
+/// use tuipilot::Terminal;
+///
+/// let mut term = Terminal::new(20, 3).unwrap();
+/// term.process(b"hello\r\n\x1b[1;31mworld");
+/// let snap = term.snapshot();
+/// assert_eq!(snap.text(), "hello\nworld\n");
+/// assert!(snap.cell(1, 0).unwrap().style.bold);
+/// assert_eq!(snap.find("w.rld").unwrap()[0].row, 1);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub(crate) cols: u16,
+    pub(crate) rows: u16,
+    pub(crate) cells: Vec<Cell>,
+    pub(crate) lines: Vec<String>,
+    pub(crate) cursor: Cursor,
+    pub(crate) title: String,
+    pub(crate) alternate_screen: bool,
+    pub(crate) application_cursor: bool,
+    pub(crate) bracketed_paste: bool,
+    pub(crate) mouse_reporting: bool,
+    pub(crate) exit: Option<ExitStatus>,
+}
+
+impl Snapshot {
+    pub(crate) fn from_screen(screen: &vt100::Screen, title: &str) -> Snapshot {
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
+        for row in 0..rows {
+            for col in 0..cols {
+                let cell = match screen.cell(row, col) {
+                    Some(c) => Cell {
+                        text: c.contents().to_string(),
+                        style: Style {
+                            fg: c.fgcolor().into(),
+                            bg: c.bgcolor().into(),
+                            bold: c.bold(),
+                            dim: c.dim(),
+                            italic: c.italic(),
+                            underline: c.underline(),
+                            inverse: c.inverse(),
+                        },
+                        wide: c.is_wide(),
+                        wide_continuation: c.is_wide_continuation(),
+                    },
+                    None => Cell::default(),
+                };
+                cells.push(cell);
+            }
+        }
+        let (crow, ccol) = screen.cursor_position();
+        let (shape, blinking) = match screen.cursor_style() {
+            vt100::CursorStyle::Default => (CursorShape::Block, true),
+            vt100::CursorStyle::BlinkBlock => (CursorShape::Block, true),
+            vt100::CursorStyle::SteadyBlock => (CursorShape::Block, false),
+            vt100::CursorStyle::BlinkUnderline => (CursorShape::Underline, true),
+            vt100::CursorStyle::SteadyUnderline => (CursorShape::Underline, false),
+            vt100::CursorStyle::BlinkVerticalBar => (CursorShape::Bar, true),
+            vt100::CursorStyle::SteadyVerticalBar => (CursorShape::Bar, false),
+        };
+        let lines = (0..usize::from(rows))
+            .map(|r| row_text(&cells[r * usize::from(cols)..(r + 1) * usize::from(cols)]).0)
+            .collect();
+        Snapshot {
+            cols,
+            rows,
+            cells,
+            lines,
+            cursor: Cursor {
+                row: crow.min(rows - 1),
+                col: ccol.min(cols - 1),
+                visible: !screen.hide_cursor(),
+                shape,
+                blinking,
+            },
+            title: title.to_string(),
+            alternate_screen: screen.alternate_screen(),
+            application_cursor: screen.application_cursor(),
+            bracketed_paste: screen.bracketed_paste(),
+            mouse_reporting: screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None,
+            exit: None,
+        }
+    }
+
+    /// The screen as text: every row, trailing spaces trimmed, joined by `\n`.
+    pub fn text(&self) -> String {
+        self.lines.join("\n")
+    }
+
+    /// Every row as text, trailing spaces trimmed.
+    pub fn rows(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// One row as text (0-based), or `None` past the last row.
+    pub fn row(&self, row: u16) -> Option<&str> {
+        self.lines.get(usize::from(row)).map(String::as_str)
+    }
+
+    /// The cell at a 0-based position, or `None` outside the grid.
+    pub fn cell(&self, row: u16, col: u16) -> Option<&Cell> {
+        if row >= self.rows || col >= self.cols {
+            return None;
+        }
+        self.cells
+            .get(usize::from(row) * usize::from(self.cols) + usize::from(col))
+    }
+
+    /// The style at a 0-based position, or `None` outside the grid.
+    pub fn style_at(&self, row: u16, col: u16) -> Option<Style> {
+        self.cell(row, col).map(|c| c.style)
+    }
+
+    /// The cursor, clamped to the grid.
+    pub fn cursor(&self) -> Cursor {
+        self.cursor
+    }
+
+    /// The window title the program set (OSC 0/2), or empty.
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// Whether the program switched to the alternate screen (full-screen programs do).
+    pub fn alternate_screen(&self) -> bool {
+        self.alternate_screen
+    }
+
+    /// Whether application cursor mode (DECCKM) is on.
+    pub fn application_cursor(&self) -> bool {
+        self.application_cursor
+    }
+
+    /// Whether the program enabled bracketed paste.
+    pub fn bracketed_paste(&self) -> bool {
+        self.bracketed_paste
+    }
+
+    /// Whether the program asked for mouse reports.
+    pub fn mouse_reporting(&self) -> bool {
+        self.mouse_reporting
+    }
+
+    /// `(cols, rows)`.
+    pub fn size(&self) -> (u16, u16) {
+        (self.cols, self.rows)
+    }
+
+    /// How the program ended, if it had ended when the snapshot was taken.
+    pub fn exit_status(&self) -> Option<&ExitStatus> {
+        self.exit.as_ref()
+    }
+
+    /// Whether any row contains `needle` literally.
+    pub fn contains(&self, needle: &str) -> bool {
+        self.lines.iter().any(|l| l.contains(needle))
+    }
+
+    /// Every match of `pattern` on the screen, row by row (a match never spans rows).
+    pub fn find(&self, pattern: &str) -> Result<Vec<Match>> {
+        Ok(self.find_regex(&compile(pattern)?))
+    }
+
+    /// Like [`find`](Self::find) with a compiled regex.
+    pub fn find_regex(&self, re: &Regex) -> Vec<Match> {
+        let mut out = Vec::new();
+        for row in 0..self.rows {
+            let start = usize::from(row) * usize::from(self.cols);
+            let (line, columns) = row_text(&self.cells[start..start + usize::from(self.cols)]);
+            for m in re.find_iter(&line) {
+                let col = columns
+                    .iter()
+                    .take_while(|(byte, _)| *byte <= m.start())
+                    .last()
+                    .map_or(0, |(_, col)| *col);
+                out.push(Match {
+                    row,
+                    col,
+                    text: m.as_str().to_string(),
+                });
+            }
+        }
+        out
+    }
+
+    /// The screen with colours and attributes as SGR escape sequences, for a person
+    /// reading it in a terminal. Rows end with a reset and are joined by `\n`.
+    pub fn ansi(&self) -> String {
+        let mut out = String::new();
+        for row in 0..self.rows {
+            let start = usize::from(row) * usize::from(self.cols);
+            let cells = &self.cells[start..start + usize::from(self.cols)];
+            // Stop after the last cell that shows anything (text or a background).
+            let used = cells
+                .iter()
+                .rposition(|c| {
+                    !c.text.trim().is_empty() || c.style.bg != Color::Default || c.style.inverse
+                })
+                .map_or(0, |p| p + 1);
+            let mut current = Style::default();
+            for cell in &cells[..used] {
+                if cell.wide_continuation {
+                    continue;
+                }
+                if cell.style != current {
+                    out.push_str(&sgr(&cell.style));
+                    current = cell.style;
+                }
+                out.push_str(if cell.text.is_empty() {
+                    " "
+                } else {
+                    &cell.text
+                });
+            }
+            if current != Style::default() {
+                out.push_str("\x1b[0m");
+            }
+            if row + 1 < self.rows {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Display for Snapshot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+/// A row's text and, for each cell that starts a character, its byte offset and column.
+fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
+    let mut line = String::with_capacity(cells.len());
+    let mut columns = Vec::with_capacity(cells.len());
+    for (col, cell) in cells.iter().enumerate() {
+        if cell.wide_continuation {
+            continue;
+        }
+        columns.push((line.len(), col as u16));
+        line.push_str(if cell.text.is_empty() {
+            " "
+        } else {
+            &cell.text
+        });
+    }
+    let trimmed = line.trim_end_matches(' ').len();
+    line.truncate(trimmed);
+    (line, columns)
+}
+
+/// The full SGR sequence that selects `style` from a reset state.
+fn sgr(style: &Style) -> String {
+    let mut codes: Vec<String> = vec!["0".into()];
+    for (on, code) in [
+        (style.bold, "1"),
+        (style.dim, "2"),
+        (style.italic, "3"),
+        (style.underline, "4"),
+        (style.inverse, "7"),
+    ] {
+        if on {
+            codes.push(code.into());
+        }
+    }
+    for (color, base) in [(style.fg, 38), (style.bg, 48)] {
+        match color {
+            Color::Default => {}
+            Color::Indexed(i) => codes.push(format!("{base};5;{i}")),
+            Color::Rgb(r, g, b) => codes.push(format!("{base};2;{r};{g};{b}")),
+        }
+    }
+    format!("\x1b[{}m", codes.join(";"))
+}
+
+/// Compiles a user-supplied pattern, with an error that names it.
+pub(crate) fn compile(pattern: &str) -> Result<Regex> {
+    Regex::new(pattern).map_err(|e| Error::InvalidRegex {
+        pattern: pattern.to_string(),
+        message: e.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Terminal;
+
+    #[test]
+    fn wide_characters_map_to_their_columns() {
+        let mut t = Terminal::new(20, 2).unwrap();
+        t.process("日本x".as_bytes());
+        let snap = t.snapshot();
+        assert_eq!(snap.row(0), Some("日本x"));
+        assert!(snap.cell(0, 0).unwrap().wide);
+        assert!(snap.cell(0, 1).unwrap().wide_continuation);
+        assert_eq!(snap.find("x").unwrap()[0].col, 4);
+    }
+
+    #[test]
+    fn ansi_keeps_colours() {
+        let mut t = Terminal::new(20, 2).unwrap();
+        t.process(b"\x1b[31mred\x1b[0m plain");
+        let ansi = t.snapshot().ansi();
+        assert!(
+            ansi.starts_with("\x1b[0;38;5;1mred\x1b[0m plain"),
+            "{ansi:?}"
+        );
+    }
+}

@@ -1,0 +1,553 @@
+//! A thin byte-stream layer in front of `vt100` that closes its gaps.
+//!
+//! `vt100` ignores or misreads a handful of sequences that real programs depend on. This
+//! layer tokenizes the output stream just enough to find them (escape sequences, CSI,
+//! and the bounds of OSC/DCS strings) and rewrites them into sequences `vt100` handles:
+//!
+//! - DEC special graphics (`ESC ( 0`, `ESC ) 0`, SO/SI) → Unicode line drawing;
+//! - SGR 58/59 (underline colour) removed, so `58;5;n` is not read as bold/reset;
+//! - insert mode (`CSI 4 h`) → an insert-characters before each printed character;
+//! - autowrap off (`CSI ? 7 l`) → characters past the margin overwrite the last column;
+//! - `CSI s` / `CSI u` → `ESC 7` / `ESC 8`; `ESC D` → LF; `ESC E` → CR LF;
+//! - `CSI ? 1047 h/l` and `CSI ? 1048 h/l` → their `?47` and `ESC 7/8` equivalents.
+//!
+//! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
+//! they occur, after everything before them has been parsed, so a cursor position report
+//! is right. Bytes that need no change are passed to the parser in large runs.
+
+use unicode_width::UnicodeWidthChar;
+
+use super::respond::Responder;
+use super::{Csi, Parser};
+
+const ESC: u8 = 0x1b;
+const BEL: u8 = 0x07;
+const SO: u8 = 0x0e;
+const SI: u8 = 0x0f;
+const CAN: u8 = 0x18;
+const SUB: u8 = 0x1a;
+
+/// Longest CSI sequence buffered; longer ones are passed through untouched.
+const MAX_CSI: usize = 512;
+/// How much of an OSC/DCS string is kept to recognise queries.
+const MAX_CAPTURE: usize = 1024;
+
+/// The DEC special graphics set for bytes 0x5f–0x7e.
+const DEC_GRAPHICS: [char; 32] = [
+    '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻',
+    '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+];
+
+/// Terminal modes the layer emulates because `vt100` does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LayerModes {
+    /// IRM, `CSI 4 h`.
+    pub insert: bool,
+    /// DECAWM, `CSI ? 7 h` (on by default).
+    pub autowrap: bool,
+}
+
+impl Default for LayerModes {
+    fn default() -> Self {
+        LayerModes {
+            insert: false,
+            autowrap: true,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StrKind {
+    Osc,
+    Dcs,
+    /// SOS, PM and APC: skipped.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Ground,
+    Escape,
+    Csi,
+    /// An over-long CSI being passed through until its final byte.
+    CsiSkip,
+    Str(StrKind),
+    /// An ESC inside a string: either the start of ST or the end of the string.
+    StrEsc(StrKind),
+}
+
+/// What to do with a completed escape sequence.
+enum Action {
+    Pass,
+    Replace(Vec<u8>),
+    Query,
+}
+
+/// The layer's state, carried across chunks of output.
+pub(crate) struct Layer {
+    state: State,
+    /// The escape sequence being collected, from its ESC.
+    seq: Vec<u8>,
+    /// How many bytes of `seq` arrived in earlier chunks (and were not yet parsed).
+    carried: usize,
+    /// The start of an OSC/DCS string's content, for query detection.
+    capture: Vec<u8>,
+    /// Whether G0 / G1 are designated as DEC special graphics.
+    graphics: [bool; 2],
+    /// SO selected G1 into GL.
+    shift_out: bool,
+    pub(crate) modes: LayerModes,
+    /// An incomplete UTF-8 sequence at the end of a chunk, in the per-character path.
+    utf8_tail: Vec<u8>,
+}
+
+impl Layer {
+    pub(crate) fn new() -> Layer {
+        Layer {
+            state: State::Ground,
+            seq: Vec::with_capacity(64),
+            carried: 0,
+            capture: Vec::new(),
+            graphics: [false; 2],
+            shift_out: false,
+            modes: LayerModes::default(),
+            utf8_tail: Vec::new(),
+        }
+    }
+
+    fn graphics_active(&self) -> bool {
+        self.graphics[usize::from(self.shift_out)]
+    }
+
+    fn per_char_text(&self) -> bool {
+        self.modes.insert || !self.modes.autowrap
+    }
+
+    fn reset(&mut self) {
+        self.graphics = [false; 2];
+        self.shift_out = false;
+        self.modes = LayerModes::default();
+    }
+
+    /// Feeds one chunk of program output through the layer into `parser`.
+    pub(crate) fn process(&mut self, bytes: &[u8], parser: &mut Parser, responder: &mut Responder) {
+        let mut run = Run {
+            bytes,
+            pass: 0,
+            seq_start: None,
+        };
+        let mut i = 0;
+        while i < bytes.len() {
+            match self.state {
+                State::Ground => {
+                    let next =
+                        memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                    if next > i {
+                        if self.graphics_active() || self.per_char_text() {
+                            run.flush_to(i, parser);
+                            self.text(&bytes[i..next], next == bytes.len(), parser);
+                            run.pass = next;
+                        }
+                        i = next;
+                        continue;
+                    }
+                    match bytes[i] {
+                        ESC => {
+                            self.seq.clear();
+                            self.seq.push(ESC);
+                            run.seq_start = Some(i);
+                            self.state = State::Escape;
+                        }
+                        b => {
+                            run.flush_to(i, parser);
+                            self.shift_out = b == SO;
+                            run.pass = i + 1;
+                        }
+                    }
+                    i += 1;
+                }
+                State::Escape => {
+                    let b = bytes[i];
+                    i += 1;
+                    self.seq.push(b);
+                    if (0x20..=0x2f).contains(&b) {
+                        continue;
+                    }
+                    if self.seq.len() == 2 {
+                        let string = match b {
+                            b'[' => {
+                                self.state = State::Csi;
+                                continue;
+                            }
+                            b']' => Some(StrKind::Osc),
+                            b'P' => Some(StrKind::Dcs),
+                            b'X' | b'^' | b'_' => Some(StrKind::Other),
+                            _ => None,
+                        };
+                        if let Some(kind) = string {
+                            self.finish(Action::Pass, &mut run, i, parser, responder);
+                            self.capture.clear();
+                            self.state = State::Str(kind);
+                            continue;
+                        }
+                    }
+                    let action = self.escape_action();
+                    self.finish(action, &mut run, i, parser, responder);
+                    self.state = State::Ground;
+                }
+                State::Csi => {
+                    let b = bytes[i];
+                    if b == ESC {
+                        // An interrupted CSI: vt100 drops it the same way; start afresh.
+                        self.finish(Action::Pass, &mut run, i, parser, responder);
+                        self.state = State::Ground;
+                        continue;
+                    }
+                    i += 1;
+                    self.seq.push(b);
+                    if (0x40..=0x7e).contains(&b) || b == CAN || b == SUB {
+                        let action = if b == CAN || b == SUB {
+                            Action::Pass
+                        } else {
+                            self.csi_action()
+                        };
+                        self.finish(action, &mut run, i, parser, responder);
+                        self.state = State::Ground;
+                    } else if self.seq.len() > MAX_CSI {
+                        self.finish(Action::Pass, &mut run, i, parser, responder);
+                        self.state = State::CsiSkip;
+                    }
+                }
+                State::CsiSkip => {
+                    if (0x40..=0x7e).contains(&bytes[i]) {
+                        self.state = State::Ground;
+                    }
+                    i += 1;
+                }
+                State::Str(kind) => {
+                    let end = bytes[i..]
+                        .iter()
+                        .position(|&b| {
+                            b == ESC || b == CAN || b == SUB || (b == BEL && kind == StrKind::Osc)
+                        })
+                        .map_or(bytes.len(), |p| i + p);
+                    let room = MAX_CAPTURE.saturating_sub(self.capture.len());
+                    self.capture.extend_from_slice(&bytes[i..end.min(i + room)]);
+                    i = end;
+                    if i == bytes.len() {
+                        break;
+                    }
+                    match bytes[i] {
+                        ESC => {
+                            self.seq.clear();
+                            self.seq.push(ESC);
+                            run.seq_start = Some(i);
+                            self.state = State::StrEsc(kind);
+                        }
+                        BEL => {
+                            self.string_done(kind, responder);
+                            self.state = State::Ground;
+                        }
+                        _ => self.state = State::Ground,
+                    }
+                    i += 1;
+                }
+                State::StrEsc(kind) => {
+                    self.string_done(kind, responder);
+                    if bytes[i] == b'\\' {
+                        self.seq.push(b'\\');
+                        i += 1;
+                        self.finish(Action::Pass, &mut run, i, parser, responder);
+                        self.state = State::Ground;
+                    } else {
+                        // The string ended without ST; this ESC starts a new sequence.
+                        self.state = State::Escape;
+                    }
+                }
+            }
+        }
+        match self.state {
+            State::Escape | State::Csi | State::StrEsc(_) => {
+                if let Some(start) = run.seq_start {
+                    run.flush_to(start, parser);
+                }
+                self.carried = self.seq.len();
+            }
+            _ => run.flush_to(bytes.len(), parser),
+        }
+    }
+
+    /// Completes the sequence in `self.seq`, which ends just before `end` in this chunk.
+    fn finish(
+        &mut self,
+        action: Action,
+        run: &mut Run<'_>,
+        end: usize,
+        parser: &mut Parser,
+        responder: &mut Responder,
+    ) {
+        match action {
+            Action::Pass => {
+                if self.carried > 0 {
+                    parser.process(&self.seq[..self.carried]);
+                }
+            }
+            Action::Replace(bytes) => {
+                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
+                parser.process(&bytes);
+                run.pass = end;
+            }
+            Action::Query => {
+                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
+                if let Some(csi) = Csi::parse(&self.seq) {
+                    responder.answer_csi(&self.seq, &csi, parser.screen(), self.modes);
+                }
+                run.pass = end;
+            }
+        }
+        self.carried = 0;
+        run.seq_start = None;
+    }
+
+    fn string_done(&mut self, kind: StrKind, responder: &mut Responder) {
+        responder.answer_string(kind, &self.capture);
+        self.capture.clear();
+    }
+
+    /// Decides what to do with a complete non-CSI escape sequence.
+    fn escape_action(&mut self) -> Action {
+        match self.seq[1..] {
+            [b'(', set] => {
+                self.graphics[0] = set == b'0';
+                Action::Replace(Vec::new())
+            }
+            [b')', set] => {
+                self.graphics[1] = set == b'0';
+                Action::Replace(Vec::new())
+            }
+            [b'D'] => Action::Replace(b"\n".to_vec()),
+            [b'E'] => Action::Replace(b"\r\n".to_vec()),
+            [b'c'] => {
+                self.reset();
+                Action::Pass
+            }
+            _ => Action::Pass,
+        }
+    }
+
+    /// Decides what to do with a complete CSI sequence.
+    fn csi_action(&mut self) -> Action {
+        let seq = std::mem::take(&mut self.seq);
+        let action = self.csi_action_for(&seq);
+        self.seq = seq;
+        action
+    }
+
+    fn csi_action_for(&mut self, seq: &[u8]) -> Action {
+        let Some(csi) = Csi::parse(seq) else {
+            return Action::Pass;
+        };
+        if super::respond::is_query(&csi) {
+            return Action::Query;
+        }
+        let set = csi.final_byte == b'h';
+        match (csi.marker, csi.intermediates, csi.final_byte) {
+            (None, [], b'm') => match strip_underline_colour(csi.params) {
+                None => Action::Pass,
+                Some(params) if params.is_empty() => Action::Replace(Vec::new()),
+                Some(params) => Action::Replace(format!("\x1b[{params}m").into_bytes()),
+            },
+            (None, [], b'h' | b'l') => {
+                if csi.numbers().contains(&Some(4)) {
+                    self.modes.insert = set;
+                }
+                Action::Pass
+            }
+            (Some(b'?'), [], b'h' | b'l') => self.private_modes(&csi, set),
+            (None, [], b's') if csi.params.is_empty() => Action::Replace(b"\x1b7".to_vec()),
+            (None, [], b'u') if csi.params.is_empty() => Action::Replace(b"\x1b8".to_vec()),
+            (None, [b'!'], b'p') => {
+                self.reset();
+                Action::Pass
+            }
+            _ => Action::Pass,
+        }
+    }
+
+    /// DECSET/DECRST: emulates 7, 1047 and 1048; passes the rest on to vt100.
+    fn private_modes(&mut self, csi: &Csi<'_>, set: bool) -> Action {
+        let mut out = Vec::new();
+        let mut kept = Vec::new();
+        for number in csi.numbers() {
+            match (number, set) {
+                (Some(7), _) => self.modes.autowrap = set,
+                (Some(1047), true) => out.extend_from_slice(b"\x1b[?47h\x1b[2J"),
+                (Some(1047), false) => out.extend_from_slice(b"\x1b[?47l"),
+                (Some(1048), true) => out.extend_from_slice(b"\x1b7"),
+                (Some(1048), false) => out.extend_from_slice(b"\x1b8"),
+                (n, _) => kept.push(n.unwrap_or(0).to_string()),
+            }
+        }
+        if kept.len() == csi.numbers().len() {
+            return Action::Pass;
+        }
+        if !kept.is_empty() {
+            out.extend_from_slice(
+                format!("\x1b[?{}{}", kept.join(";"), if set { 'h' } else { 'l' }).as_bytes(),
+            );
+        }
+        Action::Replace(out)
+    }
+
+    /// Printable text that needs rewriting: DEC graphics, insert mode or autowrap off.
+    fn text(&mut self, run: &[u8], at_chunk_end: bool, parser: &mut Parser) {
+        if !self.per_char_text() {
+            let mut out = Vec::with_capacity(run.len() * 3);
+            for &b in run {
+                match b {
+                    0x5f..=0x7e => {
+                        let c = DEC_GRAPHICS[usize::from(b - 0x5f)];
+                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    }
+                    _ => out.push(b),
+                }
+            }
+            parser.process(&out);
+            return;
+        }
+        let mut data = std::mem::take(&mut self.utf8_tail);
+        data.extend_from_slice(run);
+        let mut rest = &data[..];
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(s) => {
+                    self.chars(s, parser);
+                    break;
+                }
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    // `valid` is valid UTF-8 by construction.
+                    self.chars(std::str::from_utf8(valid).unwrap_or_default(), parser);
+                    match e.error_len() {
+                        Some(n) => {
+                            parser.process(&after[..n]);
+                            rest = &after[n..];
+                        }
+                        None if at_chunk_end => {
+                            self.utf8_tail = after.to_vec();
+                            break;
+                        }
+                        None => {
+                            parser.process(after);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Prints characters one at a time, emulating insert mode and autowrap off.
+    fn chars(&mut self, s: &str, parser: &mut Parser) {
+        let graphics = self.graphics_active();
+        let mut buf = [0u8; 4];
+        for c in s.chars() {
+            let c = match c {
+                '\u{5f}'..='\u{7e}' if graphics => DEC_GRAPHICS[c as usize - 0x5f],
+                c => c,
+            };
+            let width = if c.is_control() {
+                0
+            } else {
+                c.width().unwrap_or(0).min(2) as u16
+            };
+            if width > 0 {
+                let cols = parser.screen().size().1.get();
+                let (_, col) = parser.screen().cursor_position();
+                if !self.modes.autowrap && col + width > cols {
+                    parser.process(format!("\x1b[{}G", cols - width + 1).as_bytes());
+                }
+                let (_, col) = parser.screen().cursor_position();
+                if self.modes.insert && col < cols {
+                    parser.process(format!("\x1b[{width}@").as_bytes());
+                }
+            }
+            parser.process(c.encode_utf8(&mut buf).as_bytes());
+        }
+    }
+}
+
+/// The part of the current chunk not yet handed to the parser.
+struct Run<'a> {
+    bytes: &'a [u8],
+    /// Start of the bytes that pass through unchanged but are not yet parsed.
+    pass: usize,
+    /// Where the current escape sequence started, if it started in this chunk.
+    seq_start: Option<usize>,
+}
+
+impl Run<'_> {
+    fn flush_to(&mut self, end: usize, parser: &mut Parser) {
+        if end > self.pass {
+            parser.process(&self.bytes[self.pass..end]);
+        }
+        self.pass = self.pass.max(end);
+    }
+}
+
+/// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
+/// an SGR parameter string. Returns `None` when nothing was removed.
+fn strip_underline_colour(params: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(params).ok()?;
+    if !text.split([';', ':']).any(|p| p == "58" || p == "59") {
+        return None;
+    }
+    let items: Vec<&str> = text.split(';').collect();
+    let mut kept: Vec<&str> = Vec::with_capacity(items.len());
+    let mut removed = false;
+    let mut i = 0;
+    while i < items.len() {
+        let item = items[i];
+        // Extended colours take their arguments as separate items: keep 38/48 whole so
+        // an argument that happens to be 58 is not mistaken for SGR 58.
+        let span = match (item, items.get(i + 1).copied()) {
+            ("38" | "48" | "58", Some("5")) => 3,
+            ("38" | "48" | "58", Some("2")) => 5,
+            _ => 1,
+        };
+        let span = span.min(items.len() - i);
+        let is_underline_colour = item == "58" || item == "59" || item.starts_with("58:");
+        if is_underline_colour {
+            removed = true;
+        } else {
+            kept.extend_from_slice(&items[i..i + span]);
+        }
+        i += span;
+    }
+    removed.then(|| kept.join(";"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn underline_colour_is_removed() {
+        assert_eq!(strip_underline_colour(b"1;31"), None);
+        assert_eq!(strip_underline_colour(b"58;5;1").as_deref(), Some(""));
+        assert_eq!(
+            strip_underline_colour(b"4;58;2;255;0;0;1").as_deref(),
+            Some("4;1")
+        );
+        assert_eq!(
+            strip_underline_colour(b"58:2::1:2:3;32").as_deref(),
+            Some("32")
+        );
+        assert_eq!(strip_underline_colour(b"59;7").as_deref(), Some("7"));
+        assert_eq!(strip_underline_colour(b"38;5;58"), None);
+        assert_eq!(
+            strip_underline_colour(b"38;5;58;59").as_deref(),
+            Some("38;5;58")
+        );
+    }
+}

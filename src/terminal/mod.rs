@@ -1,0 +1,315 @@
+//! The terminal: a `vt100` screen, the layer that closes its gaps, and the responder that
+//! answers the program's queries.
+//!
+//! [`Terminal`] knows nothing of processes: it takes output bytes and keeps the screen.
+//! A session feeds it from the PTY reader; tests and tools can feed it recorded streams.
+//!
+//! ```
+//! use tuipilot::Terminal;
+//!
+//! let mut term = Terminal::new(80, 24).unwrap();
+//! term.process(b"\x1b(0lqqk\x1b(B\r\n\x1b[6n");
+//! assert_eq!(term.snapshot().row(0), Some("┌──┐"));
+//! assert_eq!(term.take_replies(), b"\x1b[2;1R");
+//! ```
+
+mod layer;
+mod respond;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+pub use respond::{CellSize, QueryRecord, escape_bytes};
+
+use crate::error::{Error, Result};
+use crate::keys::KeyModes;
+use crate::snapshot::Snapshot;
+use crate::theme::Theme;
+use layer::Layer;
+use respond::Responder;
+
+/// Smallest and largest accepted sizes: vt100 can panic on very narrow screens, and a
+/// huge grid is a memory hazard rather than a terminal.
+pub const MIN_COLS: u16 = 10;
+pub const MIN_ROWS: u16 = 2;
+pub const MAX_SIZE: u16 = 1000;
+
+/// Default number of scrollback lines kept.
+pub const DEFAULT_SCROLLBACK: usize = 1000;
+
+pub(crate) type Parser = vt100::Parser<Events>;
+
+/// Events vt100 reports only through callbacks.
+#[derive(Default)]
+pub(crate) struct Events {
+    title: String,
+    bells: u64,
+}
+
+impl vt100::Callbacks for Events {
+    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
+        self.title = String::from_utf8_lossy(title).into_owned();
+    }
+
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.bells += 1;
+    }
+}
+
+/// Checks a size against the accepted range.
+pub(crate) fn check_size(cols: u16, rows: u16) -> Result<()> {
+    let ok = (MIN_COLS..=MAX_SIZE).contains(&cols) && (MIN_ROWS..=MAX_SIZE).contains(&rows);
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidSize { cols, rows })
+    }
+}
+
+/// Options for a [`Terminal`].
+#[derive(Clone, Debug)]
+pub struct TerminalOptions {
+    pub cols: u16,
+    pub rows: u16,
+    /// Lines of scrollback kept (older lines are dropped).
+    pub scrollback: usize,
+    /// Colours reported to OSC 4/10/11/12 queries.
+    pub theme: Theme,
+    /// Cell size reported to `CSI 14 t` / `CSI 16 t`.
+    pub cell_size: CellSize,
+}
+
+impl Default for TerminalOptions {
+    fn default() -> Self {
+        TerminalOptions {
+            cols: 80,
+            rows: 24,
+            scrollback: DEFAULT_SCROLLBACK,
+            theme: Theme::default(),
+            cell_size: CellSize::default(),
+        }
+    }
+}
+
+/// A terminal screen fed with program output.
+pub struct Terminal {
+    parser: Parser,
+    layer: Layer,
+    responder: Responder,
+    fault: Option<String>,
+}
+
+impl Terminal {
+    /// A terminal of `cols` × `rows` with default options.
+    pub fn new(cols: u16, rows: u16) -> Result<Terminal> {
+        Terminal::with_options(TerminalOptions {
+            cols,
+            rows,
+            ..TerminalOptions::default()
+        })
+    }
+
+    /// A terminal with the given options; fails if the size is out of range.
+    pub fn with_options(options: TerminalOptions) -> Result<Terminal> {
+        check_size(options.cols, options.rows)?;
+        Ok(Terminal::unchecked(options))
+    }
+
+    fn unchecked(options: TerminalOptions) -> Terminal {
+        let rows =
+            std::num::NonZeroU16::new(options.rows.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
+        let cols =
+            std::num::NonZeroU16::new(options.cols.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
+        Terminal {
+            parser: vt100::Parser::new_with_callbacks(
+                rows,
+                cols,
+                options.scrollback,
+                Events::default(),
+            ),
+            layer: Layer::new(),
+            responder: Responder::new(options.theme, options.cell_size),
+            fault: None,
+        }
+    }
+
+    /// Parses program output. Replies to any queries in it are queued for
+    /// [`take_replies`](Self::take_replies). A panic inside the parser is contained: the
+    /// terminal records a fault, keeps its last screen, and ignores further output.
+    pub fn process(&mut self, bytes: &[u8]) {
+        self.contained(|layer, parser, responder| layer.process(bytes, parser, responder));
+    }
+
+    /// Runs `work` on the parser, turning a panic into a recorded fault.
+    fn contained(&mut self, work: impl FnOnce(&mut Layer, &mut Parser, &mut Responder)) {
+        if self.fault.is_some() {
+            return;
+        }
+        let (layer, parser, responder) = (&mut self.layer, &mut self.parser, &mut self.responder);
+        let result = catch_unwind(AssertUnwindSafe(|| work(layer, parser, responder)));
+        if let Err(panic) = result {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            self.fault = Some(message);
+        }
+    }
+
+    /// The bytes to write back to the program (answers to its queries), in order.
+    pub fn take_replies(&mut self) -> Vec<u8> {
+        self.responder.take_replies()
+    }
+
+    /// The parser fault, if the parser panicked on some output.
+    pub fn fault(&self) -> Option<Error> {
+        self.fault
+            .as_ref()
+            .map(|m| Error::TerminalFault { message: m.clone() })
+    }
+
+    /// A copy of the visible screen.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::from_screen(self.parser.screen(), &self.parser.callbacks().title)
+    }
+
+    /// The visible screen as text, the same as `snapshot().text()` but cheaper.
+    pub fn text(&self) -> String {
+        let screen = self.parser.screen();
+        let cols = screen.size().1.get();
+        screen
+            .rows(0, cols)
+            .map(|mut r| {
+                r.truncate(r.trim_end_matches(' ').len());
+                r
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// A cheap fingerprint of everything visible (cells, attributes, cursor), to tell
+    /// whether the screen changed.
+    pub fn fingerprint(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let screen = self.parser.screen();
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        screen.contents_formatted().hash(&mut h);
+        screen.cursor_position().hash(&mut h);
+        screen.hide_cursor().hash(&mut h);
+        self.parser.callbacks().title.hash(&mut h);
+        h.finish()
+    }
+
+    /// `(cols, rows)`.
+    pub fn size(&self) -> (u16, u16) {
+        let (rows, cols) = self.parser.screen().size();
+        (cols.get(), rows.get())
+    }
+
+    /// Changes the grid size (rows are cut or padded; there is no reflow).
+    pub fn resize(&mut self, cols: u16, rows: u16) -> Result<()> {
+        check_size(cols, rows)?;
+        if let (Some(r), Some(c)) = (
+            std::num::NonZeroU16::new(rows),
+            std::num::NonZeroU16::new(cols),
+        ) {
+            self.parser.set_size(r, c);
+        }
+        Ok(())
+    }
+
+    /// The modes that decide how keys are encoded right now.
+    pub fn key_modes(&self) -> KeyModes {
+        KeyModes {
+            application_cursor: self.parser.screen().application_cursor(),
+        }
+    }
+
+    /// Whether the program enabled bracketed paste.
+    pub fn bracketed_paste(&self) -> bool {
+        self.parser.screen().bracketed_paste()
+    }
+
+    /// How many times the program rang the bell.
+    pub fn bells(&self) -> u64 {
+        self.parser.callbacks().bells
+    }
+
+    /// The queries the program sent (most recent last, up to 256) and the replies.
+    pub fn transcript(&self) -> Vec<QueryRecord> {
+        self.responder.transcript().cloned().collect()
+    }
+
+    /// Lines that scrolled off the top, oldest first (up to the scrollback limit).
+    pub fn scrollback(&mut self) -> Vec<String> {
+        let screen = self.parser.screen_mut();
+        let (rows, cols) = (usize::from(screen.size().0.get()), screen.size().1.get());
+        screen.set_scrollback(usize::MAX);
+        let len = screen.scrollback();
+        let mut lines = Vec::with_capacity(len);
+        let mut k = 0;
+        while k < len {
+            screen.set_scrollback(len - k);
+            let take = rows.min(len - k);
+            lines.extend(screen.rows(0, cols).take(take).map(|mut r| {
+                r.truncate(r.trim_end_matches(' ').len());
+                r
+            }));
+            k += take;
+        }
+        screen.set_scrollback(0);
+        lines
+    }
+}
+
+/// A parsed CSI sequence (`ESC [ marker? params intermediates final`).
+pub(crate) struct Csi<'a> {
+    pub marker: Option<u8>,
+    pub params: &'a [u8],
+    pub intermediates: &'a [u8],
+    pub final_byte: u8,
+}
+
+impl<'a> Csi<'a> {
+    pub(crate) fn parse(seq: &'a [u8]) -> Option<Csi<'a>> {
+        let body = seq.strip_prefix(b"\x1b[")?;
+        let (&final_byte, body) = body.split_last()?;
+        if !(0x40..=0x7e).contains(&final_byte) {
+            return None;
+        }
+        let (marker, body) = match body.first() {
+            Some(&m @ (b'<' | b'=' | b'>' | b'?')) => (Some(m), &body[1..]),
+            _ => (None, body),
+        };
+        let split = body
+            .iter()
+            .position(|b| (0x20..=0x2f).contains(b))
+            .unwrap_or(body.len());
+        let (params, intermediates) = body.split_at(split);
+        let valid = params.iter().all(|b| (0x30..=0x3f).contains(b))
+            && intermediates.iter().all(|b| (0x20..=0x2f).contains(b));
+        valid.then_some(Csi {
+            marker,
+            params,
+            intermediates,
+            final_byte,
+        })
+    }
+
+    /// The numeric parameters (first sub-parameter of each); `None` for an empty one.
+    pub(crate) fn numbers(&self) -> Vec<Option<u16>> {
+        if self.params.is_empty() {
+            return Vec::new();
+        }
+        self.params
+            .split(|&b| b == b';')
+            .map(|p| {
+                let first = p.split(|&b| b == b':').next().unwrap_or_default();
+                std::str::from_utf8(first).ok().and_then(|s| s.parse().ok())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,283 @@
+//! Byte-level tests of the layer and the responder.
+
+use super::*;
+
+fn term() -> Terminal {
+    Terminal::new(20, 5).unwrap()
+}
+
+fn screen_after(bytes: &[u8]) -> Vec<String> {
+    let mut t = term();
+    t.process(bytes);
+    t.snapshot().rows().to_vec()
+}
+
+/// Feeding the stream one byte at a time must give the same screen and replies as
+/// feeding it whole: sequences split across reads are common.
+fn same_when_split(bytes: &[u8]) -> (Vec<String>, Vec<u8>) {
+    let mut whole = term();
+    whole.process(bytes);
+    let mut split = term();
+    for b in bytes {
+        split.process(std::slice::from_ref(b));
+    }
+    assert_eq!(
+        whole.snapshot(),
+        split.snapshot(),
+        "screens differ for {bytes:?}"
+    );
+    let replies = whole.take_replies();
+    assert_eq!(
+        replies,
+        split.take_replies(),
+        "replies differ for {bytes:?}"
+    );
+    (whole.snapshot().rows().to_vec(), replies)
+}
+
+#[test]
+fn dec_special_graphics_become_box_drawing() {
+    let rows = screen_after(b"\x1b(0lqqk\x1b(B\r\nx\x1b(0x\x1b(Bx\r\n\x1b(0mqqj\x1b(B ok");
+    assert_eq!(rows[0], "┌──┐");
+    assert_eq!(rows[1], "x│x");
+    assert_eq!(rows[2], "└──┘ ok");
+}
+
+#[test]
+fn shift_out_selects_g1_graphics() {
+    let rows = screen_after(b"\x1b)0a\x0elqk\x0fb");
+    assert_eq!(rows[0], "a┌─┐b");
+    same_when_split(b"\x1b)0a\x0elqk\x0fb");
+}
+
+#[test]
+fn underline_colour_does_not_turn_into_bold_or_reset() {
+    let mut t = term();
+    // 58;5;1 would otherwise read as "5" (blink) and "1" (bold); 58;2;0;0;0 as reset.
+    t.process(b"\x1b[31m\x1b[4;58;5;1mA\x1b[58;2;0;0;0mB");
+    let snap = t.snapshot();
+    for col in 0..2 {
+        let style = snap.style_at(0, col).unwrap();
+        assert!(!style.bold, "col {col} became bold");
+        assert!(style.underline, "col {col} lost underline");
+        assert_eq!(
+            style.fg,
+            crate::Color::Indexed(1),
+            "col {col} lost its colour"
+        );
+    }
+}
+
+#[test]
+fn insert_mode_shifts_text_right() {
+    let rows = screen_after(b"world\r\x1b[4hhello \x1b[4l!");
+    assert_eq!(rows[0], "hello !orld");
+    same_when_split(b"world\r\x1b[4hhello \x1b[4l!");
+}
+
+#[test]
+fn autowrap_off_overwrites_the_last_column() {
+    let rows = screen_after(b"\x1b[?7l0123456789abcdefghijXYZ\r\nnext");
+    assert_eq!(rows[0], "0123456789abcdefghiZ");
+    assert_eq!(rows[1], "next");
+    let rows = screen_after(b"0123456789abcdefghijXYZ");
+    assert_eq!(rows[1], "XYZ", "autowrap on by default");
+    same_when_split(b"\x1b[?7l0123456789abcdefghijXYZ\r\n\x1b[?7hnext");
+}
+
+#[test]
+fn save_and_restore_cursor_with_csi_s_u() {
+    let rows = screen_after(b"ab\x1b[s\r\nxyz\x1b[uC");
+    assert_eq!(rows[0], "abC");
+    assert_eq!(rows[1], "xyz");
+}
+
+#[test]
+fn index_and_next_line() {
+    let rows = screen_after(b"ab\x1bDc\x1bEd");
+    assert_eq!(rows[0], "ab");
+    assert_eq!(rows[1], "  c");
+    assert_eq!(rows[2], "d");
+}
+
+#[test]
+fn mode_1047_and_1048() {
+    let mut t = term();
+    t.process(b"main\x1b[?1048h\x1b[?1047halt\x1b[?1047l\x1b[?1048lX");
+    assert_eq!(t.snapshot().row(0), Some("mainX"));
+    assert!(!t.snapshot().alternate_screen());
+    t.process(b"\x1b[?1047h");
+    assert!(t.snapshot().alternate_screen());
+    assert_eq!(
+        t.snapshot().row(0),
+        Some(""),
+        "the alternate screen starts clear"
+    );
+}
+
+#[test]
+fn cursor_position_reports_the_position_at_the_query() {
+    let (_, replies) = same_when_split(b"\x1b[3;7H\x1b[6nmore text");
+    assert_eq!(replies, b"\x1b[3;7R");
+    let (_, replies) = same_when_split(b"\x1b[2;4H\x1b[?6n");
+    assert_eq!(replies, b"\x1b[?2;4;1R");
+}
+
+#[test]
+fn cursor_position_is_clamped_at_pending_wrap() {
+    let (_, replies) = same_when_split(b"01234567890123456789\x1b[6n");
+    assert_eq!(replies, b"\x1b[1;20R");
+}
+
+#[test]
+fn device_attributes_and_status() {
+    assert_eq!(same_when_split(b"\x1b[c").1, b"\x1b[?62;22c");
+    assert_eq!(same_when_split(b"\x1b[0c").1, b"\x1b[?62;22c");
+    assert_eq!(same_when_split(b"\x1b[>c").1, b"\x1b[>0;10;0c");
+    assert_eq!(same_when_split(b"\x1b[5n").1, b"\x1b[0n");
+    let version = same_when_split(b"\x1b[>q").1;
+    assert!(version.starts_with(b"\x1bP>|tuipilot("), "{version:?}");
+}
+
+#[test]
+fn colour_queries_use_the_theme() {
+    let theme = Theme::default();
+    let (_, replies) = same_when_split(b"\x1b]11;?\x07\x1b]10;?\x1b\\");
+    let expected = format!(
+        "\x1b]11;{}\x07\x1b]10;{}\x07",
+        theme.background.x11(),
+        theme.foreground.x11()
+    );
+    assert_eq!(String::from_utf8(replies).unwrap(), expected);
+    let (_, replies) = same_when_split(b"\x1b]4;196;?\x07");
+    assert_eq!(replies, b"\x1b]4;196;rgb:ffff/0000/0000\x07");
+}
+
+#[test]
+fn mode_reports() {
+    assert_eq!(same_when_split(b"\x1b[?1$p").1, b"\x1b[?1;2$y");
+    assert_eq!(same_when_split(b"\x1b[?1h\x1b[?1$p").1, b"\x1b[?1;1$y");
+    assert_eq!(
+        same_when_split(b"\x1b[?2004h\x1b[?2004$p").1,
+        b"\x1b[?2004;1$y"
+    );
+    assert_eq!(same_when_split(b"\x1b[?7l\x1b[?7$p").1, b"\x1b[?7;2$y");
+    assert_eq!(same_when_split(b"\x1b[?2026$p").1, b"\x1b[?2026;0$y");
+    assert_eq!(same_when_split(b"\x1b[4h\x1b[4$p").1, b"\x1b[4;1$y");
+}
+
+#[test]
+fn size_reports_match_the_cell_size() {
+    let cell = CellSize::default();
+    let (_, replies) = same_when_split(b"\x1b[18t\x1b[16t\x1b[14t");
+    let expected = format!(
+        "\x1b[8;5;20t\x1b[6;{};{}t\x1b[4;{};{}t",
+        cell.height,
+        cell.width,
+        5 * cell.height,
+        20 * cell.width
+    );
+    assert_eq!(String::from_utf8(replies).unwrap(), expected);
+}
+
+#[test]
+fn xtgettcap_is_answered_as_unknown() {
+    let (rows, replies) = same_when_split(b"\x1bP+q544e\x1b\\ok");
+    assert_eq!(replies, b"\x1bP0+r544e\x1b\\");
+    assert_eq!(rows[0], "ok");
+}
+
+#[test]
+fn kitty_keyboard_query_is_never_answered_but_recorded() {
+    let mut t = term();
+    t.process(b"\x1b[?u\x1b[c");
+    assert_eq!(t.take_replies(), b"\x1b[?62;22c", "only DA1 is answered");
+    let transcript = t.transcript();
+    assert_eq!(transcript[0].query, "ESC[?u");
+    assert_eq!(transcript[0].reply, None);
+    assert!(transcript[0].note.contains("kitty"));
+    assert_eq!(transcript[1].reply.as_deref(), Some("ESC[?62;22c"));
+}
+
+#[test]
+fn queries_do_not_draw() {
+    let rows = screen_after(b"a\x1b[6n\x1b]11;?\x07\x1bP+q544e\x1b\\b");
+    assert_eq!(rows[0], "ab");
+}
+
+#[test]
+fn titles_still_reach_vt100() {
+    let mut t = term();
+    t.process(b"\x1b]2;my title\x07text");
+    assert_eq!(t.snapshot().title(), "my title");
+    let mut t = term();
+    for b in b"\x1b]0;split title\x1b\\" {
+        t.process(std::slice::from_ref(b));
+    }
+    assert_eq!(t.snapshot().title(), "split title");
+}
+
+#[test]
+fn split_utf8_in_per_character_mode() {
+    let (rows, _) = same_when_split("\x1b[4hé日x".as_bytes());
+    assert_eq!(rows[0], "é日x");
+}
+
+#[test]
+fn scrollback_keeps_old_lines() {
+    let mut t = term();
+    for i in 0..12 {
+        t.process(format!("line {i}\r\n").as_bytes());
+    }
+    let history = t.scrollback();
+    assert_eq!(history.first().map(String::as_str), Some("line 0"));
+    assert_eq!(history.len(), 8);
+    assert_eq!(t.snapshot().row(0), Some("line 8"));
+}
+
+#[test]
+fn sizes_out_of_range_are_refused() {
+    assert!(matches!(
+        Terminal::new(9, 24),
+        Err(Error::InvalidSize { .. })
+    ));
+    assert!(matches!(
+        Terminal::new(80, 1),
+        Err(Error::InvalidSize { .. })
+    ));
+    assert!(matches!(
+        Terminal::new(1001, 24),
+        Err(Error::InvalidSize { .. })
+    ));
+    assert!(Terminal::new(10, 2).is_ok());
+    assert!(Terminal::new(1000, 1000).is_ok());
+    let mut t = term();
+    assert!(t.resize(5, 5).is_err());
+}
+
+#[test]
+fn a_parser_panic_is_contained() {
+    // vt100 0.18.1 survives every input found to panic earlier versions, so provoke a
+    // panic inside the same containment that `process` runs the parser in.
+    let mut t = term();
+    t.process(b"before");
+    t.contained(|_, parser, _| {
+        parser.process(b" during");
+        panic!("simulated parser bug");
+    });
+    let fault = t.fault().expect("the panic is reported as a fault");
+    assert!(
+        fault.to_string().contains("simulated parser bug"),
+        "{fault}"
+    );
+    assert!(
+        fault.to_string().contains("terminal parser failed"),
+        "{fault}"
+    );
+    t.process(b" ignored");
+    assert_eq!(
+        t.snapshot().row(0),
+        Some("before during"),
+        "the last screen is kept"
+    );
+}

@@ -1,0 +1,147 @@
+//! Colour themes: the 16-colour palette, default foreground/background and cursor colour.
+//!
+//! The engine answers a program's colour queries (OSC 4/10/11/12) from the theme, and the
+//! renderer paints with the same values, so what a program asks for and what an image
+//! shows agree. Colours 16–255 are the xterm cube and grey ramp, computed exactly.
+
+/// An sRGB colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+impl Rgb {
+    /// The X11 form used in OSC colour replies: `rgb:RRRR/GGGG/BBBB`.
+    pub fn x11(self) -> String {
+        let wide = |c: u8| u16::from(c) * 0x101;
+        format!(
+            "rgb:{:04x}/{:04x}/{:04x}",
+            wide(self.0),
+            wide(self.1),
+            wide(self.2)
+        )
+    }
+}
+
+/// A named colour theme.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Theme {
+    pub name: &'static str,
+    pub foreground: Rgb,
+    pub background: Rgb,
+    pub cursor: Rgb,
+    /// The 16 ANSI colours: 0–7 normal, 8–15 bright.
+    pub ansi: [Rgb; 16],
+}
+
+/// The names [`Theme::by_name`] accepts.
+pub const THEME_NAMES: &[&str] = &["dark", "light"];
+
+impl Theme {
+    /// The default theme: light text on a near-black background.
+    pub fn dark() -> Theme {
+        Theme {
+            name: "dark",
+            foreground: Rgb(0xd4, 0xd4, 0xd4),
+            background: Rgb(0x1e, 0x1e, 0x1e),
+            cursor: Rgb(0xd4, 0xd4, 0xd4),
+            ansi: [
+                Rgb(0x00, 0x00, 0x00),
+                Rgb(0xcd, 0x31, 0x31),
+                Rgb(0x0d, 0xbc, 0x79),
+                Rgb(0xe5, 0xe5, 0x10),
+                Rgb(0x24, 0x72, 0xc8),
+                Rgb(0xbc, 0x3f, 0xbc),
+                Rgb(0x11, 0xa8, 0xcd),
+                Rgb(0xe5, 0xe5, 0xe5),
+                Rgb(0x66, 0x66, 0x66),
+                Rgb(0xf1, 0x4c, 0x4c),
+                Rgb(0x23, 0xd1, 0x8b),
+                Rgb(0xf5, 0xf5, 0x43),
+                Rgb(0x3b, 0x8e, 0xea),
+                Rgb(0xd6, 0x70, 0xd6),
+                Rgb(0x29, 0xb8, 0xdb),
+                Rgb(0xff, 0xff, 0xff),
+            ],
+        }
+    }
+
+    /// A light theme: dark text on white.
+    pub fn light() -> Theme {
+        Theme {
+            name: "light",
+            foreground: Rgb(0x1f, 0x1f, 0x1f),
+            background: Rgb(0xff, 0xff, 0xff),
+            cursor: Rgb(0x1f, 0x1f, 0x1f),
+            ansi: [
+                Rgb(0x00, 0x00, 0x00),
+                Rgb(0xcd, 0x31, 0x31),
+                Rgb(0x00, 0xbc, 0x00),
+                Rgb(0x94, 0x98, 0x00),
+                Rgb(0x04, 0x51, 0xa5),
+                Rgb(0xbc, 0x05, 0xbc),
+                Rgb(0x05, 0x98, 0xbc),
+                Rgb(0x55, 0x55, 0x55),
+                Rgb(0x66, 0x66, 0x66),
+                Rgb(0xcd, 0x31, 0x31),
+                Rgb(0x14, 0xce, 0x14),
+                Rgb(0xb5, 0xba, 0x00),
+                Rgb(0x04, 0x51, 0xa5),
+                Rgb(0xbc, 0x05, 0xbc),
+                Rgb(0x05, 0x98, 0xbc),
+                Rgb(0xa5, 0xa5, 0xa5),
+            ],
+        }
+    }
+
+    /// Looks a theme up by name (see [`THEME_NAMES`]).
+    pub fn by_name(name: &str) -> Option<Theme> {
+        match name.to_ascii_lowercase().as_str() {
+            "dark" => Some(Theme::dark()),
+            "light" => Some(Theme::light()),
+            _ => None,
+        }
+    }
+
+    /// The colour for a 256-colour palette index: the theme's 16, then the 6×6×6 cube,
+    /// then the 24-step grey ramp.
+    pub fn indexed(&self, index: u8) -> Rgb {
+        match index {
+            0..=15 => self.ansi[usize::from(index)],
+            16..=231 => {
+                let i = index - 16;
+                let level = |v: u8| if v == 0 { 0 } else { 55 + 40 * v };
+                Rgb(level(i / 36), level((i / 6) % 6), level(i % 6))
+            }
+            232..=255 => {
+                let g = 8 + 10 * (index - 232);
+                Rgb(g, g, g)
+            }
+        }
+    }
+}
+
+impl Default for Theme {
+    fn default() -> Theme {
+        Theme::dark()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cube_and_ramp_match_xterm() {
+        let t = Theme::dark();
+        assert_eq!(t.indexed(16), Rgb(0, 0, 0));
+        assert_eq!(t.indexed(196), Rgb(255, 0, 0));
+        assert_eq!(t.indexed(67), Rgb(95, 135, 175));
+        assert_eq!(t.indexed(231), Rgb(255, 255, 255));
+        assert_eq!(t.indexed(232), Rgb(8, 8, 8));
+        assert_eq!(t.indexed(255), Rgb(238, 238, 238));
+    }
+
+    #[test]
+    fn x11_form() {
+        assert_eq!(Rgb(0x1e, 0xff, 0).x11(), "rgb:1e1e/ffff/0000");
+    }
+}

@@ -1,0 +1,457 @@
+//! Wait conditions and the one waiting loop.
+//!
+//! Every wait sleeps on the session's condition variable, which the reader thread
+//! signals after each chunk of output is parsed (and the exit watcher after the program
+//! ends); the condition is re-checked on each wake-up. Nothing polls on a timer: the only
+//! timed sleeps are the deadline itself and, for `Stable`, the end of the quiet period.
+//!
+//! A wait that fails returns a [`WaitError`] whose `Display` shows the condition, the
+//! elapsed time, the screen as it last was, the line closest to what was wanted, and the
+//! terminal queries the program sent that went unanswered.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::io::Write;
+use std::rc::Rc;
+use std::sync::{Arc, MutexGuard};
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+
+use crate::error::{Error, Result};
+use crate::outlog::OutputLog;
+use crate::session::{ExitStatus, Shared, State};
+use crate::snapshot::{Snapshot, compile};
+use crate::terminal::QueryRecord;
+
+/// A test on a snapshot, for [`Condition::Predicate`].
+pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;
+
+/// What a wait waits for.
+#[derive(Clone)]
+pub enum Condition {
+    /// A regex matches some row of the visible screen.
+    Text(Regex),
+    /// No row of the visible screen matches the regex.
+    NoText(Regex),
+    /// A regex matches the program's output (escape sequences removed) since a point in
+    /// the stream: the session start, a [`Mark`](crate::Mark), or the input of a
+    /// `send_and_wait`.
+    Output(Regex),
+    /// The screen has not changed for this long, counted from the start of the wait.
+    Stable(Duration),
+    /// The program has exited.
+    Exit,
+    /// The cursor is at this 0-based (row, col).
+    CursorAt(u16, u16),
+    /// A caller-supplied test on the screen.
+    Predicate(Predicate),
+}
+
+impl Condition {
+    /// Text on the screen matching `pattern`.
+    pub fn text(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Text(compile(pattern)?))
+    }
+
+    /// No text on the screen matching `pattern`.
+    pub fn no_text(pattern: &str) -> Result<Condition> {
+        Ok(Condition::NoText(compile(pattern)?))
+    }
+
+    /// Output matching `pattern`.
+    pub fn output(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Output(compile(pattern)?))
+    }
+
+    /// A screen unchanged for `quiet`.
+    pub fn stable(quiet: Duration) -> Condition {
+        Condition::Stable(quiet)
+    }
+
+    /// A test on each new screen.
+    pub fn predicate(test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Condition {
+        Condition::Predicate(Arc::new(test))
+    }
+
+    fn needs_fingerprint(&self) -> bool {
+        matches!(self, Condition::Text(_) | Condition::Stable(_))
+    }
+}
+
+impl fmt::Display for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Condition::Text(re) => write!(f, "text matching /{re}/ on the screen"),
+            Condition::NoText(re) => write!(f, "no text matching /{re}/ on the screen"),
+            Condition::Output(re) => write!(f, "output matching /{re}/"),
+            Condition::Stable(d) => {
+                write!(f, "the screen to stay unchanged for {} ms", d.as_millis())
+            }
+            Condition::Exit => write!(f, "the program to exit"),
+            Condition::CursorAt(r, c) => write!(f, "the cursor at row {r}, column {c}"),
+            Condition::Predicate(_) => write!(f, "a condition on the screen"),
+        }
+    }
+}
+
+impl fmt::Debug for Condition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Condition({self})")
+    }
+}
+
+/// Where a wait starts from: taken before input is written, so a fast reply cannot be
+/// missed and an unchanged screen is not mistaken for the reply.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Baseline {
+    pub fingerprint: u64,
+    pub output_offset: u64,
+    /// A `Text` condition holds only after the screen has changed since the baseline.
+    pub require_change: bool,
+}
+
+impl Baseline {
+    pub(crate) fn now(state: &State, require_change: bool) -> Baseline {
+        Baseline {
+            fingerprint: state.terminal.fingerprint(),
+            output_offset: state.log.total(),
+            require_change,
+        }
+    }
+}
+
+/// What a satisfied wait returns.
+pub(crate) enum Satisfied {
+    Screen(Snapshot),
+    Exit(ExitStatus),
+}
+
+/// A failed wait: why, after how long, and what the screen showed.
+#[derive(Debug)]
+pub struct WaitError {
+    /// The condition, in words.
+    pub condition: String,
+    pub elapsed: Duration,
+    pub timeout: Duration,
+    /// Set when the wait failed because the program exited.
+    pub exited: Option<ExitStatus>,
+    /// The screen as it last was.
+    pub screen: Snapshot,
+    /// The row (0-based) and text closest to what was wanted, if any is close.
+    pub closest: Option<(usize, String)>,
+    /// The last lines of output, for output conditions.
+    pub output_tail: Option<String>,
+    /// Queries the program sent that were not answered.
+    pub unanswered: Vec<QueryRecord>,
+}
+
+/// The public name of a wait timeout report.
+pub type TimeoutError = WaitError;
+
+impl fmt::Display for WaitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        match &self.exited {
+            Some(status) => writeln!(
+                f,
+                "the program {status} after {secs:.2}s while waiting for {}",
+                self.condition
+            )?,
+            None => writeln!(
+                f,
+                "timed out after {secs:.2}s (timeout {} ms) waiting for {}",
+                self.timeout.as_millis(),
+                self.condition
+            )?,
+        }
+        let (cols, rows) = self.screen.size();
+        let cursor = self.screen.cursor();
+        writeln!(
+            f,
+            "screen ({cols}x{rows}, cursor at row {} col {}{}):",
+            cursor.row,
+            cursor.col,
+            if cursor.visible { "" } else { ", hidden" }
+        )?;
+        let lines = self.screen.rows();
+        let last = lines
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(0, |p| p + 1);
+        for (i, line) in lines[..last].iter().enumerate() {
+            writeln!(f, "{i:>4} | {line}")?;
+        }
+        if last < lines.len() {
+            writeln!(f, "     | (rows {last}-{} empty)", lines.len() - 1)?;
+        }
+        if let Some(tail) = &self.output_tail {
+            writeln!(f, "last output:")?;
+            for line in tail.lines() {
+                writeln!(f, "     > {line}")?;
+            }
+        }
+        match &self.closest {
+            Some((row, line)) => writeln!(f, "closest line: row {row}: {line:?}")?,
+            None => writeln!(f, "closest line: none resembles the pattern")?,
+        }
+        if self.unanswered.is_empty() {
+            write!(f, "unanswered terminal queries: none")
+        } else {
+            write!(f, "unanswered terminal queries:")?;
+            for q in &self.unanswered {
+                write!(f, "\n     {} ({})", q.query, q.note)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Follows the output stream for an `Output` condition: strips escape sequences from new
+/// bytes as they arrive (keeping parser state across chunks) and searches the text.
+struct OutputScan {
+    next: u64,
+    stripper: strip_ansi_escapes::Writer<SharedBuf>,
+    text: Rc<RefCell<Vec<u8>>>,
+    searched: usize,
+}
+
+/// Matches are found when they lie within this many bytes of newly arrived text.
+const OUTPUT_WINDOW: usize = 64 * 1024;
+/// Stripped text kept per scan.
+const OUTPUT_KEEP: usize = 1 << 20;
+
+#[derive(Clone)]
+struct SharedBuf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl OutputScan {
+    fn new(from: u64) -> OutputScan {
+        let text = Rc::new(RefCell::new(Vec::new()));
+        OutputScan {
+            next: from,
+            stripper: strip_ansi_escapes::Writer::new(SharedBuf(text.clone())),
+            text,
+            searched: 0,
+        }
+    }
+
+    fn update(&mut self, log: &OutputLog) {
+        if log.total() <= self.next {
+            return;
+        }
+        let (_, bytes) = log.since(self.next);
+        self.next = log.total();
+        // Writing into memory cannot fail.
+        let _ = self.stripper.write_all(&bytes);
+        let _ = self.stripper.flush();
+        let mut text = self.text.borrow_mut();
+        if text.len() > 2 * OUTPUT_KEEP {
+            let cut = text.len() - OUTPUT_KEEP;
+            text.drain(..cut);
+            self.searched = self.searched.saturating_sub(cut);
+        }
+    }
+
+    fn is_match(&mut self, re: &Regex) -> bool {
+        let text = self.text.borrow();
+        let from = self.searched.saturating_sub(OUTPUT_WINDOW);
+        self.searched = text.len();
+        re.is_match(&String::from_utf8_lossy(&text[from..]))
+    }
+
+    fn tail(&self, lines: usize) -> String {
+        let text = self.text.borrow();
+        let text = String::from_utf8_lossy(&text);
+        let all: Vec<&str> = text.lines().collect();
+        all[all.len().saturating_sub(lines)..].join("\n")
+    }
+}
+
+/// Waits until `condition` holds, the program exits in a way that means it never will,
+/// the session is closed, or `timeout` passes.
+pub(crate) fn wait_until(
+    shared: &Shared,
+    condition: &Condition,
+    baseline: Baseline,
+    timeout: Duration,
+) -> Result<Satisfied> {
+    let start = Instant::now();
+    let deadline = start + timeout;
+    let mut state = shared.lock();
+    let mut scan = OutputScan::new(baseline.output_offset);
+    let mut seen_generation = None;
+    let mut last_fingerprint = baseline.fingerprint;
+    let mut changed = !baseline.require_change;
+    let mut quiet_since = start;
+    loop {
+        if let Some(fault) = state.terminal.fault() {
+            return Err(fault);
+        }
+        if seen_generation != Some(state.generation) {
+            seen_generation = Some(state.generation);
+            if condition.needs_fingerprint() {
+                let fingerprint = state.terminal.fingerprint();
+                if fingerprint != last_fingerprint {
+                    last_fingerprint = fingerprint;
+                    changed = true;
+                    quiet_since = Instant::now();
+                }
+            }
+        }
+        let now = Instant::now();
+        let holds = match condition {
+            Condition::Text(re) => changed && re.is_match(&state.terminal.text()),
+            Condition::NoText(re) => !re.is_match(&state.terminal.text()),
+            Condition::Output(re) => {
+                scan.update(&state.log);
+                scan.is_match(re)
+            }
+            Condition::Stable(quiet) => now.duration_since(quiet_since) >= *quiet,
+            Condition::Exit => {
+                if let Some(status) = state.exit {
+                    return Ok(Satisfied::Exit(status));
+                }
+                false
+            }
+            Condition::CursorAt(row, col) => {
+                let cursor = state.snapshot().cursor();
+                (cursor.row, cursor.col) == (*row, *col)
+            }
+            Condition::Predicate(test) => test(&state.snapshot()),
+        };
+        if holds {
+            return Ok(Satisfied::Screen(state.snapshot()));
+        }
+        if state.closed {
+            return Err(Error::Closed { action: "wait" });
+        }
+        // Once the program has exited (and its output is drained) the screen is final:
+        // only a quiet-period wait can still come true.
+        let exited = state
+            .exit
+            .filter(|_| !matches!(condition, Condition::Stable(_)));
+        if exited.is_some() || now >= deadline {
+            return Err(failure(
+                &mut state, condition, start, timeout, exited, &scan,
+            ));
+        }
+        let mut wake = deadline;
+        if let Condition::Stable(quiet) = condition {
+            wake = wake.min(quiet_since + *quiet);
+        }
+        state = shared.sleep(state, wake.saturating_duration_since(now));
+    }
+}
+
+fn failure(
+    state: &mut MutexGuard<'_, State>,
+    condition: &Condition,
+    start: Instant,
+    timeout: Duration,
+    exited: Option<ExitStatus>,
+    scan: &OutputScan,
+) -> Error {
+    let screen = state.snapshot();
+    let (closest, output_tail) = match condition {
+        Condition::Text(re) | Condition::NoText(re) => {
+            (closest_line(screen.rows(), re.as_str()), None)
+        }
+        Condition::Output(re) => {
+            let tail = scan.tail(8);
+            let lines: Vec<String> = tail.lines().map(str::to_string).collect();
+            (closest_line(&lines, re.as_str()), Some(tail))
+        }
+        _ => (None, None),
+    };
+    let mut unanswered: Vec<QueryRecord> = Vec::new();
+    for q in state.terminal.transcript() {
+        if q.reply.is_none() && !unanswered.iter().any(|u| u.query == q.query) {
+            unanswered.push(q);
+        }
+    }
+    let report = WaitError {
+        condition: condition.to_string(),
+        elapsed: start.elapsed(),
+        timeout,
+        exited,
+        screen,
+        closest,
+        output_tail,
+        unanswered,
+    };
+    if exited.is_some() {
+        Error::ExitedWhileWaiting(Box::new(report))
+    } else {
+        Error::Timeout(Box::new(report))
+    }
+}
+
+/// The line most like the literal part of `pattern`: the longest common substring,
+/// ignoring case, ties broken by the earlier row.
+fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
+    let literal: Vec<char> = pattern
+        .chars()
+        .filter(|c| !"\\^$.|?*+()[]{}".contains(*c))
+        .flat_map(char::to_lowercase)
+        .collect();
+    if literal.is_empty() {
+        return None;
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (i, line) in lines.iter().enumerate() {
+        let line: Vec<char> = line.chars().flat_map(char::to_lowercase).collect();
+        let score = longest_common_substring(&literal, &line);
+        if score >= 2.min(literal.len()) && best.is_none_or(|(_, s)| score > s) {
+            best = Some((i, score));
+        }
+    }
+    best.map(|(i, _)| (i, lines[i].clone()))
+}
+
+fn longest_common_substring(a: &[char], b: &[char]) -> usize {
+    let mut prev = vec![0usize; b.len() + 1];
+    let mut best = 0;
+    for ca in a {
+        let mut cur = vec![0usize; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            if ca == cb {
+                cur[j + 1] = prev[j] + 1;
+                best = best.max(cur[j + 1]);
+            }
+        }
+        prev = cur;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_line_prefers_the_longest_shared_run() {
+        let lines: Vec<String> = ["$ ls", "Compiling foo", "error: bar", ""]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            closest_line(&lines, "Compiled foo").map(|(i, _)| i),
+            Some(1)
+        );
+        assert_eq!(
+            closest_line(&lines, r"error\[E\d+\]").map(|(i, _)| i),
+            Some(2)
+        );
+        assert_eq!(closest_line(&lines, "zzz"), None);
+    }
+}
