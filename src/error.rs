@@ -12,7 +12,9 @@ use crate::session::ExitStatus;
 use crate::wait::TimeoutError;
 
 /// Everything that can go wrong while driving a program.
-#[derive(Debug)]
+///
+/// `Debug` prints the same as `Display`, so a failing `unwrap()` or a test returning
+/// `Result` shows the readable report (with the screen) rather than a struct dump.
 #[non_exhaustive]
 pub enum Error {
     /// A terminal size outside what the engine accepts.
@@ -155,6 +157,12 @@ impl fmt::Display for Error {
             ),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 

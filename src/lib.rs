@@ -15,7 +15,7 @@
 //!     .env("PS1", "$ ")
 //!     .size(80, 24)
 //!     .spawn()?;
-//! s.wait_for_text(r"^\$ $")?;
+//! s.wait_for_text(r"^\$$")?; // rows are matched with trailing spaces trimmed
 //! let screen = s.send_and_wait(&Input::text("echo $((6 * 7))\r"), &Condition::text("^42$")?)?;
 //! assert_eq!(screen.find("42")?[0].row, 1);
 //! s.press("C-d")?;

@@ -353,9 +353,14 @@ fn spawn_thread(
 
 /// `TUIPILOT_TIMEOUT_MS`, if set, else [`DEFAULT_TIMEOUT`].
 fn timeout_from_env() -> Result<Duration> {
-    match std::env::var("TUIPILOT_TIMEOUT_MS") {
-        Err(_) => Ok(DEFAULT_TIMEOUT),
-        Ok(value) => value
+    parse_timeout_ms(std::env::var("TUIPILOT_TIMEOUT_MS").ok())
+}
+
+/// Interprets a `TUIPILOT_TIMEOUT_MS` value (`None`: unset).
+pub fn parse_timeout_ms(value: Option<String>) -> Result<Duration> {
+    match value {
+        None => Ok(DEFAULT_TIMEOUT),
+        Some(value) => value
             .trim()
             .parse::<u64>()
             .ok()
@@ -664,12 +669,17 @@ impl Session {
 
     /// Waits until the output after `mark` matches `pattern`.
     pub fn wait_for_output_since(&self, mark: Mark, pattern: &str) -> Result<Snapshot> {
+        self.wait_for_output_since_timeout(mark, pattern, self.timeout)
+    }
+
+    /// Like [`wait_for_output_since`](Self::wait_for_output_since) with an explicit timeout.
+    pub fn wait_for_output_since_timeout(&self, mark: Mark, pattern: &str, timeout: Duration) -> Result<Snapshot> {
         let condition = Condition::output(pattern)?;
         let baseline = Baseline {
             output_offset: mark.0,
             ..self.baseline(false)
         };
-        match self.wait_inner(&condition, baseline, self.timeout)? {
+        match self.wait_inner(&condition, baseline, timeout)? {
             Satisfied::Screen(snap) => Ok(snap),
             Satisfied::Exit(_) => Ok(self.snapshot()),
         }

@@ -1,0 +1,103 @@
+//! Helpers shared by the integration tests: fixture paths and optional programs.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use tuipilot::{Session, SessionBuilder};
+
+/// The path of a fixture program from `fixtures/` (built as a cargo example).
+///
+/// `cargo test` builds examples before running tests; when a single test target is run
+/// (`cargo test --test keys`), the fixtures are built here once.
+pub fn fixture(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    // target/<profile>/deps/<test> → target/<profile>/examples/<name>
+    let examples = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .map(|profile| profile.join("examples"))
+        .expect("target directory layout");
+    let path = examples.join(name);
+    if !path.exists() {
+        static BUILT: OnceLock<()> = OnceLock::new();
+        BUILT.get_or_init(|| {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--examples", "--quiet"])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .status()
+                .expect("running cargo build --examples");
+            assert!(status.success(), "building the fixtures failed");
+        });
+    }
+    assert!(path.exists(), "fixture {} missing at {}", name, path.display());
+    path
+}
+
+/// A builder for a fixture program.
+pub fn fixture_session(name: &str) -> SessionBuilder {
+    Session::builder(fixture(name)).timeout(Duration::from_secs(20))
+}
+
+/// Whether `program` is on PATH; if not, prints why the calling test is skipped.
+pub fn have(program: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .map(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false);
+    if !found {
+        eprintln!("SKIPPED: `{program}` is not installed here (.ci/run installs it, so CI runs this test)");
+    }
+    found
+}
+
+/// Whether python3 can import `module`; if not, prints why the calling test is skipped.
+pub fn have_python_module(module: &str) -> bool {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    if !ok {
+        eprintln!("SKIPPED: python3 module `{module}` is not installed (.ci/run installs it)");
+    }
+    ok
+}
+
+/// An interactive bash with no user configuration and a fixed prompt.
+pub fn bash() -> SessionBuilder {
+    Session::builder("bash")
+        .args(["--norc", "--noprofile", "-i"])
+        .env("PS1", "$ ")
+        .env("HISTFILE", "/dev/null")
+        .timeout(Duration::from_secs(20))
+}
+
+/// A fresh temporary directory, removed on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("tuipilot-test-{tag}-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("creating a temp dir");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Asserts that nothing is left of the session `sid` once its Session has ended.
+pub fn assert_session_gone(sid: i32) {
+    assert!(
+        !tuipilot::pty::session_alive(sid),
+        "processes of session {sid} are still running"
+    );
+}
