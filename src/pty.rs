@@ -132,9 +132,15 @@ pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         .iter()
         .find(|(k, _)| k == "PATH")
         .map(|(_, v)| v.as_os_str());
-    resolve_program(&spec.program, path_var, &cwd)?;
-
-    let mut cmd = CommandBuilder::new(&spec.program);
+    let resolved = resolve_program(&spec.program, path_var, &cwd)?;
+    // portable-pty looks up every relative name on PATH, so a relative path with a
+    // slash (`./tool`, `target/debug/x`) is passed resolved; bare names keep their argv[0].
+    let program = if spec.program.to_string_lossy().contains('/') {
+        resolved.into_os_string()
+    } else {
+        spec.program.clone()
+    };
+    let mut cmd = CommandBuilder::new(&program);
     cmd.args(&spec.args);
     cmd.env_clear();
     for (k, v) in &env {

@@ -10,8 +10,9 @@ use tuipilot::{Session, SessionBuilder};
 
 /// The path of a fixture program from `fixtures/` (built as a cargo example).
 ///
-/// `cargo test` builds examples before running tests; when a single test target is run
-/// (`cargo test --test keys`), the fixtures are built here once.
+/// `cargo test` builds examples before running tests, but `cargo test --test NAME` does
+/// not, and a stale fixture would test old code: so each test process brings them up
+/// to date once (a no-op when nothing changed).
 pub fn fixture(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
     // target/<profile>/deps/<test> → target/<profile>/examples/<name>
@@ -21,7 +22,7 @@ pub fn fixture(name: &str) -> PathBuf {
         .map(|profile| profile.join("examples"))
         .expect("target directory layout");
     let path = examples.join(name);
-    if !path.exists() {
+    {
         static BUILT: OnceLock<()> = OnceLock::new();
         BUILT.get_or_init(|| {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
