@@ -673,7 +673,12 @@ impl Session {
     }
 
     /// Like [`wait_for_output_since`](Self::wait_for_output_since) with an explicit timeout.
-    pub fn wait_for_output_since_timeout(&self, mark: Mark, pattern: &str, timeout: Duration) -> Result<Snapshot> {
+    pub fn wait_for_output_since_timeout(
+        &self,
+        mark: Mark,
+        pattern: &str,
+        timeout: Duration,
+    ) -> Result<Snapshot> {
         let condition = Condition::output(pattern)?;
         let baseline = Baseline {
             output_offset: mark.0,

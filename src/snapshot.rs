@@ -366,10 +366,13 @@ fn sgr(style: &Style) -> String {
 /// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
 /// the start and end of every row (multi-line mode), since screens are read row by row.
 pub(crate) fn compile(pattern: &str) -> Result<Regex> {
-    regex::RegexBuilder::new(pattern).multi_line(true).build().map_err(|e| Error::InvalidRegex {
-        pattern: pattern.to_string(),
-        message: e.to_string(),
-    })
+    regex::RegexBuilder::new(pattern)
+        .multi_line(true)
+        .build()
+        .map_err(|e| Error::InvalidRegex {
+            pattern: pattern.to_string(),
+            message: e.to_string(),
+        })
 }
 
 #[cfg(test)]

@@ -102,11 +102,18 @@ fn check_all(app_cursor: bool) {
     for (n, (spec, normal, app)) in KEYS.iter().enumerate() {
         let tag = format!("#{} ", n + 1);
         let screen = s
-            .send_and_wait(&Input::keys(spec).unwrap(), &Condition::text(&format!("^{tag}")).unwrap())
+            .send_and_wait(
+                &Input::keys(spec).unwrap(),
+                &Condition::text(&format!("^{tag}")).unwrap(),
+            )
             .unwrap_or_else(|e| panic!("key {spec}: {e}"));
         let row = screen.rows().iter().find(|r| r.starts_with(&tag)).unwrap();
         let expected = if app_cursor { app } else { normal };
-        assert_eq!(&row[tag.len()..], *expected, "key {spec} (application cursor: {app_cursor})");
+        assert_eq!(
+            &row[tag.len()..],
+            *expected,
+            "key {spec} (application cursor: {app_cursor})"
+        );
     }
 }
 
@@ -140,5 +147,9 @@ fn a_bad_key_name_sends_nothing() {
     assert!(err.to_string().contains("Down"), "suggests Down: {err}");
     s.press("x").unwrap();
     let screen = s.wait_for_text("^#1 ").unwrap();
-    assert_eq!(screen.row(1), Some("#1 78"), "the valid Down before the bad name was not sent");
+    assert_eq!(
+        screen.row(1),
+        Some("#1 78"),
+        "the valid Down before the bad name was not sent"
+    );
 }

@@ -26,10 +26,19 @@ fn child_environment_policy() {
         .unwrap();
     s.wait_exit().unwrap();
     let text = s.snapshot().text();
-    assert!(text.contains("T=xterm-256color C=truecolor L=unset W=unset X=yes"), "{text}");
-    assert!(text.contains("UTF-8"), "a UTF-8 locale is set when none is: {text}");
+    assert!(
+        text.contains("T=xterm-256color C=truecolor L=unset W=unset X=yes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("UTF-8"),
+        "a UTF-8 locale is set when none is: {text}"
+    );
     let here = std::env::current_dir().unwrap();
-    assert!(text.contains(here.to_str().unwrap()), "cwd is the caller's, not $HOME: {text}");
+    assert!(
+        text.contains(here.to_str().unwrap()),
+        "cwd is the caller's, not $HOME: {text}"
+    );
 }
 
 #[test]
@@ -55,7 +64,9 @@ fn tput_sees_the_size() {
 
 #[test]
 fn resize_reaches_the_program() {
-    let s = sh("trap 'echo winch $(tput cols)x$(tput lines)' WINCH; echo ready; while :; do sleep 0.05; done");
+    let s = sh(
+        "trap 'echo winch $(tput cols)x$(tput lines)' WINCH; echo ready; while :; do sleep 0.05; done",
+    );
     s.wait_for_text("ready").unwrap();
     s.resize(100, 30).unwrap();
     s.wait_for_text("winch 100x30").unwrap();
@@ -91,7 +102,10 @@ fn send_and_wait_never_mistakes_the_old_screen_for_the_reply() {
     // The prompt is already on screen: a plain wait would return at once. The atomic
     // form requires a change after the input, so it returns the screen after `sleep`.
     let screen = s
-        .send_and_wait(&Input::text("sleep 0.3; echo done\r"), &Condition::text(r"^\$$").unwrap())
+        .send_and_wait(
+            &Input::text("sleep 0.3; echo done\r"),
+            &Condition::text(r"^\$$").unwrap(),
+        )
         .unwrap();
     assert!(screen.contains("done"), "{screen}");
     s.exit().unwrap();
@@ -103,7 +117,10 @@ fn send_and_wait_catches_an_immediate_reply() {
     s.wait_for_text("^ready").unwrap();
     for i in 1..=50 {
         let out = s
-            .send_and_wait(&Input::text("x"), &Condition::output(&format!("#{i} 78")).unwrap())
+            .send_and_wait(
+                &Input::text("x"),
+                &Condition::output(&format!("#{i} 78")).unwrap(),
+            )
             .unwrap();
         assert!(out.contains(&format!("#{i} 78")));
     }
@@ -124,7 +141,8 @@ fn output_waits_since_a_mark() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Timeout);
     assert!(err.to_string().contains("last output:"), "{err}");
-    s.wait_timeout(&Condition::output("#1 61").unwrap(), Duration::from_secs(5)).unwrap();
+    s.wait_timeout(&Condition::output("#1 61").unwrap(), Duration::from_secs(5))
+        .unwrap();
 }
 
 #[test]
@@ -133,14 +151,20 @@ fn wait_stable_waits_the_full_quiet_period_from_the_call() {
     s.wait_for_text("hello").unwrap();
     let start = Instant::now();
     s.wait_stable(Duration::from_millis(300)).unwrap();
-    assert!(start.elapsed() >= Duration::from_millis(300), "an already-quiet screen still waits");
+    assert!(
+        start.elapsed() >= Duration::from_millis(300),
+        "an already-quiet screen still waits"
+    );
 }
 
 #[test]
 fn wait_stable_restarts_the_period_on_every_change() {
     let s = sh("for i in 1 2 3 4 5; do echo tick $i; sleep 0.1; done; sleep 30");
     let screen = s.wait_stable(Duration::from_millis(400)).unwrap();
-    assert!(screen.contains("tick 5"), "stable only after the last tick: {screen}");
+    assert!(
+        screen.contains("tick 5"),
+        "stable only after the last tick: {screen}"
+    );
 }
 
 #[test]
@@ -157,14 +181,23 @@ fn timeout_report_shows_screen_closest_line_and_unanswered_queries() {
     let s = sh("printf '\\033[?u'; echo 'Compiling tuipilot'; echo 'other line'; sleep 30");
     s.wait_for_text("other").unwrap();
     let err = s
-        .wait_timeout(&Condition::text("Compiled tuipilot").unwrap(), Duration::from_millis(200))
+        .wait_timeout(
+            &Condition::text("Compiled tuipilot").unwrap(),
+            Duration::from_millis(200),
+        )
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Timeout);
     let report = err.to_string();
     assert!(report.starts_with("timed out after 0."), "{report}");
-    assert!(report.contains("waiting for text matching /Compiled tuipilot/"), "{report}");
+    assert!(
+        report.contains("waiting for text matching /Compiled tuipilot/"),
+        "{report}"
+    );
     assert!(report.contains("   0 | Compiling tuipilot"), "{report}");
-    assert!(report.contains("closest line: row 0: \"Compiling tuipilot\""), "{report}");
+    assert!(
+        report.contains("closest line: row 0: \"Compiling tuipilot\""),
+        "{report}"
+    );
     assert!(report.contains("ESC[?u (kitty keyboard query"), "{report}");
     // Debug is the same readable report, so unwrap() failures are legible.
     assert_eq!(format!("{err:?}"), report);
@@ -176,10 +209,20 @@ fn waiting_for_text_after_exit_fails_at_once_with_the_status() {
     s.wait_exit().unwrap();
     let start = Instant::now();
     let err = s.wait_for_text("never").unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(5), "did not wait for the timeout");
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "did not wait for the timeout"
+    );
     assert_eq!(err.kind(), ErrorKind::Exited);
-    assert!(err.to_string().starts_with("the program exited with code 4"), "{err}");
-    assert!(err.to_string().contains("bye"), "the report shows the final screen: {err}");
+    assert!(
+        err.to_string()
+            .starts_with("the program exited with code 4"),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("bye"),
+        "the report shows the final screen: {err}"
+    );
 }
 
 #[test]
@@ -187,7 +230,10 @@ fn input_to_an_exited_program_is_refused() {
     let s = sh("exit 0");
     s.wait_exit().unwrap();
     let err = s.send_text("hello").unwrap_err();
-    assert_eq!(err.to_string(), "cannot send input: the program exited with code 0; start a new session to continue");
+    assert_eq!(
+        err.to_string(),
+        "cannot send input: the program exited with code 0; start a new session to continue"
+    );
     assert!(s.press("Enter").is_err());
     assert!(s.paste("x").is_err());
 }
@@ -199,20 +245,39 @@ fn an_ended_session_refuses_input_and_waits() {
     assert_eq!(status, ExitStatus::Signaled(1), "SIGHUP ends it");
     assert!(matches!(s.send_text("x"), Err(Error::Closed { .. })));
     assert!(matches!(s.wait_for_text("x"), Err(Error::Closed { .. })));
-    assert!(matches!(s.wait_stable(Duration::from_millis(10)), Err(Error::Closed { .. })));
-    assert_eq!(s.exit().unwrap(), status, "ending twice reports the same status");
+    assert!(matches!(
+        s.wait_stable(Duration::from_millis(10)),
+        Err(Error::Closed { .. })
+    ));
+    assert_eq!(
+        s.exit().unwrap(),
+        status,
+        "ending twice reports the same status"
+    );
 }
 
 #[test]
 fn bad_inputs_get_one_line_errors() {
-    let err = Session::builder("no-such-program-tuipilot").spawn().unwrap_err();
+    let err = Session::builder("no-such-program-tuipilot")
+        .spawn()
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Spawn);
     let msg = err.to_string();
-    assert!(msg.starts_with("program `no-such-program-tuipilot` not found: searched PATH="), "{msg}");
+    assert!(
+        msg.starts_with("program `no-such-program-tuipilot` not found: searched PATH="),
+        "{msg}"
+    );
     assert!(!msg.contains('\n'));
 
-    let err = Session::builder("sh").cwd("/no/such/dir").spawn().unwrap_err();
-    assert!(err.to_string().contains("`/no/such/dir` is not a directory"), "{err}");
+    let err = Session::builder("sh")
+        .cwd("/no/such/dir")
+        .spawn()
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`/no/such/dir` is not a directory"),
+        "{err}"
+    );
 
     for (cols, rows) in [(9, 24), (80, 1), (1001, 24), (80, 1001)] {
         let err = Session::builder("sh").size(cols, rows).spawn().unwrap_err();
@@ -223,7 +288,10 @@ fn bad_inputs_get_one_line_errors() {
     let s = sh("sleep 30");
     let err = s.wait_for_text("(unclosed").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::BadInput);
-    assert!(err.to_string().starts_with("invalid regex `(unclosed`"), "{err}");
+    assert!(
+        err.to_string().starts_with("invalid regex `(unclosed`"),
+        "{err}"
+    );
     assert!(!err.to_string().contains('\n'), "{err}");
     let err = s.press("Ctrl+Entr").unwrap_err();
     assert!(err.to_string().contains("did you mean Enter"), "{err}");
@@ -234,8 +302,15 @@ fn a_bad_timeout_variable_is_reported() {
     // The variable is read only when the builder has no explicit timeout; run a child
     // test binary would be needed to set it safely, so check the parser directly.
     let err = tuipilot::session::parse_timeout_ms(Some("soon".into())).unwrap_err();
-    assert!(err.to_string().contains("TUIPILOT_TIMEOUT_MS=\"soon\" is invalid"), "{err}");
-    assert_eq!(tuipilot::session::parse_timeout_ms(None).unwrap(), tuipilot::DEFAULT_TIMEOUT);
+    assert!(
+        err.to_string()
+            .contains("TUIPILOT_TIMEOUT_MS=\"soon\" is invalid"),
+        "{err}"
+    );
+    assert_eq!(
+        tuipilot::session::parse_timeout_ms(None).unwrap(),
+        tuipilot::DEFAULT_TIMEOUT
+    );
     assert_eq!(
         tuipilot::session::parse_timeout_ms(Some("2500".into())).unwrap(),
         Duration::from_millis(2500)
@@ -259,7 +334,18 @@ fn line_editor_keys() {
     let s = common::fixture_session("lineedit").spawn().unwrap();
     s.wait_for_text("^>").unwrap();
     s.send_text("helo").unwrap();
-    s.press_all(["Left", "l", "End", "!", "Home", "Backspace", "Right", "Backspace", "H"]).unwrap();
+    s.press_all([
+        "Left",
+        "l",
+        "End",
+        "!",
+        "Home",
+        "Backspace",
+        "Right",
+        "Backspace",
+        "H",
+    ])
+    .unwrap();
     s.press("Enter").unwrap();
     s.wait_for_text("submitted: Hello!").unwrap();
 }

@@ -1,0 +1,135 @@
+//! The fixture programs: a DECCKM menu, a program that queries the terminal before
+//! drawing, a colour chart, and a crossterm program's start-up and key events.
+
+mod common;
+
+use tuipilot::{Color, Condition, Input};
+
+#[test]
+fn menu_navigates_with_arrows_in_application_cursor_mode() {
+    let s = common::fixture_session("menu").spawn().unwrap();
+    let screen = s.wait_for_text("Pick a fruit").unwrap();
+    assert!(screen.alternate_screen());
+    assert!(screen.application_cursor());
+    let screen = s
+        .send_and_wait(
+            &Input::keys("Down Down").unwrap(),
+            &Condition::text("> Cherries").unwrap(),
+        )
+        .unwrap();
+    // The highlighted row is drawn in inverse video.
+    let m = &screen.find("> Cherries").unwrap()[0];
+    assert!(screen.style_at(m.row, m.col).unwrap().inverse);
+    assert!(!screen.style_at(m.row - 1, 2).unwrap().inverse);
+    s.press("Up").unwrap();
+    s.wait_for_text("> Bananas").unwrap();
+    s.press("Enter").unwrap();
+    assert!(s.wait_exit().unwrap().success());
+    let screen = s.snapshot();
+    assert!(!screen.alternate_screen());
+    assert_eq!(screen.row(0), Some("selected: Bananas"));
+}
+
+#[test]
+fn a_normal_mode_arrow_would_have_cancelled_the_menu() {
+    // What a tool that ignores DECCKM sends: the menu reads ESC [ B as Escape.
+    let s = common::fixture_session("menu").spawn().unwrap();
+    s.wait_for_text("Pick a fruit").unwrap();
+    s.send_bytes(b"\x1b[B").unwrap();
+    assert_eq!(s.wait_exit().unwrap().code(), Some(1));
+    assert_eq!(s.snapshot().row(0), Some("cancelled"));
+}
+
+#[test]
+fn queries_before_drawing_are_answered() {
+    let s = common::fixture_session("cpr").spawn().unwrap();
+    s.wait_exit().unwrap();
+    let screen = s.snapshot();
+    assert_eq!(screen.row(0), Some("cursor: ESC[5;10R"), "{screen}");
+    assert_eq!(screen.row(1), Some("attributes: ESC[?62;22c"));
+    let bg = tuipilot::Theme::dark().background.x11();
+    assert_eq!(
+        screen.row(2),
+        Some(format!("background: ESC]11;{bg}BEL").as_str())
+    );
+    let transcript = s.transcript();
+    assert_eq!(transcript.len(), 3);
+    assert!(
+        transcript.iter().all(|q| q.reply.is_some()),
+        "{transcript:?}"
+    );
+}
+
+#[test]
+fn colour_chart_styles_reach_the_snapshot() {
+    let s = common::fixture_session("colors").spawn().unwrap();
+    s.wait_exit().unwrap();
+    let snap = s.snapshot();
+    assert_eq!(snap.row(0), Some("0123456789abcdef"));
+    for i in 0..16u16 {
+        assert_eq!(
+            snap.style_at(0, i).unwrap().bg,
+            Color::Indexed(i as u8),
+            "background {i}"
+        );
+        assert_eq!(
+            snap.style_at(1, i).unwrap().fg,
+            Color::Indexed(i as u8),
+            "foreground {i}"
+        );
+    }
+    let cube: Vec<Color> = (0..9).map(|c| snap.style_at(2, c).unwrap().fg).collect();
+    assert_eq!(cube[3], Color::Indexed(196));
+    assert_eq!(cube[8], Color::Indexed(255));
+    assert_eq!(snap.style_at(3, 0).unwrap().bg, Color::Rgb(0, 0, 255));
+    assert_eq!(snap.style_at(3, 15).unwrap().bg, Color::Rgb(255, 0, 0));
+    let attr = |word: &str| {
+        let m = &snap.find(word).unwrap()[0];
+        snap.style_at(m.row, m.col).unwrap()
+    };
+    assert!(attr("bold").bold);
+    assert!(attr("dim").dim);
+    assert!(attr("italic").italic);
+    assert!(attr("underline").underline);
+    assert!(attr("inverse").inverse);
+    assert!(!attr("inverse").bold);
+    let mixed = attr("rgb-on-indexed");
+    assert_eq!(
+        (mixed.fg, mixed.bg),
+        (Color::Rgb(255, 128, 0), Color::Indexed(17))
+    );
+}
+
+#[test]
+fn crossterm_starts_without_a_stall_and_reads_the_right_keys() {
+    let s = common::fixture_session("crossterm_keys").spawn().unwrap();
+    let screen = s.wait_for_text("^ready").unwrap();
+    // Without a cursor position reply crossterm reports an error after two seconds.
+    assert_eq!(screen.row(0), Some("position: ok 0,0"), "{screen}");
+    // DA1 answered and the kitty query not: crossterm decides "unsupported" at once.
+    assert_eq!(screen.row(1), Some("kitty keyboard: false"));
+    let expect = [
+        ("Enter", "Enter NONE"),
+        ("Up", "Up NONE"),
+        ("Down", "Down NONE"),
+        ("Left", "Left NONE"),
+        ("C-c", "Char('c') CONTROL"),
+        ("C-a", "Char('a') CONTROL"),
+        ("M-x", "Char('x') ALT"),
+        ("S-Tab", "BackTab SHIFT"),
+        ("C-Up", "Up CONTROL"),
+        ("Esc", "Esc NONE"),
+        ("F5", "F(5) NONE"),
+        ("Backspace", "Backspace NONE"),
+        ("PageDown", "PageDown NONE"),
+        ("q", "Char('q') NONE"),
+    ];
+    for (key, event) in expect {
+        let line = format!("event: {event}");
+        s.send_and_wait(
+            &Input::keys(key).unwrap(),
+            &Condition::output(&regex::escape(&line)).unwrap(),
+        )
+        .unwrap_or_else(|e| panic!("{key}: {e}"));
+    }
+}

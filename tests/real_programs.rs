@@ -1,0 +1,187 @@
+//! Real programs under the engine: bash, vim, less, dialog and prompt_toolkit.
+//! Programs that may be missing (dialog, prompt_toolkit) skip with a message; CI
+//! installs them.
+
+mod common;
+
+use std::time::Duration;
+
+use tuipilot::{Condition, Input, Session};
+
+#[test]
+fn bash_recalls_history_with_up() {
+    let s = common::bash().spawn().unwrap();
+    s.wait_for_text(r"^\$$").unwrap();
+    s.send_and_wait(
+        &Input::text("echo first\r"),
+        &Condition::text("^first$").unwrap(),
+    )
+    .unwrap();
+    s.send_and_wait(
+        &Input::text("echo second\r"),
+        &Condition::text("^second$").unwrap(),
+    )
+    .unwrap();
+    s.press_all(["Up", "Up"]).unwrap();
+    s.wait_for_text(r"^\$ echo first$").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_for(|snap| snap.rows().iter().filter(|r| *r == "first").count() == 2)
+        .unwrap();
+}
+
+#[test]
+fn ctrl_c_interrupts_sleep_in_bash() {
+    let s = common::bash().spawn().unwrap();
+    s.wait_for_text(r"^\$$").unwrap();
+    s.send_text("sleep 100; echo after-sleep\r").unwrap();
+    // The command line is echoed and no new prompt appears while sleep runs.
+    s.wait_for_text(r"^\$ sleep 100").unwrap();
+    s.press("C-c").unwrap();
+    let screen = s.wait_for_text(r"^\$$").unwrap();
+    assert!(screen.contains("^C"), "{screen}");
+    assert!(
+        !screen.contains("\nafter-sleep"),
+        "the whole command list was interrupted"
+    );
+    assert!(s.is_running(), "Ctrl-C reached sleep, not bash");
+}
+
+#[test]
+fn vim_inserts_text_and_writes_the_file() {
+    let dir = common::TempDir::new("vim");
+    let file = dir.0.join("note.txt");
+    let s = Session::builder("vim")
+        .args(["-u", "NONE", "-i", "NONE", "-N", "-n"])
+        .arg(&file)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("note.txt").unwrap();
+    s.press("i").unwrap();
+    s.wait_for_text("-- INSERT --").unwrap();
+    s.send_text("hello from tuipilot").unwrap();
+    s.press("Enter").unwrap();
+    s.send_text("second line").unwrap();
+    s.press("Esc").unwrap();
+    s.wait_for_no_text("-- INSERT --").unwrap();
+    s.send_text(":wq").unwrap();
+    s.press("Enter").unwrap();
+    assert!(s.wait_exit().unwrap().success());
+    let written = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(written, "hello from tuipilot\nsecond line\n");
+    // vim must not have been provoked into probing with queries nobody answers.
+    let unanswered: Vec<_> = s
+        .transcript()
+        .into_iter()
+        .filter(|q| q.reply.is_none())
+        .collect();
+    assert!(unanswered.is_empty(), "{unanswered:?}");
+}
+
+#[test]
+fn vim_arrow_keys_move_in_application_cursor_mode() {
+    let dir = common::TempDir::new("vim-arrows");
+    let file = dir.0.join("lines.txt");
+    std::fs::write(&file, "one\ntwo\nthree\n").unwrap();
+    let s = Session::builder("vim")
+        .args(["-u", "NONE", "-i", "NONE", "-N", "-n"])
+        .arg(&file)
+        .spawn()
+        .unwrap();
+    s.wait_for_text("lines.txt").unwrap();
+    s.press_all(["Down", "Down", "End"]).unwrap();
+    s.send_text("rX").unwrap();
+    s.wait_for_text("^threX$").unwrap();
+    s.send_text(":q!\r").unwrap();
+    s.wait_exit().unwrap();
+}
+
+#[test]
+fn less_searches_with_slash() {
+    let dir = common::TempDir::new("less");
+    let file = dir.0.join("numbers.txt");
+    let body: String = (1..=300).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(&file, body).unwrap();
+    let s = Session::builder("less")
+        .arg(&file)
+        .env("LESS", "")
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^line 1$").unwrap();
+    s.send_text("/line 250").unwrap();
+    s.press("Enter").unwrap();
+    let screen = s.wait_for_text("^line 250$").unwrap();
+    assert_eq!(screen.row(0), Some("line 250"), "{screen}");
+    s.press("q").unwrap();
+    assert!(s.wait_exit().unwrap().success());
+}
+
+#[test]
+fn dialog_menu_draws_box_borders_and_follows_down() {
+    if !common::have("dialog") {
+        return;
+    }
+    let s = Session::builder("sh")
+        .args([
+            "-c",
+            "choice=$(dialog --stdout --menu 'Pick a fruit' 12 40 3 1 Apples 2 Bananas 3 Cherries); echo \"choice=$choice rc=$?\"",
+        ])
+        .spawn()
+        .unwrap();
+    let screen = s.wait_for_text("Pick a fruit").unwrap();
+    // DEC special graphics arrive as box drawing, not as `lqqqk`.
+    assert!(screen.contains("┌"), "{screen}");
+    assert!(screen.contains("─"), "{screen}");
+    assert!(screen.contains("│"), "{screen}");
+    assert!(!screen.contains("lqqq"), "{screen}");
+    s.press("Down").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_exit().unwrap();
+    assert!(s.snapshot().contains("choice=2 rc=0"), "{}", s.snapshot());
+}
+
+const PROMPT_TOOLKIT_SCRIPT: &str = "
+from prompt_toolkit import PromptSession
+session = PromptSession()
+for _ in range(3):
+    print('got:' + session.prompt('> '))
+";
+
+#[test]
+fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
+    if !common::have_python_module("prompt_toolkit") {
+        return;
+    }
+    let s = Session::builder("python3")
+        .args(["-c", PROMPT_TOOLKIT_SCRIPT])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^>").unwrap();
+    s.send_text("alpha").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_for_text("^got:alpha$").unwrap();
+    s.send_text("beta").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_for_text("^got:beta$").unwrap();
+    s.press_all(["Up", "Up"]).unwrap();
+    s.wait_for_text("^> alpha$").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_exit().unwrap();
+    let screen = s.snapshot();
+    assert_eq!(
+        screen.rows().iter().filter(|r| *r == "got:alpha").count(),
+        2,
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("CPR"),
+        "no cursor-position warning: {screen}"
+    );
+    let cpr = s
+        .transcript()
+        .into_iter()
+        .find(|q| q.query == "ESC[6n")
+        .expect("prompt_toolkit asked for the cursor");
+    assert!(cpr.reply.is_some());
+}
