@@ -125,7 +125,7 @@ impl fmt::Display for Error {
                 }
                 write!(
                     f,
-                    "valid names: {}, with C-/M-/S- modifiers, or one character (send text with send_text)",
+                    "valid names: {}, with C-/M-/S- modifiers, or one character (literal text is sent as text, not keys)",
                     crate::keys::KEY_NAMES.join(" ")
                 )
             }

@@ -9,8 +9,9 @@
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::Duration;
@@ -303,15 +304,21 @@ impl SessionBuilder {
             changed: Condvar::new(),
         });
         let (jobs, job_rx) = mpsc::channel();
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let pid = spawned.pid;
+        let pending_fd = pty::dup_master(spawned.master.as_ref())?;
         let threads = [
             spawn_thread("tuipilot-writer", {
                 let writer = spawned.writer;
                 move || write_loop(writer, job_rx)
             }),
             spawn_thread("tuipilot-reader", {
-                let (shared, jobs, reader) = (shared.clone(), jobs.clone(), spawned.reader);
-                move || read_loop(reader, &shared, &jobs)
+                let reader = spawned.reader;
+                move || read_loop(reader, pending_fd, chunk_tx)
+            }),
+            spawn_thread("tuipilot-parser", {
+                let (shared, jobs) = (shared.clone(), jobs.clone());
+                move || parse_loop(chunk_rx, &shared, &jobs)
             }),
             spawn_thread("tuipilot-exit", {
                 let shared = shared.clone();
@@ -331,12 +338,13 @@ impl SessionBuilder {
             ended: false,
         };
         // On an early return the session is dropped, which ends the program.
-        let [writer, reader, exit] = threads;
+        let [writer, reader, parser, exit] = threads;
         session.exit_thread = Some(exit?);
-        // The reader and writer end on their own (end of file, Stop); they are detached
-        // so that a stray process that escaped the session cannot block a drop.
+        // The other threads end on their own (end of file, Stop); they are detached so
+        // that a stray process that escaped the session cannot block a drop.
         writer?;
         reader?;
+        parser?;
         Ok(session)
     }
 }
@@ -389,7 +397,21 @@ fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<WriteJob>) {
     // Dropping the writer types newline + EOF into the PTY; by now the program is gone.
 }
 
-fn read_loop(mut reader: Box<dyn Read + Send>, shared: &Shared, jobs: &Sender<WriteJob>) {
+/// One read from the PTY, and whether more output was already waiting after it.
+struct Chunk {
+    bytes: Vec<u8>,
+    more_pending: bool,
+}
+
+/// Chunks queued between the reader and the parser (each at most 64 KiB).
+const CHUNK_QUEUE: usize = 64;
+/// Under a continuous flood, waiters are still woken after this much output.
+const NOTIFY_EVERY: usize = 1 << 20;
+
+/// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
+/// separate cores. `pending_fd` is a private duplicate of the master descriptor, used
+/// only to ask how much output is already waiting.
+fn read_loop(mut reader: Box<dyn Read + Send>, pending_fd: OwnedFd, chunks: SyncSender<Chunk>) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {
@@ -399,16 +421,50 @@ fn read_loop(mut reader: Box<dyn Read + Send>, shared: &Shared, jobs: &Sender<Wr
             // EIO once every holder of the PTY's slave side is gone.
             Err(_) => break,
         };
+        let chunk = Chunk {
+            bytes: buf[..n].to_vec(),
+            more_pending: pty::bytes_waiting(pending_fd.as_raw_fd()) > 0,
+        };
+        if chunks.send(chunk).is_err() {
+            break;
+        }
+    }
+}
+
+/// Parses chunks into the screen, sends query replies back at once, and wakes waiters
+/// when the output has paused (or after [`NOTIFY_EVERY`] bytes of a flood), so a flood
+/// does not make every waiter re-read the screen for every 4 KiB.
+fn parse_loop(chunks: Receiver<Chunk>, shared: &Shared, jobs: &Sender<WriteJob>) {
+    let mut unnotified = 0usize;
+    while let Ok(first) = chunks.recv() {
+        let mut batch = vec![first];
+        let mut size = batch[0].bytes.len();
+        while size < NOTIFY_EVERY {
+            match chunks.try_recv() {
+                Ok(chunk) => {
+                    size += chunk.bytes.len();
+                    batch.push(chunk);
+                }
+                Err(_) => break,
+            }
+        }
+        let paused = batch.last().is_some_and(|c| !c.more_pending);
         let replies = {
             let mut state = shared.lock();
-            state.log.push(&buf[..n]);
-            state.terminal.process(&buf[..n]);
+            for chunk in &batch {
+                state.log.push(&chunk.bytes);
+                state.terminal.process(&chunk.bytes);
+            }
             state.generation += 1;
             state.terminal.take_replies()
         };
-        shared.notify();
         if !replies.is_empty() {
             let _ = jobs.send(WriteJob::Bytes(replies, None));
+        }
+        unnotified += size;
+        if paused || unnotified >= NOTIFY_EVERY {
+            shared.notify();
+            unnotified = 0;
         }
     }
     shared.lock().reader_done = true;

@@ -196,6 +196,21 @@ impl Layer {
                     self.state = State::Ground;
                 }
                 State::Csi => {
+                    // Parameters and intermediates in one step: they are most of a CSI.
+                    let body = bytes[i..]
+                        .iter()
+                        .position(|b| !(0x20..=0x3f).contains(b))
+                        .unwrap_or(bytes.len() - i);
+                    self.seq.extend_from_slice(&bytes[i..i + body]);
+                    i += body;
+                    if self.seq.len() > MAX_CSI {
+                        self.finish(Action::Pass, &mut run, i, parser, responder);
+                        self.state = State::CsiSkip;
+                        continue;
+                    }
+                    if i == bytes.len() {
+                        break;
+                    }
                     let b = bytes[i];
                     if b == ESC {
                         // An interrupted CSI: vt100 drops it the same way; start afresh.
@@ -213,9 +228,6 @@ impl Layer {
                         };
                         self.finish(action, &mut run, i, parser, responder);
                         self.state = State::Ground;
-                    } else if self.seq.len() > MAX_CSI {
-                        self.finish(Action::Pass, &mut run, i, parser, responder);
-                        self.state = State::CsiSkip;
                     }
                 }
                 State::CsiSkip => {
@@ -498,6 +510,10 @@ impl Run<'_> {
 /// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
 /// an SGR parameter string. Returns `None` when nothing was removed.
 fn strip_underline_colour(params: &[u8]) -> Option<String> {
+    // Nearly every SGR has neither: decide that without building strings.
+    if !params.windows(2).any(|w| w == b"58" || w == b"59") {
+        return None;
+    }
     let text = std::str::from_utf8(params).ok()?;
     if !text.split([';', ':']).any(|p| p == "58" || p == "59") {
         return None;

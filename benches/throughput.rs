@@ -1,0 +1,110 @@
+//! Throughput: 20 MB of SGR-coloured 120-column lines `cat` through a session until a
+//! final marker is on screen, against the floor of the same `cat` through a bare PTY
+//! whose output is read and discarded. Prints both medians and the ratio.
+//!
+//! `cargo bench --bench throughput`
+
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use tuipilot::Session;
+
+const TOTAL: usize = 20_000_000;
+const RUNS: usize = 5;
+
+fn write_input(path: &std::path::Path) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    let mut n = 0u64;
+    while written < TOTAL {
+        // 120 visible columns with four colour changes per line.
+        let line = format!(
+            "\x1b[1;31m{n:>10}\x1b[0m \x1b[32m{:<49}\x1b[0m \x1b[38;5;208m{:<29}\x1b[0m \x1b[48;2;20;40;80m{:<28}\x1b[0m\r\n",
+            "the quick brown fox jumps over the lazy dog",
+            "0123456789abcdefghijklmnopq",
+            "colour and attributes",
+        );
+        out.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+        n += 1;
+    }
+    out.flush().unwrap();
+}
+
+fn bare_pty(path: &std::path::Path) -> Duration {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 40,
+            cols: 120,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new("cat");
+    cmd.arg(path);
+    let start = Instant::now();
+    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().unwrap();
+    let mut buf = vec![0u8; 64 * 1024];
+    while let Ok(n) = reader.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
+    }
+    let elapsed = start.elapsed();
+    child.wait().unwrap();
+    elapsed
+}
+
+fn session(path: &std::path::Path) -> Duration {
+    let start = Instant::now();
+    let mut s = Session::builder("sh")
+        .args([
+            "-c",
+            &format!("cat '{}'; echo END-OF-FLOOD", path.display()),
+        ])
+        .size(120, 40)
+        .timeout(Duration::from_secs(120))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^END-OF-FLOOD$").unwrap();
+    let elapsed = start.elapsed();
+    s.exit().unwrap();
+    elapsed
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let path = std::env::temp_dir().join(format!("tuipilot-throughput-{}.txt", std::process::id()));
+    write_input(&path);
+    let size = std::fs::metadata(&path).unwrap().len() as f64 / 1e6;
+    let mut floor = Vec::new();
+    let mut ours = Vec::new();
+    for _ in 0..RUNS {
+        floor.push(bare_pty(&path));
+        ours.push(session(&path));
+    }
+    let _ = std::fs::remove_file(&path);
+    let (f, o) = (median(floor), median(ours));
+    println!("throughput: {size:.1} MB of SGR-coloured 120-column lines, median of {RUNS} runs");
+    println!(
+        "  bare PTY, read and discard (floor): {:>8.1} ms  {:>6.0} MB/s",
+        f.as_secs_f64() * 1e3,
+        size / f.as_secs_f64()
+    );
+    println!(
+        "  tuipilot session until marker:      {:>8.1} ms  {:>6.0} MB/s",
+        o.as_secs_f64() * 1e3,
+        size / o.as_secs_f64()
+    );
+    println!(
+        "  ratio: {:.2}x the floor (target <= 2x)",
+        o.as_secs_f64() / f.as_secs_f64()
+    );
+}
