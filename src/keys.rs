@@ -158,22 +158,29 @@ const NAMES: &[(&str, KeyCode)] = &[
     ("f12", KeyCode::F(12)),
 ];
 
+#[derive(Clone, Copy)]
+enum Modifier {
+    Ctrl,
+    Alt,
+    Shift,
+}
+
 /// Modifier prefixes (lower case) and which modifier each sets.
-const PREFIXES: &[(&str, fn(&mut Modifiers))] = &[
-    ("ctrl+", |m| m.ctrl = true),
-    ("ctrl-", |m| m.ctrl = true),
-    ("control+", |m| m.ctrl = true),
-    ("control-", |m| m.ctrl = true),
-    ("c-", |m| m.ctrl = true),
-    ("alt+", |m| m.alt = true),
-    ("alt-", |m| m.alt = true),
-    ("meta+", |m| m.alt = true),
-    ("meta-", |m| m.alt = true),
-    ("m-", |m| m.alt = true),
-    ("a-", |m| m.alt = true),
-    ("shift+", |m| m.shift = true),
-    ("shift-", |m| m.shift = true),
-    ("s-", |m| m.shift = true),
+const PREFIXES: &[(&str, Modifier)] = &[
+    ("ctrl+", Modifier::Ctrl),
+    ("ctrl-", Modifier::Ctrl),
+    ("control+", Modifier::Ctrl),
+    ("control-", Modifier::Ctrl),
+    ("c-", Modifier::Ctrl),
+    ("alt+", Modifier::Alt),
+    ("alt-", Modifier::Alt),
+    ("meta+", Modifier::Alt),
+    ("meta-", Modifier::Alt),
+    ("m-", Modifier::Alt),
+    ("a-", Modifier::Alt),
+    ("shift+", Modifier::Shift),
+    ("shift-", Modifier::Shift),
+    ("s-", Modifier::Shift),
 ];
 
 impl Key {
@@ -192,13 +199,17 @@ impl Key {
                 break;
             }
             let lower = rest.to_ascii_lowercase();
-            let Some((prefix, set)) = PREFIXES
+            let Some((prefix, modifier)) = PREFIXES
                 .iter()
                 .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len())
             else {
                 break;
             };
-            set(&mut mods);
+            match modifier {
+                Modifier::Ctrl => mods.ctrl = true,
+                Modifier::Alt => mods.alt = true,
+                Modifier::Shift => mods.shift = true,
+            }
             rest = &rest[prefix.len()..];
         }
         let code = parse_code(rest).ok_or_else(|| unknown_key(spec, rest))?;

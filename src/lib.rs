@@ -46,3 +46,8 @@ pub use snapshot::{Cell, Color, Cursor, CursorShape, Match, Snapshot, Style};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
 pub use theme::{Rgb, Theme};
 pub use wait::{Condition, WaitError};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -24,6 +24,13 @@ pub enum Color {
     Rgb(u8, u8, u8),
 }
 
+impl Cell {
+    /// The grapheme in the cell (a character plus any combining marks); empty if blank.
+    pub fn text(&self) -> &str {
+        self.text.as_str()
+    }
+}
+
 impl From<vt100::Color> for Color {
     fn from(c: vt100::Color) -> Color {
         match c {
@@ -46,11 +53,56 @@ pub struct Style {
     pub inverse: bool,
 }
 
+/// The text of a cell, stored inline: a snapshot copies thousands of cells, and one
+/// allocation per cell would dominate the cost of taking it.
+#[derive(Clone, PartialEq, Eq)]
+enum CellText {
+    Inline { len: u8, bytes: [u8; 14] },
+    Long(Box<str>),
+}
+
+impl CellText {
+    fn new(text: &str) -> CellText {
+        let mut bytes = [0u8; 14];
+        match bytes.get_mut(..text.len()) {
+            Some(slot) => {
+                slot.copy_from_slice(text.as_bytes());
+                CellText::Inline {
+                    len: text.len() as u8,
+                    bytes,
+                }
+            }
+            None => CellText::Long(text.into()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            // Always a copy of a whole `&str`, so valid UTF-8.
+            CellText::Inline { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
+            }
+            CellText::Long(s) => s,
+        }
+    }
+}
+
+impl Default for CellText {
+    fn default() -> Self {
+        CellText::new("")
+    }
+}
+
+impl fmt::Debug for CellText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
 /// One character cell.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
-    /// The grapheme in the cell (a character plus any combining marks); empty if blank.
-    pub text: String,
+    text: CellText,
     pub style: Style,
     /// The first half of a double-width character.
     pub wide: bool,
@@ -120,7 +172,7 @@ impl Snapshot {
             for col in 0..cols {
                 let cell = match screen.cell(row, col) {
                     Some(c) => Cell {
-                        text: c.contents().to_string(),
+                        text: CellText::new(c.contents()),
                         style: Style {
                             fg: c.fgcolor().into(),
                             bg: c.bgcolor().into(),
@@ -284,7 +336,7 @@ impl Snapshot {
             let used = cells
                 .iter()
                 .rposition(|c| {
-                    !c.text.trim().is_empty() || c.style.bg != Color::Default || c.style.inverse
+                    !c.text().trim().is_empty() || c.style.bg != Color::Default || c.style.inverse
                 })
                 .map_or(0, |p| p + 1);
             let mut current = Style::default();
@@ -296,10 +348,10 @@ impl Snapshot {
                     out.push_str(&sgr(&cell.style));
                     current = cell.style;
                 }
-                out.push_str(if cell.text.is_empty() {
+                out.push_str(if cell.text().is_empty() {
                     " "
                 } else {
-                    &cell.text
+                    cell.text()
                 });
             }
             if current != Style::default() {
@@ -328,10 +380,10 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
             continue;
         }
         columns.push((line.len(), col as u16));
-        line.push_str(if cell.text.is_empty() {
+        line.push_str(if cell.text().is_empty() {
             " "
         } else {
-            &cell.text
+            cell.text()
         });
     }
     let trimmed = line.trim_end_matches(' ').len();

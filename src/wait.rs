@@ -299,7 +299,12 @@ pub(crate) fn wait_until(
         }
         if seen_generation != Some(state.generation) {
             seen_generation = Some(state.generation);
-            if condition.needs_fingerprint() {
+            // Text waits need the fingerprint only until the first change is seen.
+            let needed = match condition {
+                Condition::Text(_) => !changed,
+                other => other.needs_fingerprint(),
+            };
+            if needed {
                 let fingerprint = state.terminal.fingerprint();
                 if fingerprint != last_fingerprint {
                     last_fingerprint = fingerprint;
