@@ -13,8 +13,10 @@ fn bash_with_jobs() -> (Session, Vec<i32>) {
     s.wait_for_text(r"^\$$").unwrap();
     s.send_text("sleep 1000 & echo bg=$!\r").unwrap();
     s.send_text("(sleep 1001 & echo sub=$!)\r").unwrap();
-    s.send_text("sleep 1002\r").unwrap();
-    s.wait_for(|snap| snap.contains("sub=")).unwrap();
+    // The job says when it runs, so Ctrl-Z reaches it and not bash's own prompt.
+    s.send_text("sh -c 'echo fg-started; exec sleep 1002'\r")
+        .unwrap();
+    s.wait_for_text("^fg-started").unwrap();
     // Stop the foreground job with Ctrl-Z: a stopped process ignores SIGHUP until continued.
     s.press("C-z").unwrap();
     s.wait_for_text("Stopped").unwrap();
