@@ -158,13 +158,17 @@ fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
         .timeout(Duration::from_secs(20))
         .spawn()
         .unwrap();
-    s.wait_for_text("^>").unwrap();
+    // Type only once each prompt is drawn: keys sent before prompt_toolkit puts the
+    // terminal in raw mode are echoed by the line discipline (`^[[A` on screen).
+    s.wait_for_text("^>$").unwrap();
     s.send_text("alpha").unwrap();
     s.press("Enter").unwrap();
     s.wait_for_text("^got:alpha$").unwrap();
+    s.wait_for_text("^>$").unwrap();
     s.send_text("beta").unwrap();
     s.press("Enter").unwrap();
     s.wait_for_text("^got:beta$").unwrap();
+    s.wait_for_text("^>$").unwrap();
     s.press_all(["Up", "Up"]).unwrap();
     s.wait_for_text("^> alpha$").unwrap();
     s.press("Enter").unwrap();
