@@ -152,12 +152,7 @@ impl Layer {
                         continue;
                     }
                     match bytes[i] {
-                        ESC => {
-                            self.seq.clear();
-                            self.seq.push(ESC);
-                            run.seq_start = Some(i);
-                            self.state = State::Escape;
-                        }
+                        ESC => self.start_escape(&mut run, i, State::Escape),
                         b => {
                             run.flush_to(i, parser);
                             self.shift_out = b == SO;
@@ -250,12 +245,7 @@ impl Layer {
                         break;
                     }
                     match bytes[i] {
-                        ESC => {
-                            self.seq.clear();
-                            self.seq.push(ESC);
-                            run.seq_start = Some(i);
-                            self.state = State::StrEsc(kind);
-                        }
+                        ESC => self.start_escape(&mut run, i, State::StrEsc(kind)),
                         BEL => {
                             self.string_done(kind, responder);
                             self.state = State::Ground;
@@ -287,6 +277,14 @@ impl Layer {
             }
             _ => run.flush_to(bytes.len(), parser),
         }
+    }
+
+    /// Starts collecting an escape sequence at the ESC at `at`.
+    fn start_escape(&mut self, run: &mut Run<'_>, at: usize, state: State) {
+        self.seq.clear();
+        self.seq.push(ESC);
+        run.seq_start = Some(at);
+        self.state = state;
     }
 
     /// Completes the sequence in `self.seq`, which ends just before `end` in this chunk.
