@@ -149,7 +149,9 @@ impl Layer {
                             run.pass = next;
                         }
                         i = next;
-                        continue;
+                        if i == bytes.len() {
+                            break;
+                        }
                     }
                     match bytes[i] {
                         ESC => self.start_escape(&mut run, i, State::Escape),
