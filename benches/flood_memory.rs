@@ -30,7 +30,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
     let before = status_kib("VmRSS");
-    let mut s = Session::builder("yes")
+    let s = Session::builder("yes")
         .arg("tuipilot flood line")
         .spawn()
         .unwrap();

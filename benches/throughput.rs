@@ -60,7 +60,7 @@ fn bare_pty(path: &std::path::Path) -> Duration {
 
 fn session(path: &std::path::Path) -> Duration {
     let start = Instant::now();
-    let mut s = Session::builder("sh")
+    let s = Session::builder("sh")
         .args([
             "-c",
             &format!("cat '{}'; echo END-OF-FLOOD", path.display()),

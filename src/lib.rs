@@ -10,7 +10,7 @@
 //! use tuipilot::{Condition, Input, Session};
 //!
 //! # fn main() -> Result<(), tuipilot::Error> {
-//! let mut s = Session::builder("bash")
+//! let s = Session::builder("bash")
 //!     .args(["--norc", "--noprofile"])
 //!     .env("PS1", "$ ")
 //!     .size(80, 24)
@@ -29,6 +29,7 @@
 //! [`snapshot`] (immutable screen copies), [`theme`] (colours).
 
 pub mod error;
+pub mod host;
 pub mod keys;
 mod outlog;
 pub mod pty;
@@ -41,7 +42,7 @@ pub mod wait;
 pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use outlog::DEFAULT_LOG_CAPACITY;
-pub use session::{DEFAULT_TIMEOUT, ExitStatus, Input, Mark, Session, SessionBuilder};
+pub use session::{DEFAULT_TIMEOUT, ExitStatus, Input, Mark, Session, SessionBuilder, WaitStart};
 pub use snapshot::{Cell, Color, Cursor, CursorShape, Match, Snapshot, Style};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
 pub use theme::{Rgb, Theme};

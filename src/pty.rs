@@ -260,6 +260,11 @@ fn session_members(sid: i32) -> Vec<Member> {
         else {
             continue;
         };
+        // One system call per process; the stat file is read only for members.
+        // SAFETY: getsid only reads the process table.
+        if unsafe { libc::getsid(pid) } != sid {
+            continue;
+        }
         let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
             continue;
         };

@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
@@ -89,6 +90,11 @@ impl Mark {
         self.0
     }
 }
+
+/// The starting point of a wait, taken before input is sent
+/// ([`Session::wait_start`]).
+#[derive(Clone, Copy, Debug)]
+pub struct WaitStart(Baseline);
 
 /// Input for [`Session::send_and_wait`].
 #[derive(Clone, Debug)]
@@ -334,12 +340,15 @@ impl SessionBuilder {
             program: self.program.to_string_lossy().into_owned(),
             timeout,
             exit_grace: self.exit_grace,
-            exit_thread: None,
-            ended: false,
+            exit_thread: Mutex::new(None),
+            ended: AtomicBool::new(false),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;
-        session.exit_thread = Some(exit?);
+        *session
+            .exit_thread
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner()) = Some(exit?);
         // The other threads end on their own (end of file, Stop); they are detached so
         // that a stray process that escaped the session cannot block a drop.
         writer?;
@@ -494,7 +503,7 @@ fn watch_exit(pid: i32, shared: &Shared) {
 /// ```no_run
 /// use tuipilot::Session;
 ///
-/// let mut s = Session::builder("bash").args(["--norc", "--noprofile"]).size(80, 24).spawn()?;
+/// let s = Session::builder("bash").args(["--norc", "--noprofile"]).size(80, 24).spawn()?;
 /// s.wait_for_text(r"\$ $")?;
 /// s.send_text("echo hi")?;
 /// s.press("Enter")?;
@@ -511,8 +520,8 @@ pub struct Session {
     program: String,
     timeout: Duration,
     exit_grace: Duration,
-    exit_thread: Option<thread::JoinHandle<()>>,
-    ended: bool,
+    exit_thread: Mutex<Option<thread::JoinHandle<()>>>,
+    ended: AtomicBool,
 }
 
 impl Session {
@@ -783,6 +792,26 @@ impl Session {
         self.send_and_wait_timeout(input, condition, self.timeout)
     }
 
+    /// Takes the baseline for a later [`wait_since`](Self::wait_since): call it before
+    /// sending input, send any number of inputs, then wait. `send_and_wait` in steps.
+    pub fn wait_start(&self) -> WaitStart {
+        WaitStart(self.baseline(true))
+    }
+
+    /// Waits for `condition` measured from `start`: output conditions see only output
+    /// after it, text conditions need the screen to have changed since it.
+    pub fn wait_since(
+        &self,
+        start: &WaitStart,
+        condition: &Condition,
+        timeout: Duration,
+    ) -> Result<Snapshot> {
+        match self.wait_inner(condition, start.0, timeout)? {
+            Satisfied::Screen(snap) => Ok(snap),
+            Satisfied::Exit(_) => Ok(self.snapshot()),
+        }
+    }
+
     /// Like [`send_and_wait`](Self::send_and_wait) with an explicit timeout.
     pub fn send_and_wait_timeout(
         &self,
@@ -790,12 +819,9 @@ impl Session {
         condition: &Condition,
         timeout: Duration,
     ) -> Result<Snapshot> {
-        let baseline = self.baseline(true);
+        let start = self.wait_start();
         self.send(input)?;
-        match self.wait_inner(condition, baseline, timeout)? {
-            Satisfied::Screen(snap) => Ok(snap),
-            Satisfied::Exit(_) => Ok(self.snapshot()),
-        }
+        self.wait_since(&start, condition, timeout)
     }
 
     // ---- state -------------------------------------------------------------
@@ -851,8 +877,12 @@ impl Session {
 
     /// Ends the program gracefully: SIGHUP to every process in its session, then
     /// SIGTERM, then SIGKILL, each after the grace period; returns how the program ended.
-    pub fn exit(&mut self) -> Result<ExitStatus> {
-        let grace = self.exit_grace;
+    pub fn exit(&self) -> Result<ExitStatus> {
+        self.exit_within(self.exit_grace)
+    }
+
+    /// Like [`exit`](Self::exit) with an explicit grace period per signal.
+    pub fn exit_within(&self, grace: Duration) -> Result<ExitStatus> {
         self.end(&[
             (libc::SIGHUP, grace),
             (libc::SIGTERM, grace),
@@ -861,20 +891,26 @@ impl Session {
     }
 
     /// Ends the program at once with SIGKILL to every process in its session.
-    pub fn kill(&mut self) -> Result<ExitStatus> {
+    pub fn kill(&self) -> Result<ExitStatus> {
         self.end(&[(libc::SIGKILL, Duration::from_secs(5))])
     }
 
-    fn end(&mut self, steps: &[(i32, Duration)]) -> Result<ExitStatus> {
-        if self.ended {
+    fn end(&self, steps: &[(i32, Duration)]) -> Result<ExitStatus> {
+        if self.ended.swap(true, Ordering::SeqCst) {
+            // Another caller is ending it (or did): wait for the status it collects.
+            let _ = self.wait_exit_timeout(Duration::from_secs(10));
             return self.exit_status().ok_or(Error::Closed {
                 action: "end the session",
             });
         }
-        self.ended = true;
         let all_gone = pty::end_session(self.pid, steps);
         // The exit watcher reaps the child; it returns once the child is dead.
-        if let Some(handle) = self.exit_thread.take() {
+        let exit_thread = self
+            .exit_thread
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(handle) = exit_thread {
             let _ = handle.join();
         }
         let _ = self.jobs.send(WriteJob::Stop);
@@ -898,7 +934,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
-        if !self.ended {
+        if !self.ended.load(Ordering::SeqCst) {
             let _ = self.exit();
         }
     }

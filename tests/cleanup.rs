@@ -68,7 +68,7 @@ fn assert_all_gone(sid: i32, pids: &[i32]) {
 
 #[test]
 fn exit_ends_background_and_stopped_jobs() {
-    let (mut s, pids) = bash_with_jobs();
+    let (s, pids) = bash_with_jobs();
     let status = s.exit().unwrap();
     assert_eq!(status, ExitStatus::Signaled(1), "bash ends on SIGHUP");
     assert_all_gone(s.pid(), &pids);
@@ -76,7 +76,7 @@ fn exit_ends_background_and_stopped_jobs() {
 
 #[test]
 fn kill_ends_everything_at_once() {
-    let (mut s, pids) = bash_with_jobs();
+    let (s, pids) = bash_with_jobs();
     assert_eq!(s.kill().unwrap(), ExitStatus::Signaled(9));
     assert_all_gone(s.pid(), &pids);
 }
@@ -91,7 +91,7 @@ fn drop_ends_everything() {
 
 #[test]
 fn exit_escalates_when_signals_are_ignored() {
-    let mut s = Session::builder("sh")
+    let s = Session::builder("sh")
         .args([
             "-c",
             "trap '' HUP TERM; echo ready; while :; do sleep 1; done",

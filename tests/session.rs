@@ -97,7 +97,7 @@ fn final_output_is_on_screen_when_exit_is_reported() {
 
 #[test]
 fn send_and_wait_never_mistakes_the_old_screen_for_the_reply() {
-    let mut s = common::bash().spawn().unwrap();
+    let s = common::bash().spawn().unwrap();
     s.wait_for_text(r"^\$$").unwrap();
     // The prompt is already on screen: a plain wait would return at once. The atomic
     // form requires a change after the input, so it returns the screen after `sleep`.
@@ -240,7 +240,7 @@ fn input_to_an_exited_program_is_refused() {
 
 #[test]
 fn an_ended_session_refuses_input_and_waits() {
-    let mut s = sh("sleep 30");
+    let s = sh("sleep 30");
     let status = s.exit().unwrap();
     assert_eq!(status, ExitStatus::Signaled(1), "SIGHUP ends it");
     assert!(matches!(s.send_text("x"), Err(Error::Closed { .. })));

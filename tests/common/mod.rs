@@ -110,3 +110,36 @@ pub fn assert_session_gone(sid: i32) {
         "processes of session {sid} are still running"
     );
 }
+
+/// Waits (on a pidfd, no polling) until process `pid` has exited; false on timeout.
+/// A pid that no longer exists counts as exited.
+pub fn wait_for_pid_exit(pid: i32, timeout: Duration) -> bool {
+    // SAFETY: pidfd_open takes a pid and flags and returns a descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) } as i32;
+    if fd < 0 {
+        return true;
+    }
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd; the descriptor is closed right after.
+    let ready = unsafe { libc::poll(&mut pfd, 1, timeout.as_millis() as i32) };
+    unsafe { libc::close(fd) };
+    ready == 1
+}
+
+/// Whether a process with this pid exists and is not a zombie.
+pub fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            !stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}

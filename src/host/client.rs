@@ -1,0 +1,156 @@
+//! Connecting to a session host and making requests.
+
+use std::io::{BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::paths::SessionPaths;
+use super::protocol::{
+    ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, Response, read_line_limited,
+    request_line,
+};
+
+fn hello() -> Request {
+    Request::Hello {
+        version: PROTOCOL_VERSION,
+    }
+}
+
+/// A connection to one session's host.
+pub struct Client {
+    reader: BufReader<UnixStream>,
+    writer: UnixStream,
+    next_id: u64,
+    name: String,
+}
+
+impl Client {
+    /// Connects and performs the `hello` handshake; returns the client and the hello reply.
+    pub fn connect(paths: &SessionPaths) -> Result<(Client, Value), HostError> {
+        let mut client = Client::open(paths)?;
+        let hello = client.call(&hello(), Duration::from_secs(10))?;
+        Ok((client, hello))
+    }
+
+    /// Connects, says hello and makes one request, writing both at once so the call
+    /// costs one round trip: what a one-shot CLI call needs.
+    pub fn request_once(
+        paths: &SessionPaths,
+        request: &Request,
+        timeout: Duration,
+    ) -> Result<Value, HostError> {
+        let mut client = Client::open(paths)?;
+        let hello_id = client.send(&hello())?;
+        let request_id = client.send(request)?;
+        client.receive(hello_id, Duration::from_secs(10))?;
+        client.receive(request_id, timeout)
+    }
+
+    fn open(paths: &SessionPaths) -> Result<Client, HostError> {
+        let name = &paths.name;
+        let stream = UnixStream::connect(&paths.socket).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => HostError::new(
+                ErrorCode::NoSession,
+                format!("no session named `{name}`: start one with `tuipilot start -s {name} -- CMD`"),
+            ),
+            std::io::ErrorKind::ConnectionRefused => HostError::new(
+                ErrorCode::NoSession,
+                format!("session `{name}` is gone (its host is not running): start it again with `tuipilot start -s {name} -- CMD`"),
+            ),
+            _ => HostError::new(
+                ErrorCode::NoSession,
+                format!("cannot reach session `{name}` at {}: {e}", paths.socket.display()),
+            ),
+        })?;
+        let writer = stream.try_clone().map_err(|e| {
+            HostError::internal(format!("cloning the connection to session `{name}`: {e}"))
+        })?;
+        Ok(Client {
+            reader: BufReader::new(stream),
+            writer,
+            next_id: 1,
+            name: name.clone(),
+        })
+    }
+
+    /// Sends one request and reads its response, waiting at most `timeout` for it.
+    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Value, HostError> {
+        let id = self.send(request)?;
+        self.receive(id, timeout)
+    }
+
+    fn lost(&self, e: std::io::Error) -> HostError {
+        HostError::new(
+            ErrorCode::NoSession,
+            format!("lost the connection to session `{}`: {e}", self.name),
+        )
+    }
+
+    /// Writes a request line; returns its id.
+    fn send(&mut self, request: &Request) -> Result<u64, HostError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let mut line = request_line(id, request);
+        line.push('\n');
+        self.writer
+            .write_all(line.as_bytes())
+            .map_err(|e| self.lost(e))?;
+        Ok(id)
+    }
+
+    /// Reads the response to request `id`.
+    fn receive(&mut self, id: u64, timeout: Duration) -> Result<Value, HostError> {
+        let name = self.name.clone();
+        let lost = |e: std::io::Error| {
+            HostError::new(
+                ErrorCode::NoSession,
+                format!("lost the connection to session `{name}`: {e}"),
+            )
+        };
+        self.reader
+            .get_ref()
+            .set_read_timeout(Some(timeout))
+            .map_err(lost)?;
+        let reply = match read_line_limited(&mut self.reader, MAX_LINE) {
+            Ok(Line::Line(bytes)) => bytes,
+            Ok(Line::Eof) => {
+                return Err(lost(std::io::Error::other(
+                    "the host closed the connection",
+                )));
+            }
+            Ok(Line::TooLong) => {
+                return Err(HostError::internal("the host's reply is longer than 1 MiB"));
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(HostError::internal(format!(
+                    "session `{}` did not answer within {} ms; its host may be stuck (see its log)",
+                    self.name,
+                    timeout.as_millis()
+                )));
+            }
+            Err(e) => return Err(lost(e)),
+        };
+        let response: Response = serde_json::from_slice(&reply)
+            .map_err(|e| HostError::internal(format!("unreadable reply from the host: {e}")))?;
+        if response.id != Some(id) {
+            return Err(HostError::internal(format!(
+                "the host answered request {:?} instead of {id}",
+                response.id
+            )));
+        }
+        match (response.ok, response.error) {
+            (_, Some(error)) => Err(error),
+            (Some(ok), None) => Ok(ok),
+            (None, None) => Err(HostError::internal(
+                "the host's reply has neither `ok` nor `error`",
+            )),
+        }
+    }
+}

@@ -1,0 +1,642 @@
+//! The command line end to end: real `tuipilot` processes, each test with its own
+//! runtime directory (`TUIPILOT_DIR`), so they run in parallel.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// A private runtime directory; on drop, every session in it is ended and it is removed.
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new() -> Dir {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Short: socket paths must fit in 108 bytes.
+        let dir = PathBuf::from(format!("/tmp/tpcli-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Dir(dir)
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .args(args)
+            .env("TUIPILOT_DIR", &self.0)
+            .output()
+            .expect("running tuipilot")
+    }
+
+    /// Runs and asserts the exit code; returns stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    fn json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(&self.ok(args)).expect("JSON output")
+    }
+
+    fn socket(&self, name: &str) -> PathBuf {
+        self.0.join(format!("{name}.sock"))
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        for entry in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
+            if let Some(name) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.strip_suffix(".sock"))
+            {
+                let _ = self.run(&["exit", "-s", name, "--timeout-ms", "2000"]);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn start_bash(dir: &Dir, name: &str) {
+    dir.ok(&[
+        "start",
+        "-s",
+        name,
+        "--env",
+        "PS1=$ ",
+        "--env",
+        "HISTFILE=/dev/null",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    dir.ok(&["capture", "-s", name, "--wait", r"^\$$"]);
+}
+
+#[test]
+fn the_agent_loop_on_bash() {
+    let dir = Dir::new();
+    let started = dir.json(&[
+        "start",
+        "--json",
+        "--cols",
+        "100",
+        "--rows",
+        "30",
+        "--env",
+        "PS1=$ ",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    assert_eq!(started["session"], "default");
+    assert_eq!(
+        (started["cols"].as_u64(), started["rows"].as_u64()),
+        (Some(100), Some(30))
+    );
+    let pid = started["pid"].as_i64().unwrap() as i32;
+    assert!(common::alive(pid));
+
+    dir.ok(&["wait", "--text", r"^\$$"]);
+    let screen = dir.ok(&[
+        "send",
+        "-t",
+        "echo $((40 + 2))",
+        "-k",
+        "Enter",
+        "--wait",
+        "^42$",
+        "--capture",
+    ]);
+    assert!(screen.lines().any(|l| l == "42"), "{screen}");
+    dir.ok(&["wait", "--stable", "100"]);
+    let cap = dir.json(&["capture", "--json"]);
+    assert_eq!(cap["cols"], 100);
+    assert_eq!(cap["rows"], 30);
+    assert_eq!(cap["cursor"]["row"], 2);
+    assert_eq!(cap["cursor"]["visible"], true);
+    assert_eq!(cap["alternate_screen"], false);
+    assert_eq!(cap["exit_code"], Value::Null);
+    assert!(
+        cap["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("$ echo $((40 + 2))\n42\n$")
+    );
+
+    dir.ok(&["resize", "--cols", "90", "--rows", "20"]);
+    dir.ok(&[
+        "send",
+        "-t",
+        "tput cols; tput lines",
+        "-k",
+        "Enter",
+        "--wait",
+        "^20$",
+    ]);
+
+    let status = dir.ok(&["exit"]);
+    assert_eq!(status.trim(), "killed by SIGHUP");
+    assert!(common::wait_for_pid_exit(pid, Duration::from_secs(5)));
+    assert!(!dir.socket("default").exists(), "the socket is removed");
+    assert!(!dir.0.join("default.log").exists(), "the log is removed");
+    assert_eq!(dir.ok(&["list"]).trim(), "no sessions");
+}
+
+#[test]
+fn send_with_wait_catches_an_instant_reply() {
+    let dir = Dir::new();
+    let keyecho = common::fixture("keyecho");
+    dir.ok(&["start", "--", keyecho.to_str().unwrap()]);
+    dir.ok(&["wait", "--text", "^ready"]);
+    for i in 1..=20 {
+        dir.ok(&[
+            "send",
+            "-t",
+            "x",
+            "--wait",
+            &format!("^#{i} 78$"),
+            "--timeout-ms",
+            "10000",
+        ]);
+    }
+}
+
+#[test]
+fn send_applies_actions_in_command_line_order() {
+    let dir = Dir::new();
+    let keyecho = common::fixture("keyecho");
+    dir.ok(&["start", "--", keyecho.to_str().unwrap()]);
+    dir.ok(&["wait", "--text", "^ready"]);
+    dir.ok(&[
+        "send",
+        "-k",
+        "Down",
+        "-t",
+        "ab",
+        "--sleep-ms",
+        "5",
+        "-k",
+        "Up,Enter",
+        "--paste",
+        "p",
+        "-t",
+        "z",
+    ]);
+    let screen = dir.ok(&["wait", "--output", "7a", "--json"]);
+    let screen: Value = serde_json::from_str(&screen).unwrap();
+    let received: Vec<String> = screen["text"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix('#')
+                .and_then(|r| r.split_once(' '))
+                .map(|(_, hex)| hex.to_string())
+        })
+        .collect();
+    assert_eq!(received.join(" "), "1b 5b 42 61 62 1b 5b 41 0d 70 7a");
+}
+
+#[test]
+fn errors_have_codes_and_one_line_messages() {
+    let dir = Dir::new();
+    let check = |args: &[&str], code: i32, message: &str| {
+        let out = dir.run(args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("tuipilot: ") || stderr.starts_with("error:"),
+            "{args:?}: {stderr}"
+        );
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        stderr
+    };
+    check(
+        &["capture", "-s", "nope"],
+        2,
+        "no session named `nope`: start one with `tuipilot start -s nope -- CMD`",
+    );
+    check(&["capture", "-s", "a/b"], 2, "invalid session name `a/b`");
+    check(
+        &["start", "--", "no-such-program-tuipilot"],
+        2,
+        "program `no-such-program-tuipilot` not found: searched PATH=",
+    );
+    check(
+        &["start", "--env", "NOEQUALS", "--", "sh"],
+        2,
+        "invalid --env `NOEQUALS`: expected KEY=VALUE",
+    );
+    check(
+        &["start", "--cwd", "/no/such/dir", "--", "sh"],
+        2,
+        "is not a directory",
+    );
+    check(
+        &["start", "--cols", "5", "--", "sh"],
+        2,
+        "terminal size 5x24 is out of range",
+    );
+    check(&["wait"], 2, "required");
+    check(&["send", "--frobnicate"], 2, "unexpected argument");
+
+    start_bash(&dir, "default");
+    check(
+        &["start", "--", "sh"],
+        2,
+        "session `default` is already running",
+    );
+    check(
+        &["send", "-k", "Entr"],
+        2,
+        "unknown key `Entr`: did you mean Enter",
+    );
+    check(
+        &["wait", "--text", "(unclosed"],
+        2,
+        "invalid regex `(unclosed`",
+    );
+    check(&["send"], 2, "nothing to send");
+    check(&["resize", "--cols", "5", "--rows", "5"], 2, "out of range");
+
+    // A wait that times out exits 1 and shows the screen and the closest line.
+    dir.ok(&["send", "-t", "echo hello", "--wait", "hello"]);
+    let report = check(
+        &["wait", "--text", "echo hallo", "--timeout-ms", "200"],
+        1,
+        "timed out after",
+    );
+    assert!(report.contains("   0 | $ echo hello"), "{report}");
+    assert!(
+        report.contains("closest line: row 0: \"$ echo hello\""),
+        "{report}"
+    );
+    dir.ok(&["send", "-k", "C-u"]);
+
+    // A wait on a program that has exited fails at once, exit code 1.
+    dir.ok(&["send", "-t", "exit 7", "-k", "Enter"]);
+    assert_eq!(dir.ok(&["wait", "--exit"]).trim(), "exited with code 7");
+    check(
+        &["wait", "--text", "never"],
+        1,
+        "the program exited with code 7",
+    );
+    check(
+        &["send", "-t", "x"],
+        2,
+        "cannot send input: the program exited with code 7",
+    );
+}
+
+#[test]
+fn json_errors_go_to_stdout() {
+    let dir = Dir::new();
+    let out = dir.run(&["capture", "-s", "nope", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["error"]["code"], "no_session");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no session named `nope`")
+    );
+
+    let out = dir.run(&["wait", "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["error"]["code"], "bad_request");
+
+    start_bash(&dir, "j");
+    let out = dir.run(&[
+        "wait",
+        "-s",
+        "j",
+        "--text",
+        "zzz",
+        "--timeout-ms",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["error"]["code"], "timeout");
+    assert!(
+        v["error"]["report"]
+            .as_str()
+            .unwrap()
+            .contains("screen (80x24")
+    );
+}
+
+#[test]
+fn two_sessions_side_by_side() {
+    let dir = Dir::new();
+    start_bash(&dir, "one");
+    start_bash(&dir, "two");
+    dir.ok(&[
+        "send",
+        "-s",
+        "one",
+        "-t",
+        "echo first-session",
+        "-k",
+        "Enter",
+        "--wait",
+        "^first-session$",
+    ]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "two",
+        "-t",
+        "echo second-session",
+        "-k",
+        "Enter",
+        "--wait",
+        "^second-session$",
+    ]);
+    assert!(!dir.ok(&["capture", "-s", "one"]).contains("second-session"));
+    assert!(!dir.ok(&["capture", "-s", "two"]).contains("first-session"));
+    let list: Value = dir.json(&["list", "--json"]);
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["session"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["one", "two"]);
+    let table = dir.ok(&["list"]);
+    assert!(
+        table.contains("one") && table.contains("running") && table.contains("bash --norc"),
+        "{table}"
+    );
+}
+
+#[test]
+fn list_after_the_program_exits() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "done",
+        "--",
+        "sh",
+        "-c",
+        "echo finished; exit 3",
+    ]);
+    assert_eq!(
+        dir.ok(&["wait", "-s", "done", "--exit"]).trim(),
+        "exited with code 3"
+    );
+    let table = dir.ok(&["list"]);
+    assert!(table.contains("exited with code 3"), "{table}");
+    // The host outlives the program: the final screen is still there.
+    assert!(dir.ok(&["capture", "-s", "done"]).starts_with("finished"));
+    let cap = dir.json(&["capture", "-s", "done", "--json"]);
+    assert_eq!(cap["exit_code"], 3);
+    assert_eq!(dir.ok(&["exit", "-s", "done"]).trim(), "exited with code 3");
+}
+
+#[test]
+fn a_host_killed_with_sigkill_leaves_nothing_behind() {
+    let dir = Dir::new();
+    // bash ignores nothing here, but its background job ignores SIGHUP.
+    dir.ok(&[
+        "start",
+        "--env",
+        "PS1=$ ",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    dir.ok(&["wait", "--text", r"^\$$"]);
+    dir.ok(&[
+        "send",
+        "-t",
+        "(trap '' HUP; exec sleep 1000) & echo job=$!",
+        "-k",
+        "Enter",
+        "--wait",
+        "^job=",
+    ]);
+    let screen = dir.ok(&["capture"]);
+    let job: i32 = screen
+        .lines()
+        .find_map(|l| l.strip_prefix("job="))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let info = dir.json(&["list", "--json"]);
+    let host = info[0]["host_pid"].as_i64().unwrap() as i32;
+    let program = info[0]["pid"].as_i64().unwrap() as i32;
+    assert!(common::alive(job) && common::alive(program));
+
+    // SAFETY: signalling a process this test started.
+    unsafe { libc::kill(host, libc::SIGKILL) };
+    for pid in [program, job] {
+        assert!(
+            common::wait_for_pid_exit(pid, Duration::from_secs(5)),
+            "process {pid} survived its host"
+        );
+    }
+    // The dead host's socket is cleaned up by the next call that finds it.
+    let out = dir.run(&["capture"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is gone"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(dir.ok(&["list"]).trim(), "no sessions");
+    assert!(!dir.socket("default").exists());
+}
+
+#[test]
+fn a_stale_socket_is_cleaned_up_and_the_name_reused() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700)).unwrap();
+    // A socket file with nobody listening, as a crashed host leaves it.
+    drop(std::os::unix::net::UnixListener::bind(dir.socket("stale")).unwrap());
+    assert!(dir.socket("stale").exists());
+    let out = dir.run(&["capture", "-s", "stale"]);
+    assert!(
+        text(&out.stderr).contains("session `stale` is gone"),
+        "{}",
+        text(&out.stderr)
+    );
+    dir.ok(&[
+        "start",
+        "-s",
+        "stale",
+        "--",
+        "sh",
+        "-c",
+        "echo reused; exec sleep 100",
+    ]);
+    dir.ok(&["wait", "-s", "stale", "--text", "^reused$"]);
+}
+
+#[test]
+fn oversized_and_malformed_requests_are_refused() {
+    let dir = Dir::new();
+    start_bash(&dir, "default");
+    let talk = |payload: &[u8]| -> Value {
+        let mut stream = UnixStream::connect(dir.socket("default")).unwrap();
+        stream.write_all(payload).unwrap();
+        let mut line = String::new();
+        BufReader::new(stream).read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap()
+    };
+    let mut huge = br#"{"id":1,"op":"send","actions":[{"text":""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'x', (1 << 20) + 10));
+    huge.extend_from_slice(b"\"}]}\n");
+    let reply = talk(&huge);
+    assert_eq!(reply["error"]["code"], "bad_request");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("request line longer than 1048576 bytes")
+    );
+
+    let reply = talk(b"{\"id\":5,\"op\":\"hello\",\"version\":99}\n");
+    assert_eq!(reply["id"], 5);
+    assert_eq!(reply["error"]["code"], "unsupported");
+    let reply = talk(b"{\"id\":6,\"op\":\"teleport\"}\n");
+    assert_eq!(reply["error"]["code"], "bad_request");
+    let reply = talk(b"{\"id\":7,\"op\":\"hello\",\"version\":1}\n");
+    assert_eq!(reply["ok"]["version"], 1);
+    assert!(
+        reply["ok"]["capabilities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "send")
+    );
+    // The host still serves after all that.
+    dir.ok(&[
+        "send",
+        "-t",
+        "echo still-here",
+        "-k",
+        "Enter",
+        "--wait",
+        "^still-here$",
+    ]);
+}
+
+#[test]
+fn the_idle_timeout_stops_the_host_and_its_program() {
+    let dir = Dir::new();
+    let started = dir.json(&[
+        "start",
+        "--json",
+        "--idle-timeout",
+        "1",
+        "--",
+        "sleep",
+        "1000",
+    ]);
+    let pid = started["pid"].as_i64().unwrap() as i32;
+    assert!(
+        common::wait_for_pid_exit(pid, Duration::from_secs(10)),
+        "the idle host ended its program"
+    );
+    let out = dir.run(&["capture"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn an_unsafe_runtime_directory_is_refused() {
+    let dir = Dir::new();
+    std::fs::create_dir_all(&dir.0).unwrap();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = dir.run(&["list"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(&format!("run `chmod 700 {}`", dir.0.display())),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn describe_is_a_catalogue() {
+    let dir = Dir::new();
+    let catalogue = dir.json(&["describe"]);
+    let commands: Vec<&str> = catalogue["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    for expected in [
+        "start", "send", "wait", "capture", "exit", "resize", "list", "describe",
+    ] {
+        assert!(
+            commands.contains(&expected),
+            "{expected} missing from {commands:?}"
+        );
+    }
+    assert!(
+        !commands.iter().any(|c| c.starts_with("__")),
+        "hidden commands stay hidden"
+    );
+    let send = catalogue["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "send")
+        .unwrap();
+    let longs: Vec<&str> = send["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["long"].as_str())
+        .collect();
+    for flag in [
+        "--text",
+        "--key",
+        "--paste",
+        "--sleep-ms",
+        "--wait",
+        "--timeout-ms",
+        "--capture",
+    ] {
+        assert!(longs.contains(&flag), "{flag} missing from {longs:?}");
+    }
+    assert!(
+        catalogue["keys"]["names"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k == "PageDown")
+    );
+    assert_eq!(catalogue["exit_codes"].as_object().unwrap().len(), 3);
+    assert_eq!(catalogue["global_args"].as_array().unwrap().len(), 2);
+    assert!(Path::new(env!("CARGO_BIN_EXE_tuipilot")).exists());
+}
