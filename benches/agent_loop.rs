@@ -96,13 +96,7 @@ fn tmux_loop(socket: &str, n: usize) -> Duration {
     );
     tmux(
         socket,
-        &[
-            "send-keys",
-            "-t",
-            "bench",
-            &format!("echo {marker}"),
-            "Enter",
-        ],
+        &["send-keys", "-t", "bench", &format!("echo {marker}"), "Enter"],
     );
     while !String::from_utf8_lossy(&tmux(socket, &["capture-pane", "-p", "-t", "bench"]).stdout)
         .contains(&marker)
@@ -125,13 +119,7 @@ fn rss_kib(pid: i64) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| {
-            l.strip_prefix("VmRSS:")?
-                .trim()
-                .strip_suffix(" kB")?
-                .parse()
-                .ok()
-        })
+        .find_map(|l| l.strip_prefix("VmRSS:")?.trim().strip_suffix(" kB")?.parse().ok())
         .unwrap_or(0)
 }
 
@@ -180,11 +168,7 @@ fn main() {
     };
     // Each call as a shell tool makes it: run the command, output to a file, wait.
     let quiet = |cmd: &mut Command| {
-        let status = cmd
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .unwrap();
+        let status = cmd.stdout(Stdio::null()).stderr(Stdio::null()).status().unwrap();
         assert!(status.success());
     };
     let spawn = time(&|| quiet(&mut Command::new("true")));
@@ -195,15 +179,11 @@ fn main() {
                 .env("TUIPILOT_DIR", &dir),
         )
     });
-    let tmux_capture = time(&|| {
-        quiet(Command::new("tmux").args(["-L", &socket, "capture-pane", "-p", "-t", "idle"]))
-    });
+    let tmux_capture =
+        time(&|| quiet(Command::new("tmux").args(["-L", &socket, "capture-pane", "-p", "-t", "idle"])));
     println!("per-call cost of a trivial request, median of {CALLS}:");
     println!("  spawning `true` (process floor):  {:>6.2} ms", ms(spawn));
-    println!(
-        "  tmux capture-pane -p:             {:>6.2} ms",
-        ms(tmux_capture)
-    );
+    println!("  tmux capture-pane -p:             {:>6.2} ms", ms(tmux_capture));
     println!(
         "  tuipilot capture (idle session):  {:>6.2} ms  (target < 2 ms)",
         ms(capture)

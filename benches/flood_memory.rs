@@ -55,9 +55,7 @@ fn main() {
         held / 1024
     );
     println!("  resident memory before the session (baseline): {before:>8} KiB");
-    println!(
-        "  resident after 1 s / at the end / peak:         {after_first:>8} / {last} / {peak} KiB"
-    );
+    println!("  resident after 1 s / at the end / peak:         {after_first:>8} / {last} / {peak} KiB");
     println!(
         "  growth from 1 s to the end: {} KiB (bounded: grid, 1000-line scrollback, 1 MiB log ring)",
         last as i64 - after_first as i64

@@ -61,10 +61,7 @@ fn bare_pty(path: &std::path::Path) -> Duration {
 fn session(path: &std::path::Path) -> Duration {
     let start = Instant::now();
     let s = Session::builder("sh")
-        .args([
-            "-c",
-            &format!("cat '{}'; echo END-OF-FLOOD", path.display()),
-        ])
+        .args(["-c", &format!("cat '{}'; echo END-OF-FLOOD", path.display())])
         .size(120, 40)
         .timeout(Duration::from_secs(120))
         .spawn()

@@ -80,10 +80,7 @@ fn bare_latencies(exe: &str) -> Vec<f64> {
         while let Ok(n) = reader.read(&mut buf) {
             if n == 0
                 || tx
-                    .send((
-                        monotonic_ns(),
-                        String::from_utf8_lossy(&buf[..n]).into_owned(),
-                    ))
+                    .send((monotonic_ns(), String::from_utf8_lossy(&buf[..n]).into_owned()))
                     .is_err()
             {
                 break;
@@ -122,16 +119,11 @@ fn main() {
         child().unwrap();
         return;
     }
-    let exe = std::env::current_exe()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
+    let exe = std::env::current_exe().unwrap().to_string_lossy().into_owned();
     let (floor_med, floor_p90) = summary(bare_latencies(&exe));
     let (med, p90) = summary(session_latencies(&exe));
     println!("wait latency: marker written -> wait returns, {ROUNDS} rounds");
-    println!(
-        "  bare PTY reader thread (floor): median {floor_med:>7.1} us  p90 {floor_p90:>7.1} us"
-    );
+    println!("  bare PTY reader thread (floor): median {floor_med:>7.1} us  p90 {floor_p90:>7.1} us");
     println!("  tuipilot wait (screen regex):   median {med:>7.1} us  p90 {p90:>7.1} us");
     println!(
         "  ratio: {:.2}x the floor; target median < 500 us",

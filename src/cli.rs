@@ -15,14 +15,13 @@ use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Pars
 use serde_json::{Value, json};
 
 use tuipilot::host::client::Client;
-use tuipilot::host::paths::{
-    SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names,
-};
+use tuipilot::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
 use tuipilot::host::protocol::{self, ErrorCode, HostError, Request, SendAction, WaitFor};
 use tuipilot::host::server::{self, HostSpec};
 use tuipilot::{Condition, Session};
 
-const EXIT_CODES: &str = "Exit codes: 0 success; 1 a wait or condition was not met (timeout); 2 usage or operational error.";
+const EXIT_CODES: &str =
+    "Exit codes: 0 success; 1 a wait or condition was not met (timeout); 2 usage or operational error.";
 
 #[derive(Parser)]
 #[command(
@@ -357,9 +356,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             timeout_ms,
             ansi,
             command,
-        } => once(
-            cols, rows, wait, keys, stable, timeout_ms, ansi, command, json,
-        ),
+        } => once(cols, rows, wait, keys, stable, timeout_ms, ansi, command, json),
     }
 }
 
@@ -389,12 +386,7 @@ fn with_session(name: &str, mut reply: Value) -> Value {
 
 /// Prints a reply that may carry a screen: its text, or with `--json` the screen's
 /// fields (`text`, `cols`, `rows`, `cursor`, …) at the top level with the session name.
-fn print_screen_reply(
-    name: &str,
-    json: bool,
-    reply: &Value,
-    print_text: bool,
-) -> Result<(), HostError> {
+fn print_screen_reply(name: &str, json: bool, reply: &Value, print_text: bool) -> Result<(), HostError> {
     let screen = reply.get("screen").cloned().unwrap_or_else(|| json!({}));
     if json {
         println!("{}", with_session(name, screen));
@@ -507,9 +499,8 @@ fn start(
 fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, HostError> {
     let exe = std::env::current_exe()
         .map_err(|e| HostError::internal(format!("finding the tuipilot binary: {e}")))?;
-    let log = std::fs::File::create(&paths.log).map_err(|e| {
-        HostError::internal(format!("creating the log {}: {e}", paths.log.display()))
-    })?;
+    let log = std::fs::File::create(&paths.log)
+        .map_err(|e| HostError::internal(format!("creating the log {}: {e}", paths.log.display())))?;
     let dir = paths.socket.parent().unwrap_or(Path::new("."));
     let spec_json = serde_json::to_string(spec).map_err(|e| HostError::internal(e.to_string()))?;
     let mut host = Process::new(exe)
@@ -557,8 +548,8 @@ fn list(json: bool) -> Result<(), HostError> {
     let mut rows = Vec::new();
     for name in session_names(&dir) {
         let paths = SessionPaths::new(&dir, &name)?;
-        let info = Client::connect(&paths)
-            .and_then(|(mut c, _)| c.call(&Request::Info, Duration::from_secs(5)));
+        let info =
+            Client::connect(&paths).and_then(|(mut c, _)| c.call(&Request::Info, Duration::from_secs(5)));
         match info {
             Ok(info) => rows.push(info),
             // A socket nobody answers on belongs to a host that is gone.
@@ -618,12 +609,7 @@ fn describe() -> Value {
             "positional": arg.is_positional(),
         })
     };
-    let skip = |arg: &&clap::Arg| {
-        !matches!(
-            arg.get_id().as_str(),
-            "help" | "version" | "session" | "json"
-        )
-    };
+    let skip = |arg: &&clap::Arg| !matches!(arg.get_id().as_str(), "help" | "version" | "session" | "json");
     let commands: Vec<Value> = command
         .get_subcommands()
         .filter(|c| !c.is_hide_set())

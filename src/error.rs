@@ -26,10 +26,7 @@ pub enum Error {
     /// The program was found but could not be started.
     Spawn { program: String, message: String },
     /// A key name that is not in the grammar.
-    UnknownKey {
-        spec: String,
-        suggestions: Vec<String>,
-    },
+    UnknownKey { spec: String, suggestions: Vec<String> },
     /// A key spec that parses but has no encoding (such as Ctrl with a digit 9).
     InvalidKey { spec: String, reason: String },
     /// A regular expression that does not compile.
@@ -84,9 +81,7 @@ impl Error {
             | Error::CwdNotDirectory { .. } => ErrorKind::BadInput,
             Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
             Error::Timeout(_) => ErrorKind::Timeout,
-            Error::Exited { .. } | Error::Closed { .. } | Error::ExitedWhileWaiting(_) => {
-                ErrorKind::Exited
-            }
+            Error::Exited { .. } | Error::Closed { .. } | Error::ExitedWhileWaiting(_) => ErrorKind::Exited,
             Error::TerminalFault { .. } | Error::Io { .. } => ErrorKind::Internal,
         }
     }

@@ -232,9 +232,8 @@ impl Key {
             if self.mods.shift && !c.is_alphabetic() {
                 return Err(Error::InvalidKey {
                     spec: spec.to_string(),
-                    reason:
-                        "Shift applies to letters and named keys; type the shifted character itself"
-                            .into(),
+                    reason: "Shift applies to letters and named keys; type the shifted character itself"
+                        .into(),
                 });
             }
         }
@@ -398,10 +397,7 @@ fn parse_code(name: &str) -> Option<KeyCode> {
         return (!c.is_control()).then_some(KeyCode::Char(c));
     }
     let lower = name.to_ascii_lowercase();
-    NAMES
-        .iter()
-        .find(|(n, _)| *n == lower)
-        .map(|(_, code)| *code)
+    NAMES.iter().find(|(n, _)| *n == lower).map(|(_, code)| *code)
 }
 
 /// The control byte for Ctrl plus `c`, as xterm sends it.

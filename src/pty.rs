@@ -58,16 +58,8 @@ fn child_env(changes: &[(OsString, Option<OsString>)]) -> Vec<(OsString, OsStrin
             env.push((key.to_os_string(), v.to_os_string()));
         }
     };
-    set(
-        &mut env,
-        OsStr::new("TERM"),
-        Some(OsStr::new("xterm-256color")),
-    );
-    set(
-        &mut env,
-        OsStr::new("COLORTERM"),
-        Some(OsStr::new("truecolor")),
-    );
+    set(&mut env, OsStr::new("TERM"), Some(OsStr::new("xterm-256color")));
+    set(&mut env, OsStr::new("COLORTERM"), Some(OsStr::new("truecolor")));
     set(&mut env, OsStr::new("TUIPILOT"), Some(OsStr::new("1")));
     for (key, value) in changes {
         set(&mut env, key, value.as_deref());
@@ -124,15 +116,10 @@ pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let cwd = match &spec.cwd {
         Some(dir) if dir.is_dir() => dir.clone(),
         Some(dir) => return Err(Error::CwdNotDirectory { path: dir.clone() }),
-        None => {
-            std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?
-        }
+        None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?,
     };
     let env = child_env(&spec.env);
-    let path_var = env
-        .iter()
-        .find(|(k, _)| k == "PATH")
-        .map(|(_, v)| v.as_os_str());
+    let path_var = env.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v.as_os_str());
     let resolved = resolve_program(&spec.program, path_var, &cwd)?;
     // portable-pty looks up every relative name on PATH, so a relative path with a
     // slash (`./tool`, `target/debug/x`) is passed resolved; bare names keep their argv[0].
@@ -214,11 +201,7 @@ pub(crate) fn bytes_waiting(fd: RawFd) -> usize {
     let mut n: libc::c_int = 0;
     // SAFETY: FIONREAD writes one int.
     let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
-    if r < 0 {
-        0
-    } else {
-        usize::try_from(n).unwrap_or(0)
-    }
+    if r < 0 { 0 } else { usize::try_from(n).unwrap_or(0) }
 }
 
 /// Blocks until the child exits and reaps it.
@@ -253,11 +236,7 @@ fn session_members(sid: i32) -> Vec<Member> {
     };
     let mut members = Vec::new();
     for entry in dir.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<i32>().ok())
-        else {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
             continue;
         };
         // One system call per process; the stat file is read only for members.
@@ -378,9 +357,9 @@ pub(crate) fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
 /// The conventional name of a signal number (`SIGKILL`), or `SIG<n>` if unknown.
 pub fn signal_name(signal: i32) -> String {
     const NAMES: [&str; 31] = [
-        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
-        "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG",
-        "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE",
+        "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
+        "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
     ];
     usize::try_from(signal - 1)
         .ok()
@@ -411,8 +390,7 @@ mod tests {
         let cwd = std::env::current_dir().unwrap();
         let path = std::env::var_os("PATH");
         assert!(resolve_program(OsStr::new("sh"), path.as_deref(), &cwd).is_ok());
-        let err =
-            resolve_program(OsStr::new("no-such-program-xyz"), path.as_deref(), &cwd).unwrap_err();
+        let err = resolve_program(OsStr::new("no-such-program-xyz"), path.as_deref(), &cwd).unwrap_err();
         assert!(err.to_string().contains("searched PATH="), "{err}");
         let err = resolve_program(OsStr::new("./no/such/file"), path.as_deref(), &cwd).unwrap_err();
         assert!(err.to_string().contains("does not exist"), "{err}");

@@ -24,9 +24,7 @@ use crate::keys::{Key, encode_paste, parse_key_list};
 use crate::outlog::{DEFAULT_LOG_CAPACITY, OutputLog};
 use crate::pty::{self, SpawnSpec};
 use crate::snapshot::Snapshot;
-use crate::terminal::{
-    CellSize, DEFAULT_SCROLLBACK, QueryRecord, Terminal, TerminalOptions, check_size,
-};
+use crate::terminal::{CellSize, DEFAULT_SCROLLBACK, QueryRecord, Terminal, TerminalOptions, check_size};
 use crate::theme::Theme;
 use crate::wait::{Baseline, Condition, Satisfied, wait_until};
 
@@ -159,11 +157,7 @@ impl Shared {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    pub(crate) fn sleep<'a>(
-        &self,
-        guard: MutexGuard<'a, State>,
-        timeout: Duration,
-    ) -> MutexGuard<'a, State> {
+    pub(crate) fn sleep<'a>(&self, guard: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
         match self.changed.wait_timeout(guard, timeout) {
             Ok((guard, _)) => guard,
             Err(p) => p.into_inner().0,
@@ -224,10 +218,8 @@ impl SessionBuilder {
 
     /// Sets an environment variable for the program (overrides the defaults too).
     pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
-        self.env.push((
-            key.as_ref().to_os_string(),
-            Some(value.as_ref().to_os_string()),
-        ));
+        self.env
+            .push((key.as_ref().to_os_string(), Some(value.as_ref().to_os_string())));
         self
     }
 
@@ -345,10 +337,7 @@ impl SessionBuilder {
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;
-        *session
-            .exit_thread
-            .get_mut()
-            .unwrap_or_else(|p| p.into_inner()) = Some(exit?);
+        *session.exit_thread.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(exit?);
         // The other threads end on their own (end of file, Stop); they are detached so
         // that a stray process that escaped the session cannot block a drop.
         writer?;
@@ -358,10 +347,7 @@ impl SessionBuilder {
     }
 }
 
-fn spawn_thread(
-    name: &str,
-    body: impl FnOnce() + Send + 'static,
-) -> Result<thread::JoinHandle<()>> {
+fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<thread::JoinHandle<()>> {
     thread::Builder::new()
         .name(name.to_string())
         .spawn(body)
@@ -587,9 +573,7 @@ impl Session {
         let (ack, done) = mpsc::sync_channel(1);
         self.jobs
             .send(WriteJob::Bytes(bytes, Some(ack)))
-            .map_err(|_| Error::Closed {
-                action: "send input",
-            })?;
+            .map_err(|_| Error::Closed { action: "send input" })?;
         match done.recv_timeout(self.timeout) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
@@ -681,12 +665,7 @@ impl Session {
 
     // ---- waits -------------------------------------------------------------
 
-    fn wait_inner(
-        &self,
-        condition: &Condition,
-        baseline: Baseline,
-        timeout: Duration,
-    ) -> Result<Satisfied> {
+    fn wait_inner(&self, condition: &Condition, baseline: Baseline, timeout: Duration) -> Result<Satisfied> {
         wait_until(&self.shared, condition, baseline, timeout)
     }
 
@@ -762,10 +741,7 @@ impl Session {
     }
 
     /// Waits until a test on the screen passes.
-    pub fn wait_for(
-        &self,
-        test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static,
-    ) -> Result<Snapshot> {
+    pub fn wait_for(&self, test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Result<Snapshot> {
         self.wait(&Condition::predicate(test))
     }
 
@@ -905,11 +881,7 @@ impl Session {
         }
         let all_gone = pty::end_session(self.pid, steps);
         // The exit watcher reaps the child; it returns once the child is dead.
-        let exit_thread = self
-            .exit_thread
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let exit_thread = self.exit_thread.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(handle) = exit_thread {
             let _ = handle.join();
         }

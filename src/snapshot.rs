@@ -79,9 +79,7 @@ impl CellText {
     fn as_str(&self) -> &str {
         match self {
             // Always a copy of a whole `&str`, so valid UTF-8.
-            CellText::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or("")
-            }
+            CellText::Inline { len, bytes } => std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or(""),
             CellText::Long(s) => s,
         }
     }
@@ -335,9 +333,7 @@ impl Snapshot {
             // Stop after the last cell that shows anything (text or a background).
             let used = cells
                 .iter()
-                .rposition(|c| {
-                    !c.text().trim().is_empty() || c.style.bg != Color::Default || c.style.inverse
-                })
+                .rposition(|c| !c.text().trim().is_empty() || c.style.bg != Color::Default || c.style.inverse)
                 .map_or(0, |p| p + 1);
             let mut current = Style::default();
             for cell in &cells[..used] {
@@ -348,11 +344,7 @@ impl Snapshot {
                     out.push_str(&sgr(&cell.style));
                     current = cell.style;
                 }
-                out.push_str(if cell.text().is_empty() {
-                    " "
-                } else {
-                    cell.text()
-                });
+                out.push_str(if cell.text().is_empty() { " " } else { cell.text() });
             }
             if current != Style::default() {
                 out.push_str("\x1b[0m");
@@ -380,11 +372,7 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
             continue;
         }
         columns.push((line.len(), col as u16));
-        line.push_str(if cell.text().is_empty() {
-            " "
-        } else {
-            cell.text()
-        });
+        line.push_str(if cell.text().is_empty() { " " } else { cell.text() });
     }
     let trimmed = line.trim_end_matches(' ').len();
     line.truncate(trimmed);
@@ -447,9 +435,6 @@ mod tests {
         let mut t = Terminal::new(20, 2).unwrap();
         t.process(b"\x1b[31mred\x1b[0m plain");
         let ansi = t.snapshot().ansi();
-        assert!(
-            ansi.starts_with("\x1b[0;38;5;1mred\x1b[0m plain"),
-            "{ansi:?}"
-        );
+        assert!(ansi.starts_with("\x1b[0;38;5;1mred\x1b[0m plain"), "{ansi:?}");
     }
 }

@@ -175,10 +175,7 @@ impl fmt::Display for WaitError {
             if cursor.visible { "" } else { ", hidden" }
         )?;
         let lines = self.screen.rows();
-        let last = lines
-            .iter()
-            .rposition(|l| !l.is_empty())
-            .map_or(0, |p| p + 1);
+        let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |p| p + 1);
         for (i, line) in lines[..last].iter().enumerate() {
             writeln!(f, "{i:>4} | {line}")?;
         }
@@ -342,13 +339,9 @@ pub(crate) fn wait_until(
         }
         // Once the program has exited (and its output is drained) the screen is final:
         // only a quiet-period wait can still come true.
-        let exited = state
-            .exit
-            .filter(|_| !matches!(condition, Condition::Stable(_)));
+        let exited = state.exit.filter(|_| !matches!(condition, Condition::Stable(_)));
         if exited.is_some() || now >= deadline {
-            return Err(failure(
-                &mut state, condition, start, timeout, exited, &scan,
-            ));
+            return Err(failure(&mut state, condition, start, timeout, exited, &scan));
         }
         let mut wake = deadline;
         if let Condition::Stable(quiet) = condition {
@@ -368,9 +361,7 @@ fn failure(
 ) -> Error {
     let screen = state.snapshot();
     let (closest, output_tail) = match condition {
-        Condition::Text(re) | Condition::NoText(re) => {
-            (closest_line(screen.rows(), re.as_str()), None)
-        }
+        Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
         Condition::Output(re) => {
             let tail = scan.tail(8);
             let lines: Vec<String> = tail.lines().map(str::to_string).collect();
@@ -449,14 +440,8 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(
-            closest_line(&lines, "Compiled foo").map(|(i, _)| i),
-            Some(1)
-        );
-        assert_eq!(
-            closest_line(&lines, r"error\[E\d+\]").map(|(i, _)| i),
-            Some(2)
-        );
+        assert_eq!(closest_line(&lines, "Compiled foo").map(|(i, _)| i), Some(1));
+        assert_eq!(closest_line(&lines, r"error\[E\d+\]").map(|(i, _)| i), Some(2));
         assert_eq!(closest_line(&lines, "zzz"), None);
     }
 }

@@ -14,23 +14,15 @@ fn bash_with_jobs() -> (Session, Vec<i32>) {
     s.send_text("sleep 1000 & echo bg=$!\r").unwrap();
     s.send_text("(sleep 1001 & echo sub=$!)\r").unwrap();
     // The job says when it runs, so Ctrl-Z reaches it and not bash's own prompt.
-    s.send_text("sh -c 'echo fg-started; exec sleep 1002'\r")
-        .unwrap();
+    s.send_text("sh -c 'echo fg-started; exec sleep 1002'\r").unwrap();
     s.wait_for_text("^fg-started").unwrap();
     // Stop the foreground job with Ctrl-Z: a stopped process ignores SIGHUP until continued.
     s.press("C-z").unwrap();
     s.wait_for_text("Stopped").unwrap();
     let snap = s.snapshot();
-    let pids = vec![
-        s.pid(),
-        printed_pid(&snap, "bg="),
-        printed_pid(&snap, "sub="),
-    ];
+    let pids = vec![s.pid(), printed_pid(&snap, "bg="), printed_pid(&snap, "sub=")];
     for pid in &pids {
-        assert!(
-            alive(*pid),
-            "{pid} should be running before the session ends"
-        );
+        assert!(alive(*pid), "{pid} should be running before the session ends");
     }
     (s, pids)
 }
@@ -92,10 +84,7 @@ fn drop_ends_everything() {
 #[test]
 fn exit_escalates_when_signals_are_ignored() {
     let s = Session::builder("sh")
-        .args([
-            "-c",
-            "trap '' HUP TERM; echo ready; while :; do sleep 1; done",
-        ])
+        .args(["-c", "trap '' HUP TERM; echo ready; while :; do sleep 1; done"])
         .exit_grace(Duration::from_millis(200))
         .spawn()
         .unwrap();

@@ -58,11 +58,7 @@ impl Dir {
 impl Drop for Dir {
     fn drop(&mut self) {
         for entry in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
-            if let Some(name) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.strip_suffix(".sock"))
-            {
+            if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".sock")) {
                 let _ = self.run(&["exit", "-s", name, "--timeout-ms", "2000"]);
             }
         }
@@ -261,21 +257,13 @@ fn errors_have_codes_and_one_line_messages() {
     check(&["send", "--frobnicate"], 2, "unexpected argument");
 
     start_bash(&dir, "default");
-    check(
-        &["start", "--", "sh"],
-        2,
-        "session `default` is already running",
-    );
+    check(&["start", "--", "sh"], 2, "session `default` is already running");
     check(
         &["send", "-k", "Entr"],
         2,
         "unknown key `Entr`: did you mean Enter",
     );
-    check(
-        &["wait", "--text", "(unclosed"],
-        2,
-        "invalid regex `(unclosed`",
-    );
+    check(&["wait", "--text", "(unclosed"], 2, "invalid regex `(unclosed`");
     check(&["send"], 2, "nothing to send");
     check(&["resize", "--cols", "5", "--rows", "5"], 2, "out of range");
 
@@ -296,11 +284,7 @@ fn errors_have_codes_and_one_line_messages() {
     // A wait on a program that has exited fails at once, exit code 1.
     dir.ok(&["send", "-t", "exit 7", "-k", "Enter"]);
     assert_eq!(dir.ok(&["wait", "--exit"]).trim(), "exited with code 7");
-    check(
-        &["wait", "--text", "never"],
-        1,
-        "the program exited with code 7",
-    );
+    check(&["wait", "--text", "never"], 1, "the program exited with code 7");
     check(
         &["send", "-t", "x"],
         2,
@@ -341,12 +325,7 @@ fn json_errors_go_to_stdout() {
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
     assert_eq!(v["error"]["code"], "timeout");
-    assert!(
-        v["error"]["report"]
-            .as_str()
-            .unwrap()
-            .contains("screen (80x24")
-    );
+    assert!(v["error"]["report"].as_str().unwrap().contains("screen (80x24"));
 }
 
 #[test]
@@ -396,15 +375,7 @@ fn two_sessions_side_by_side() {
 #[test]
 fn list_after_the_program_exits() {
     let dir = Dir::new();
-    dir.ok(&[
-        "start",
-        "-s",
-        "done",
-        "--",
-        "sh",
-        "-c",
-        "echo finished; exit 3",
-    ]);
+    dir.ok(&["start", "-s", "done", "--", "sh", "-c", "echo finished; exit 3"]);
     assert_eq!(
         dir.ok(&["wait", "-s", "done", "--exit"]).trim(),
         "exited with code 3"
@@ -422,15 +393,7 @@ fn list_after_the_program_exits() {
 fn a_host_killed_with_sigkill_leaves_nothing_behind() {
     let dir = Dir::new();
     // bash ignores nothing here, but its background job ignores SIGHUP.
-    dir.ok(&[
-        "start",
-        "--env",
-        "PS1=$ ",
-        "--",
-        "bash",
-        "--norc",
-        "--noprofile",
-    ]);
+    dir.ok(&["start", "--env", "PS1=$ ", "--", "bash", "--norc", "--noprofile"]);
     dir.ok(&["wait", "--text", r"^\$$"]);
     dir.ok(&[
         "send",
@@ -465,11 +428,7 @@ fn a_host_killed_with_sigkill_leaves_nothing_behind() {
     // The dead host's socket is cleaned up by the next call that finds it.
     let out = dir.run(&["capture"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("is gone"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(text(&out.stderr).contains("is gone"), "{}", text(&out.stderr));
     assert_eq!(dir.ok(&["list"]).trim(), "no sessions");
     assert!(!dir.socket("default").exists());
 }
@@ -552,15 +511,7 @@ fn oversized_and_malformed_requests_are_refused() {
 #[test]
 fn the_idle_timeout_stops_the_host_and_its_program() {
     let dir = Dir::new();
-    let started = dir.json(&[
-        "start",
-        "--json",
-        "--idle-timeout",
-        "1",
-        "--",
-        "sleep",
-        "1000",
-    ]);
+    let started = dir.json(&["start", "--json", "--idle-timeout", "1", "--", "sleep", "1000"]);
     let pid = started["pid"].as_i64().unwrap() as i32;
     assert!(
         common::wait_for_pid_exit(pid, Duration::from_secs(10)),

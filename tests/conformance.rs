@@ -158,12 +158,7 @@ fn recorded_streams_survive_any_chunking() {
         for chunk in bytes.chunks(7) {
             term.process(chunk);
         }
-        assert_eq!(
-            term.snapshot().rows(),
-            whole.as_slice(),
-            "{}",
-            path.display()
-        );
+        assert_eq!(term.snapshot().rows(), whole.as_slice(), "{}", path.display());
     }
 }
 
@@ -176,19 +171,13 @@ fn record_streams() {
     let work = common::TempDir::new("record");
     let save = |name: &str, s: &Session| {
         let (cols, rows) = s.size();
-        std::fs::write(
-            dir.join(format!("{name}.{cols}x{rows}.bin")),
-            s.output_bytes(),
-        )
-        .unwrap();
+        std::fs::write(dir.join(format!("{name}.{cols}x{rows}.bin")), s.output_bytes()).unwrap();
     };
 
     let s = common::bash().cwd(&work.0).spawn().unwrap();
     s.wait_for_text(r"^\$$").unwrap();
-    s.send_text(
-        "printf '\\033[1;31mred\\033[0m \\033[42mgreen bg\\033[0m\\n'; seq 1 40; echo $((2**40))\r",
-    )
-    .unwrap();
+    s.send_text("printf '\\033[1;31mred\\033[0m \\033[42mgreen bg\\033[0m\\n'; seq 1 40; echo $((2**40))\r")
+        .unwrap();
     s.wait_for_text("^1099511627776$").unwrap();
     s.wait_stable(Duration::from_millis(200)).unwrap();
     save("bash", &s);

@@ -54,10 +54,7 @@ fn queries_before_drawing_are_answered() {
     );
     let transcript = s.transcript();
     assert_eq!(transcript.len(), 3);
-    assert!(
-        transcript.iter().all(|q| q.reply.is_some()),
-        "{transcript:?}"
-    );
+    assert!(transcript.iter().all(|q| q.reply.is_some()), "{transcript:?}");
 }
 
 #[test]

@@ -12,14 +12,16 @@ use tuipilot::{Condition, Input, Session};
 fn bash_recalls_history_with_up() {
     let s = common::bash().spawn().unwrap();
     s.wait_for_text(r"^\$$").unwrap();
+    // Wait for the prompt after each output: keys sent before bash is back in readline
+    // would be echoed by the terminal driver.
     s.send_and_wait(
         &Input::text("echo first\r"),
-        &Condition::text("^first$").unwrap(),
+        &Condition::text(r"^first\n\$$").unwrap(),
     )
     .unwrap();
     s.send_and_wait(
         &Input::text("echo second\r"),
-        &Condition::text("^second$").unwrap(),
+        &Condition::text(r"^second\n\$$").unwrap(),
     )
     .unwrap();
     s.press_all(["Up", "Up"]).unwrap();
@@ -71,11 +73,7 @@ fn vim_inserts_text_and_writes_the_file() {
     let written = std::fs::read_to_string(&file).unwrap();
     assert_eq!(written, "hello from tuipilot\nsecond line\n");
     // vim must not have been provoked into probing with queries nobody answers.
-    let unanswered: Vec<_> = s
-        .transcript()
-        .into_iter()
-        .filter(|q| q.reply.is_none())
-        .collect();
+    let unanswered: Vec<_> = s.transcript().into_iter().filter(|q| q.reply.is_none()).collect();
     assert!(unanswered.is_empty(), "{unanswered:?}");
 }
 
@@ -179,10 +177,7 @@ fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
         2,
         "{screen}"
     );
-    assert!(
-        !screen.contains("CPR"),
-        "no cursor-position warning: {screen}"
-    );
+    assert!(!screen.contains("CPR"), "no cursor-position warning: {screen}");
     let cpr = s
         .transcript()
         .into_iter()

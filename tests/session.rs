@@ -64,9 +64,8 @@ fn tput_sees_the_size() {
 
 #[test]
 fn resize_reaches_the_program() {
-    let s = sh(
-        "trap 'echo winch $(tput cols)x$(tput lines)' WINCH; echo ready; while :; do sleep 0.05; done",
-    );
+    let s =
+        sh("trap 'echo winch $(tput cols)x$(tput lines)' WINCH; echo ready; while :; do sleep 0.05; done");
     s.wait_for_text("ready").unwrap();
     s.resize(100, 30).unwrap();
     s.wait_for_text("winch 100x30").unwrap();
@@ -215,8 +214,7 @@ fn waiting_for_text_after_exit_fails_at_once_with_the_status() {
     );
     assert_eq!(err.kind(), ErrorKind::Exited);
     assert!(
-        err.to_string()
-            .starts_with("the program exited with code 4"),
+        err.to_string().starts_with("the program exited with code 4"),
         "{err}"
     );
     assert!(
@@ -249,18 +247,12 @@ fn an_ended_session_refuses_input_and_waits() {
         s.wait_stable(Duration::from_millis(10)),
         Err(Error::Closed { .. })
     ));
-    assert_eq!(
-        s.exit().unwrap(),
-        status,
-        "ending twice reports the same status"
-    );
+    assert_eq!(s.exit().unwrap(), status, "ending twice reports the same status");
 }
 
 #[test]
 fn bad_inputs_get_one_line_errors() {
-    let err = Session::builder("no-such-program-tuipilot")
-        .spawn()
-        .unwrap_err();
+    let err = Session::builder("no-such-program-tuipilot").spawn().unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Spawn);
     let msg = err.to_string();
     assert!(
@@ -269,13 +261,9 @@ fn bad_inputs_get_one_line_errors() {
     );
     assert!(!msg.contains('\n'));
 
-    let err = Session::builder("sh")
-        .cwd("/no/such/dir")
-        .spawn()
-        .unwrap_err();
+    let err = Session::builder("sh").cwd("/no/such/dir").spawn().unwrap_err();
     assert!(
-        err.to_string()
-            .contains("`/no/such/dir` is not a directory"),
+        err.to_string().contains("`/no/such/dir` is not a directory"),
         "{err}"
     );
 
@@ -288,10 +276,7 @@ fn bad_inputs_get_one_line_errors() {
     let s = sh("sleep 30");
     let err = s.wait_for_text("(unclosed").unwrap_err();
     assert_eq!(err.kind(), ErrorKind::BadInput);
-    assert!(
-        err.to_string().starts_with("invalid regex `(unclosed`"),
-        "{err}"
-    );
+    assert!(err.to_string().starts_with("invalid regex `(unclosed`"), "{err}");
     assert!(!err.to_string().contains('\n'), "{err}");
     let err = s.press("Ctrl+Entr").unwrap_err();
     assert!(err.to_string().contains("did you mean Enter"), "{err}");

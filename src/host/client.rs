@@ -64,9 +64,9 @@ impl Client {
                 format!("cannot reach session `{name}` at {}: {e}", paths.socket.display()),
             ),
         })?;
-        let writer = stream.try_clone().map_err(|e| {
-            HostError::internal(format!("cloning the connection to session `{name}`: {e}"))
-        })?;
+        let writer = stream
+            .try_clone()
+            .map_err(|e| HostError::internal(format!("cloning the connection to session `{name}`: {e}")))?;
         Ok(Client {
             reader: BufReader::new(stream),
             writer,
@@ -94,9 +94,7 @@ impl Client {
         self.next_id += 1;
         let mut line = request_line(id, request);
         line.push('\n');
-        self.writer
-            .write_all(line.as_bytes())
-            .map_err(|e| self.lost(e))?;
+        self.writer.write_all(line.as_bytes()).map_err(|e| self.lost(e))?;
         Ok(id)
     }
 
@@ -116,9 +114,7 @@ impl Client {
         let reply = match read_line_limited(&mut self.reader, MAX_LINE) {
             Ok(Line::Line(bytes)) => bytes,
             Ok(Line::Eof) => {
-                return Err(lost(std::io::Error::other(
-                    "the host closed the connection",
-                )));
+                return Err(lost(std::io::Error::other("the host closed the connection")));
             }
             Ok(Line::TooLong) => {
                 return Err(HostError::internal("the host's reply is longer than 1 MiB"));

@@ -51,11 +51,7 @@ pub fn runtime_dir_from_env() -> PathBuf {
 
 /// Creates the runtime directory (mode 0700) if needed and checks that it is safe.
 pub fn ensure_runtime_dir(dir: &Path) -> Result<(), HostError> {
-    match fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-    {
+    match fs::DirBuilder::new().recursive(true).mode(0o700).create(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => {
@@ -78,13 +74,7 @@ pub fn check_runtime_dir(dir: &Path) -> Result<(), HostError> {
     })?;
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
-    check_dir_metadata(
-        dir,
-        meta.is_dir(),
-        meta.uid(),
-        meta.permissions().mode(),
-        uid,
-    )
+    check_dir_metadata(dir, meta.is_dir(), meta.uid(), meta.permissions().mode(), uid)
 }
 
 /// The ownership and permission rules, separate from the filesystem so they can be tested.
@@ -158,12 +148,7 @@ pub fn session_names(dir: &Path) -> Vec<String> {
     };
     let mut names: Vec<String> = entries
         .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_str()?
-                .strip_suffix(".sock")
-                .map(str::to_string)
-        })
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".sock").map(str::to_string))
         .filter(|n| check_name(n).is_ok())
         .collect();
     names.sort();
@@ -204,9 +189,6 @@ mod tests {
     fn long_socket_paths_are_refused() {
         let long = PathBuf::from(format!("/tmp/{}", "d".repeat(100)));
         let err = SessionPaths::new(&long, "default").unwrap_err();
-        assert!(
-            err.message
-                .contains("set TUIPILOT_DIR to a shorter directory")
-        );
+        assert!(err.message.contains("set TUIPILOT_DIR to a shorter directory"));
     }
 }

@@ -178,9 +178,7 @@ pub fn parse_request(line: &[u8]) -> (Option<u64>, Result<Request, HostError>) {
         Err(e) => {
             return (
                 None,
-                Err(HostError::bad_request(format!(
-                    "the request is not JSON: {e}"
-                ))),
+                Err(HostError::bad_request(format!("the request is not JSON: {e}"))),
             );
         }
     };
@@ -195,9 +193,7 @@ pub fn parse_request(line: &[u8]) -> (Option<u64>, Result<Request, HostError>) {
         Some(_) => {
             return (
                 None,
-                Err(HostError::bad_request(
-                    "`id` must be a non-negative integer",
-                )),
+                Err(HostError::bad_request("`id` must be a non-negative integer")),
             );
         }
         None => return (None, Err(HostError::bad_request("the request has no `id`"))),
@@ -394,9 +390,6 @@ mod tests {
     #[test]
     fn errors_serialize_with_codes() {
         let line = error_line(Some(3), &HostError::new(ErrorCode::NoSession, "gone"));
-        assert_eq!(
-            line,
-            r#"{"error":{"code":"no_session","message":"gone"},"id":3}"#
-        );
+        assert_eq!(line, r#"{"error":{"code":"no_session","message":"gone"},"id":3}"#);
     }
 }

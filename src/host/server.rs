@@ -26,8 +26,8 @@ use serde_json::{Value, json};
 
 use super::paths::{SessionPaths, ensure_runtime_dir};
 use super::protocol::{
-    CAPABILITIES, ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, SendAction,
-    WaitFor, error_line, ok_line, parse_request, read_line_limited, screen_json,
+    CAPABILITIES, ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, SendAction, WaitFor,
+    error_line, ok_line, parse_request, read_line_limited, screen_json,
 };
 use crate::keys::parse_key_list;
 use crate::wait::Condition;
@@ -90,22 +90,19 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
         .command
         .split_first()
         .ok_or_else(|| HostError::bad_request("no command given: put it after `--`"))?;
-    let listener = UnixListener::bind(&paths.socket).map_err(|e| {
-        HostError::internal(format!("cannot listen on {}: {e}", paths.socket.display()))
-    })?;
+    let listener = UnixListener::bind(&paths.socket)
+        .map_err(|e| HostError::internal(format!("cannot listen on {}: {e}", paths.socket.display())))?;
     // From here on, a failure must not leave the socket behind.
     let cleanup = |e: HostError| {
         paths.remove();
         e
     };
-    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(
-        |e| {
-            cleanup(HostError::internal(format!(
-                "securing {}: {e}",
-                paths.socket.display()
-            )))
-        },
-    )?;
+    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+        cleanup(HostError::internal(format!(
+            "securing {}: {e}",
+            paths.socket.display()
+        )))
+    })?;
     let mut builder = Session::builder(program)
         .args(args)
         .size(spec.cols, spec.rows)
@@ -351,10 +348,7 @@ fn connection(host: &Host, stream: UnixStream) {
             Ok(body) => ok_line(id, body),
             Err(e) => error_line(id, &e),
         };
-        if writeln!(writer, "{reply}")
-            .and_then(|()| writer.flush())
-            .is_err()
-        {
+        if writeln!(writer, "{reply}").and_then(|()| writer.flush()).is_err() {
             return;
         }
         if stopping {
@@ -391,10 +385,7 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
         Request::Info => {
             let (cols, rows) = session.size();
             let exit = session.exit_status();
-            let started = host
-                .started
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs());
+            let started = host.started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
             let age = host.started.elapsed().map_or(0, |d| d.as_secs());
             Ok(json!({
                 "session": host.paths.name,
@@ -470,9 +461,7 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
             scrollback,
         } => {
             let snap = match wait {
-                Some(re) => {
-                    session.wait_timeout(&Condition::text(&re)?, timeout_of(timeout_ms, host))?
-                }
+                Some(re) => session.wait_timeout(&Condition::text(&re)?, timeout_of(timeout_ms, host))?,
                 None => session.snapshot(),
             };
             let screen = if ansi { snap.ansi() } else { snap.text() };

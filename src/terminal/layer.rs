@@ -34,8 +34,8 @@ const MAX_CAPTURE: usize = 1024;
 
 /// The DEC special graphics set for bytes 0x5f–0x7e.
 const DEC_GRAPHICS: [char; 32] = [
-    '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻',
-    '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+    '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻', '─', '⎼',
+    '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
 ];
 
 /// Terminal modes the layer emulates because `vt100` does not.
@@ -140,8 +140,7 @@ impl Layer {
         while i < bytes.len() {
             match self.state {
                 State::Ground => {
-                    let next =
-                        memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                    let next = memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
                     if next > i {
                         if self.graphics_active() || self.per_char_text() {
                             run.flush_to(i, parser);
@@ -236,9 +235,7 @@ impl Layer {
                 State::Str(kind) => {
                     let end = bytes[i..]
                         .iter()
-                        .position(|&b| {
-                            b == ESC || b == CAN || b == SUB || (b == BEL && kind == StrKind::Osc)
-                        })
+                        .position(|&b| b == ESC || b == CAN || b == SUB || (b == BEL && kind == StrKind::Osc))
                         .map_or(bytes.len(), |p| i + p);
                     let room = MAX_CAPTURE.saturating_sub(self.capture.len());
                     self.capture.extend_from_slice(&bytes[i..end.min(i + room)]);
@@ -555,15 +552,9 @@ mod tests {
             strip_underline_colour(b"4;58;2;255;0;0;1").as_deref(),
             Some("4;1")
         );
-        assert_eq!(
-            strip_underline_colour(b"58:2::1:2:3;32").as_deref(),
-            Some("32")
-        );
+        assert_eq!(strip_underline_colour(b"58:2::1:2:3;32").as_deref(), Some("32"));
         assert_eq!(strip_underline_colour(b"59;7").as_deref(), Some("7"));
         assert_eq!(strip_underline_colour(b"38;5;58"), None);
-        assert_eq!(
-            strip_underline_colour(b"38;5;58;59").as_deref(),
-            Some("38;5;58")
-        );
+        assert_eq!(strip_underline_colour(b"38;5;58;59").as_deref(), Some("38;5;58"));
     }
 }

@@ -115,17 +115,10 @@ impl Terminal {
     }
 
     fn unchecked(options: TerminalOptions) -> Terminal {
-        let rows =
-            std::num::NonZeroU16::new(options.rows.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
-        let cols =
-            std::num::NonZeroU16::new(options.cols.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
+        let rows = std::num::NonZeroU16::new(options.rows.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
+        let cols = std::num::NonZeroU16::new(options.cols.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
         Terminal {
-            parser: vt100::Parser::new_with_callbacks(
-                rows,
-                cols,
-                options.scrollback,
-                Events::default(),
-            ),
+            parser: vt100::Parser::new_with_callbacks(rows, cols, options.scrollback, Events::default()),
             layer: Layer::new(),
             responder: Responder::new(options.theme, options.cell_size),
             fault: None,
@@ -209,10 +202,7 @@ impl Terminal {
     /// Changes the grid size (rows are cut or padded; there is no reflow).
     pub fn resize(&mut self, cols: u16, rows: u16) -> Result<()> {
         check_size(cols, rows)?;
-        if let (Some(r), Some(c)) = (
-            std::num::NonZeroU16::new(rows),
-            std::num::NonZeroU16::new(cols),
-        ) {
+        if let (Some(r), Some(c)) = (std::num::NonZeroU16::new(rows), std::num::NonZeroU16::new(cols)) {
             self.parser.set_size(r, c);
         }
         Ok(())

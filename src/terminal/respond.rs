@@ -154,10 +154,7 @@ impl Responder {
                 )
             }
             (Some(b'>'), [], b'q') => (
-                Ok(format!(
-                    "\x1bP>|tuipilot({})\x1b\\",
-                    env!("CARGO_PKG_VERSION")
-                )),
+                Ok(format!("\x1bP>|tuipilot({})\x1b\\", env!("CARGO_PKG_VERSION"))),
                 "terminal name and version (XTVERSION)",
             ),
             (None, [], b't') => {
@@ -175,18 +172,13 @@ impl Responder {
                         "screen size in pixels",
                     ),
                     Some(16) => (Ok(format!("\x1b[6;{ch};{cw}t")), "cell size in pixels"),
-                    Some(18) => (
-                        Ok(format!("\x1b[8;{r};{c}t")),
-                        "text area size in characters",
-                    ),
+                    Some(18) => (Ok(format!("\x1b[8;{r};{c}t")), "text area size in characters"),
                     Some(19) => (Ok(format!("\x1b[9;{r};{c}t")), "screen size in characters"),
                     _ => (Err("window title reports are not answered"), ""),
                 }
             }
             (Some(b'?'), [], b'u') => (
-                Err(
-                    "kitty keyboard query: deliberately unanswered so the program keeps xterm key encoding",
-                ),
+                Err("kitty keyboard query: deliberately unanswered so the program keeps xterm key encoding"),
                 "",
             ),
             _ => (Err("unsupported query"), ""),
@@ -205,11 +197,7 @@ impl Responder {
                 if let Some(names) = content.strip_prefix(b"+q") {
                     let names = String::from_utf8_lossy(names);
                     let reply = format!("\x1bP0+r{names}\x1b\\");
-                    self.record(
-                        &raw,
-                        Ok(reply),
-                        "termcap query (XTGETTCAP): answered as unknown",
-                    );
+                    self.record(&raw, Ok(reply), "termcap query (XTGETTCAP): answered as unknown");
                 } else if content.starts_with(b"$q") {
                     self.record(
                         &raw,
@@ -254,10 +242,7 @@ impl Responder {
                     if let [index, "?"] = pair
                         && let Ok(index) = index.parse::<u8>()
                     {
-                        reply.push_str(&format!(
-                            "\x1b]4;{index};{}\x07",
-                            self.theme.indexed(index).x11()
-                        ));
+                        reply.push_str(&format!("\x1b]4;{index};{}\x07", self.theme.indexed(index).x11()));
                     }
                 }
             }

@@ -21,17 +21,9 @@ fn same_when_split(bytes: &[u8]) -> (Vec<String>, Vec<u8>) {
     for b in bytes {
         split.process(std::slice::from_ref(b));
     }
-    assert_eq!(
-        whole.snapshot(),
-        split.snapshot(),
-        "screens differ for {bytes:?}"
-    );
+    assert_eq!(whole.snapshot(), split.snapshot(), "screens differ for {bytes:?}");
     let replies = whole.take_replies();
-    assert_eq!(
-        replies,
-        split.take_replies(),
-        "replies differ for {bytes:?}"
-    );
+    assert_eq!(replies, split.take_replies(), "replies differ for {bytes:?}");
     (whole.snapshot().rows().to_vec(), replies)
 }
 
@@ -60,11 +52,7 @@ fn underline_colour_does_not_turn_into_bold_or_reset() {
         let style = snap.style_at(0, col).unwrap();
         assert!(!style.bold, "col {col} became bold");
         assert!(style.underline, "col {col} lost underline");
-        assert_eq!(
-            style.fg,
-            crate::Color::Indexed(1),
-            "col {col} lost its colour"
-        );
+        assert_eq!(style.fg, crate::Color::Indexed(1), "col {col} lost its colour");
     }
 }
 
@@ -108,11 +96,7 @@ fn mode_1047_and_1048() {
     assert!(!t.snapshot().alternate_screen());
     t.process(b"\x1b[?1047h");
     assert!(t.snapshot().alternate_screen());
-    assert_eq!(
-        t.snapshot().row(0),
-        Some(""),
-        "the alternate screen starts clear"
-    );
+    assert_eq!(t.snapshot().row(0), Some(""), "the alternate screen starts clear");
 }
 
 #[test]
@@ -157,10 +141,7 @@ fn colour_queries_use_the_theme() {
 fn mode_reports() {
     assert_eq!(same_when_split(b"\x1b[?1$p").1, b"\x1b[?1;2$y");
     assert_eq!(same_when_split(b"\x1b[?1h\x1b[?1$p").1, b"\x1b[?1;1$y");
-    assert_eq!(
-        same_when_split(b"\x1b[?2004h\x1b[?2004$p").1,
-        b"\x1b[?2004;1$y"
-    );
+    assert_eq!(same_when_split(b"\x1b[?2004h\x1b[?2004$p").1, b"\x1b[?2004;1$y");
     assert_eq!(same_when_split(b"\x1b[?7l\x1b[?7$p").1, b"\x1b[?7;2$y");
     assert_eq!(same_when_split(b"\x1b[?2026$p").1, b"\x1b[?2026;0$y");
     assert_eq!(same_when_split(b"\x1b[4h\x1b[4$p").1, b"\x1b[4;1$y");
@@ -237,18 +218,9 @@ fn scrollback_keeps_old_lines() {
 
 #[test]
 fn sizes_out_of_range_are_refused() {
-    assert!(matches!(
-        Terminal::new(9, 24),
-        Err(Error::InvalidSize { .. })
-    ));
-    assert!(matches!(
-        Terminal::new(80, 1),
-        Err(Error::InvalidSize { .. })
-    ));
-    assert!(matches!(
-        Terminal::new(1001, 24),
-        Err(Error::InvalidSize { .. })
-    ));
+    assert!(matches!(Terminal::new(9, 24), Err(Error::InvalidSize { .. })));
+    assert!(matches!(Terminal::new(80, 1), Err(Error::InvalidSize { .. })));
+    assert!(matches!(Terminal::new(1001, 24), Err(Error::InvalidSize { .. })));
     assert!(Terminal::new(10, 2).is_ok());
     assert!(Terminal::new(1000, 1000).is_ok());
     let mut t = term();
@@ -266,14 +238,8 @@ fn a_parser_panic_is_contained() {
         panic!("simulated parser bug");
     });
     let fault = t.fault().expect("the panic is reported as a fault");
-    assert!(
-        fault.to_string().contains("simulated parser bug"),
-        "{fault}"
-    );
-    assert!(
-        fault.to_string().contains("terminal parser failed"),
-        "{fault}"
-    );
+    assert!(fault.to_string().contains("simulated parser bug"), "{fault}");
+    assert!(fault.to_string().contains("terminal parser failed"), "{fault}");
     t.process(b" ignored");
     assert_eq!(
         t.snapshot().row(0),

@@ -34,12 +34,7 @@ pub fn fixture(name: &str) -> PathBuf {
             assert!(status.success(), "building the fixtures failed");
         });
     }
-    assert!(
-        path.exists(),
-        "fixture {} missing at {}",
-        name,
-        path.display()
-    );
+    assert!(path.exists(), "fixture {} missing at {}", name, path.display());
     path
 }
 
@@ -54,9 +49,7 @@ pub fn have(program: &str) -> bool {
         .map(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
         .unwrap_or(false);
     if !found {
-        eprintln!(
-            "SKIPPED: `{program}` is not installed here (.ci/run installs it, so CI runs this test)"
-        );
+        eprintln!("SKIPPED: `{program}` is not installed here (.ci/run installs it, so CI runs this test)");
     }
     found
 }
@@ -90,8 +83,7 @@ impl TempDir {
     pub fn new(tag: &str) -> TempDir {
         static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("tuipilot-test-{tag}-{}-{n}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("tuipilot-test-{tag}-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("creating a temp dir");
         TempDir(dir)
     }
