@@ -130,6 +130,12 @@ enum Command {
         /// Include the lines that scrolled off the top.
         #[arg(long)]
         scrollback: bool,
+        /// Also write the screen as a PNG (default: a numbered file in the runtime
+        /// directory); prints the path.
+        #[arg(long, value_name = "PATH", num_args = 0..=1)]
+        png: Option<Option<PathBuf>>,
+        #[command(flatten)]
+        render: RenderArgs,
     },
     /// End the program's whole process session and stop the session.
     Exit {
@@ -169,6 +175,11 @@ enum Command {
         /// Keep colours and attributes as escape sequences.
         #[arg(long)]
         ansi: bool,
+        /// Also write the screen as a PNG to this path.
+        #[arg(long, value_name = "PATH")]
+        png: Option<PathBuf>,
+        #[command(flatten)]
+        render: RenderArgs,
         #[arg(required = true, last = true, value_name = "CMD")]
         command: Vec<String>,
     },
@@ -179,6 +190,48 @@ enum Command {
         #[arg(long)]
         spec: String,
     },
+}
+
+/// How PNGs are drawn.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct RenderArgs {
+    /// Colour theme for the PNG: dark or light.
+    #[arg(long, value_name = "NAME")]
+    theme: Option<String>,
+    /// A fallback font file for characters the bundled fonts lack (repeatable).
+    #[arg(long = "font", value_name = "PATH")]
+    fonts: Vec<PathBuf>,
+    /// Font size in pixels (default 16).
+    #[arg(long, value_name = "PX")]
+    font_size: Option<f32>,
+    /// Pixel scale, 1 or 2 (default 1).
+    #[arg(long, value_name = "N")]
+    scale: Option<u32>,
+}
+
+impl RenderArgs {
+    /// The protocol form, with paths made absolute against the caller's directory.
+    fn request(&self, path: Option<PathBuf>) -> Result<protocol::PngRequest, HostError> {
+        let here = std::env::current_dir()
+            .map_err(|e| HostError::internal(format!("reading the current directory: {e}")))?;
+        let request = protocol::PngRequest {
+            path: path.map(|p| here.join(p).to_string_lossy().into_owned()),
+            theme: self.theme.clone(),
+            fonts: self
+                .fonts
+                .iter()
+                .map(|f| here.join(f).to_string_lossy().into_owned())
+                .collect(),
+            font_size: self.font_size,
+            scale: self.scale,
+        };
+        // Refuse a bad theme or font here, before anything is asked of the host.
+        request.options()?;
+        for font in &request.fonts {
+            tuipilot::render::check_font(Path::new(font))?;
+        }
+        Ok(request)
+    }
 }
 
 /// Parses the command line and runs it.
@@ -313,14 +366,25 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             timeout_ms,
             ansi,
             scrollback,
+            png,
+            render,
         } => {
+            let png = png.map(|path| render.request(path)).transpose()?;
+            let wants_png = png.is_some();
             let request = Request::Capture {
                 wait,
                 timeout_ms,
                 ansi,
                 scrollback,
+                png,
             };
             let reply = call(name, &request, timeout_ms)?;
+            if wants_png && !json {
+                if let Some(path) = reply.pointer("/screen/png").and_then(Value::as_str) {
+                    println!("{path}");
+                }
+                return Ok(());
+            }
             print_screen_reply(name, json, &reply, true)
         }
         Command::Exit { timeout_ms } => {
@@ -355,8 +419,15 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             stable,
             timeout_ms,
             ansi,
+            png,
+            render,
             command,
-        } => once(cols, rows, wait, keys, stable, timeout_ms, ansi, command, json),
+        } => {
+            let png = png.map(|p| render.request(Some(p))).transpose()?;
+            once(
+                cols, rows, wait, keys, stable, timeout_ms, ansi, png, command, json,
+            )
+        }
     }
 }
 
@@ -663,6 +734,7 @@ fn once(
     stable: u64,
     timeout_ms: u64,
     ansi: bool,
+    png: Option<protocol::PngRequest>,
     command: Vec<String>,
     json: bool,
 ) -> Result<(), HostError> {
@@ -685,8 +757,16 @@ fn once(
     }
     let screen = session.wait_stable(Duration::from_millis(stable))?;
     let text = if ansi { screen.ansi() } else { screen.text() };
+    let mut out = protocol::screen_json(&screen, text.clone());
+    if let Some(request) = png {
+        let path = PathBuf::from(request.path.clone().unwrap_or_default());
+        let (width, height) = screen.save_png(&path, &request.options()?)?;
+        out["png"] = json!(path);
+        out["width"] = json!(width);
+        out["height"] = json!(height);
+    }
     if json {
-        println!("{}", protocol::screen_json(&screen, text));
+        println!("{out}");
     } else {
         println!("{text}");
     }

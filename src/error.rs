@@ -50,6 +50,12 @@ pub enum Error {
     ExitedWhileWaiting(Box<TimeoutError>),
     /// The terminal parser failed on the program's output; the screen is frozen as it was.
     TerminalFault { message: String },
+    /// A font file could not be used.
+    InvalidFont { path: PathBuf, message: String },
+    /// A theme name that does not exist.
+    UnknownTheme { name: String },
+    /// An image did not match its golden file.
+    ImageMismatch { report: String },
     /// An operating-system call failed.
     Io { context: String, source: io::Error },
 }
@@ -65,6 +71,8 @@ pub enum ErrorKind {
     Timeout,
     /// The program has exited or the session was closed.
     Exited,
+    /// An image did not match its golden file.
+    Mismatch,
     /// Anything else: I/O failures, parser faults.
     Internal,
 }
@@ -78,7 +86,10 @@ impl Error {
             | Error::InvalidKey { .. }
             | Error::InvalidRegex { .. }
             | Error::InvalidEnv { .. }
-            | Error::CwdNotDirectory { .. } => ErrorKind::BadInput,
+            | Error::CwdNotDirectory { .. }
+            | Error::InvalidFont { .. }
+            | Error::UnknownTheme { .. } => ErrorKind::BadInput,
+            Error::ImageMismatch { .. } => ErrorKind::Mismatch,
             Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
             Error::Timeout(_) => ErrorKind::Timeout,
             Error::Exited { .. } | Error::Closed { .. } | Error::ExitedWhileWaiting(_) => ErrorKind::Exited,
@@ -150,6 +161,17 @@ impl fmt::Display for Error {
                 f,
                 "the terminal parser failed on the program's output ({message}); the screen is frozen as it last was; report the program's output as a bug"
             ),
+            Error::InvalidFont { path, message } => write!(
+                f,
+                "font `{}` cannot be used: {message}; pass a .ttf or .otf file",
+                path.display()
+            ),
+            Error::UnknownTheme { name } => write!(
+                f,
+                "unknown theme `{name}`: use one of {}",
+                crate::theme::THEME_NAMES.join(", ")
+            ),
+            Error::ImageMismatch { report } => f.write_str(report),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }
     }

@@ -33,6 +33,7 @@ pub mod host;
 pub mod keys;
 mod outlog;
 pub mod pty;
+pub mod render;
 pub mod session;
 pub mod snapshot;
 pub mod terminal;

@@ -124,8 +124,46 @@ pub enum WaitFor {
     Exit,
 }
 
+/// Where and how `capture` writes a PNG.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PngRequest {
+    /// An absolute path; without one, a numbered file in the runtime directory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `dark` (default) or `light`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+    /// Fallback font files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fonts: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<u32>,
+}
+
+impl PngRequest {
+    /// The render options this request asks for.
+    pub fn options(&self) -> Result<crate::render::RenderOptions, crate::Error> {
+        let mut options = crate::render::RenderOptions::default();
+        if let Some(theme) = &self.theme {
+            options = options.with_theme(theme)?;
+        }
+        for font in &self.fonts {
+            options = options.with_font(font);
+        }
+        if let Some(size) = self.font_size {
+            options.font_size = size;
+        }
+        if let Some(scale) = self.scale {
+            options.scale = scale;
+        }
+        Ok(options)
+    }
+}
+
 /// A request, without its id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {
     /// The handshake: the client's protocol version.
@@ -159,6 +197,9 @@ pub enum Request {
         ansi: bool,
         #[serde(default)]
         scrollback: bool,
+        /// Also render the screen to a PNG file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        png: Option<PngRequest>,
     },
     Resize {
         cols: u16,
@@ -341,6 +382,11 @@ mod tests {
             timeout_ms: Some(5),
             ansi: true,
             scrollback: false,
+            png: Some(PngRequest {
+                path: Some("/tmp/x.png".into()),
+                theme: Some("light".into()),
+                ..PngRequest::default()
+            }),
         };
         let (id, back) = parse_request(request_line(9, &req).as_bytes());
         assert_eq!((id, back.unwrap()), (Some(9), req));

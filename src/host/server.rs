@@ -56,6 +56,7 @@ struct Host {
     idle_timeout: Duration,
     last_request: Mutex<Instant>,
     connections: AtomicUsize,
+    png_counter: AtomicUsize,
     /// Closing this pipe (when the host exits) sets the watchdog off.
     _watchdog: Watchdog,
 }
@@ -126,6 +127,7 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
         idle_timeout: Duration::from_secs(spec.idle_timeout_secs.max(1)),
         last_request: Mutex::new(Instant::now()),
         connections: AtomicUsize::new(0),
+        png_counter: AtomicUsize::new(0),
         _watchdog: watchdog,
     };
     Ok((host, listener))
@@ -358,6 +360,21 @@ fn connection(host: &Host, stream: UnixStream) {
     }
 }
 
+impl Host {
+    /// `NAME-0001.png`, `NAME-0002.png`, … in the runtime directory: the first unused.
+    fn next_png_path(&self) -> PathBuf {
+        let dir = self.paths.socket.parent().unwrap_or(Path::new("."));
+        let mut n = self.png_counter.fetch_add(1, Ordering::SeqCst) + 1;
+        loop {
+            let path = dir.join(format!("{}-{n:04}.png", self.paths.name));
+            if !path.exists() {
+                return path;
+            }
+            n = self.png_counter.fetch_add(1, Ordering::SeqCst) + 1;
+        }
+    }
+}
+
 fn timeout_of(ms: Option<u64>, host: &Host) -> Duration {
     ms.map_or(host.session.timeout(), Duration::from_millis)
 }
@@ -459,7 +476,10 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
             timeout_ms,
             ansi,
             scrollback,
+            png,
         } => {
+            // Check the render options before waiting.
+            let render = png.as_ref().map(|p| p.options().map(|o| (p, o))).transpose()?;
             let snap = match wait {
                 Some(re) => session.wait_timeout(&Condition::text(&re)?, timeout_of(timeout_ms, host))?,
                 None => session.snapshot(),
@@ -472,7 +492,18 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
             } else {
                 screen
             };
-            Ok(json!({ "screen": screen_json(&snap, text) }))
+            let mut screen = screen_json(&snap, text);
+            if let Some((request, options)) = render {
+                let path = match &request.path {
+                    Some(p) => PathBuf::from(p),
+                    None => host.next_png_path(),
+                };
+                let (width, height) = snap.save_png(&path, &options)?;
+                screen["png"] = json!(path);
+                screen["width"] = json!(width);
+                screen["height"] = json!(height);
+            }
+            Ok(json!({ "screen": screen }))
         }
         Request::Resize { cols, rows } => {
             session.resize(cols, rows)?;

@@ -1,0 +1,139 @@
+//! The pixel surface: an opaque RGBA image with the few drawing operations the renderer
+//! needs. Rectangles are exact integer fills; glyph coverage is blended by hand; curves
+//! and diagonals go through tiny-skia's anti-aliased paths.
+
+use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
+
+use crate::theme::Rgb;
+
+pub(crate) struct Canvas {
+    pub pixmap: Pixmap,
+}
+
+fn paint(color: Rgb) -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(color.0, color.1, color.2, 255);
+    paint.anti_alias = true;
+    paint
+}
+
+impl Canvas {
+    /// A canvas filled with `background`; `None` if the size is zero or too large.
+    pub fn new(width: u32, height: u32, background: Rgb) -> Option<Canvas> {
+        let mut pixmap = Pixmap::new(width, height)?;
+        pixmap.fill(tiny_skia::Color::from_rgba8(
+            background.0,
+            background.1,
+            background.2,
+            255,
+        ));
+        Some(Canvas { pixmap })
+    }
+
+    fn width(&self) -> i32 {
+        self.pixmap.width() as i32
+    }
+
+    fn height(&self) -> i32 {
+        self.pixmap.height() as i32
+    }
+
+    /// Fills an integer rectangle, clipped to the canvas.
+    pub fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb) {
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(self.width()), (y + h).min(self.height()));
+        if x0 >= x1 || y0 >= y1 {
+            return;
+        }
+        let stride = self.pixmap.width() as usize * 4;
+        let data = self.pixmap.data_mut();
+        let px = [color.0, color.1, color.2, 255];
+        for row in y0..y1 {
+            let start = row as usize * stride + x0 as usize * 4;
+            for pixel in data[start..start + (x1 - x0) as usize * 4].chunks_exact_mut(4) {
+                pixel.copy_from_slice(&px);
+            }
+        }
+    }
+
+    /// Blends an 8-bit coverage bitmap of `w`×`h` at (x, y) in `color`.
+    pub fn blend_coverage(&mut self, x: i32, y: i32, w: usize, h: usize, coverage: &[u8], color: Rgb) {
+        let stride = self.pixmap.width() as usize * 4;
+        let (cw, ch) = (self.width(), self.height());
+        let data = self.pixmap.data_mut();
+        for gy in 0..h {
+            let py = y + gy as i32;
+            if py < 0 || py >= ch {
+                continue;
+            }
+            for gx in 0..w {
+                let px = x + gx as i32;
+                let a = u32::from(coverage[gy * w + gx]);
+                if a == 0 || px < 0 || px >= cw {
+                    continue;
+                }
+                let i = py as usize * stride + px as usize * 4;
+                for (channel, value) in [color.0, color.1, color.2].into_iter().enumerate() {
+                    let dst = u32::from(data[i + channel]);
+                    data[i + channel] = ((u32::from(value) * a + dst * (255 - a) + 127) / 255) as u8;
+                }
+            }
+        }
+    }
+
+    /// Strokes a straight line (anti-aliased).
+    pub fn stroke_line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
+        let mut pb = PathBuilder::new();
+        pb.move_to(from.0, from.1);
+        pb.line_to(to.0, to.1);
+        self.stroke(pb, width, color);
+    }
+
+    /// Strokes a quadratic curve (anti-aliased), for rounded corners.
+    pub fn stroke_quad(
+        &mut self,
+        from: (f32, f32),
+        control: (f32, f32),
+        to: (f32, f32),
+        width: f32,
+        color: Rgb,
+    ) {
+        let mut pb = PathBuilder::new();
+        pb.move_to(from.0, from.1);
+        pb.quad_to(control.0, control.1, to.0, to.1);
+        self.stroke(pb, width, color);
+    }
+
+    fn stroke(&mut self, pb: PathBuilder, width: f32, color: Rgb) {
+        if let Some(path) = pb.finish() {
+            let stroke = Stroke {
+                width,
+                ..Stroke::default()
+            };
+            self.pixmap
+                .stroke_path(&path, &paint(color), &stroke, Transform::identity(), None);
+        }
+    }
+
+    /// Fills a polygon (anti-aliased).
+    pub fn fill_polygon(&mut self, points: &[(f32, f32)], color: Rgb) {
+        let mut pb = PathBuilder::new();
+        for (i, (x, y)) in points.iter().enumerate() {
+            if i == 0 {
+                pb.move_to(*x, *y);
+            } else {
+                pb.line_to(*x, *y);
+            }
+        }
+        pb.close();
+        if let Some(path) = pb.finish() {
+            self.pixmap.fill_path(
+                &path,
+                &paint(color),
+                FillRule::Winding,
+                Transform::identity(),
+                None,
+            );
+        }
+    }
+}

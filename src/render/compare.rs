@@ -1,0 +1,185 @@
+//! Comparing a rendered image with a golden PNG, for image tests.
+//!
+//! A pixel differs when any channel differs by more than `channel` (0–255); the images
+//! match when at most `max_share` of the pixels differ. On a mismatch the actual image and
+//! a diff image (differing pixels red, the rest a faint grey copy) are written next to the
+//! golden as `NAME.actual.png` and `NAME.diff.png`. With `TUIPILOT_UPDATE=1` the golden is
+//! written (or overwritten) instead. A missing golden is an error that says how to create it.
+//!
+//! ```no_run
+//! use tuipilot::render::{RenderOptions, compare::{Tolerance, assert_png_matches}};
+//! # let snapshot = tuipilot::Terminal::new(80, 24).unwrap().snapshot();
+//! let image = snapshot.render(&RenderOptions::default()).unwrap();
+//! assert_png_matches(&image, "tests/golden/empty.png", Tolerance::EXACT);
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use super::{Image, PngCompression, write_atomically};
+use crate::error::{Error, Result};
+
+/// How different two images may be and still match.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Largest per-channel difference that still counts as the same pixel.
+    pub channel: u8,
+    /// Largest share of differing pixels (0.0–1.0) that still counts as a match.
+    pub max_share: f64,
+}
+
+impl Tolerance {
+    /// Every pixel identical.
+    pub const EXACT: Tolerance = Tolerance {
+        channel: 0,
+        max_share: 0.0,
+    };
+}
+
+/// What a comparison found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The images match within the tolerance.
+    Matched { differing: usize },
+    /// `TUIPILOT_UPDATE=1` was set: the golden was written.
+    Updated,
+}
+
+/// Decodes a PNG file into an [`Image`].
+pub fn load_png(path: impl AsRef<Path>) -> Result<Image> {
+    let path = path.as_ref();
+    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+    let bad = |e: png::DecodingError| {
+        Error::io(
+            format!("decoding {}", path.display()),
+            std::io::Error::other(e.to_string()),
+        )
+    };
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(bad)?;
+    let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
+    let info = reader.next_frame(&mut buf).map_err(bad)?;
+    let bytes = &buf[..info.buffer_size()];
+    let pixels: Vec<u8> = match info.color_type {
+        png::ColorType::Rgba => bytes.to_vec(),
+        png::ColorType::Rgb => bytes
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::Grayscale => bytes.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::GrayscaleAlpha => bytes
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Indexed => return Err(bad(png::DecodingError::LimitsExceeded)),
+    };
+    Ok(Image {
+        width: info.width,
+        height: info.height,
+        pixels,
+    })
+}
+
+fn sibling(golden: &Path, suffix: &str) -> PathBuf {
+    let stem = golden
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    golden.with_file_name(format!("{stem}.{suffix}.png"))
+}
+
+/// Compares `actual` with the golden PNG at `golden`; with `TUIPILOT_UPDATE=1` in the
+/// environment, writes the golden instead.
+pub fn compare_png(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) -> Result<Outcome> {
+    let update = std::env::var_os("TUIPILOT_UPDATE").is_some_and(|v| v == "1");
+    compare_png_or_update(actual, golden, tolerance, update)
+}
+
+/// [`compare_png`] with the update decision made by the caller.
+pub fn compare_png_or_update(
+    actual: &Image,
+    golden: impl AsRef<Path>,
+    tolerance: Tolerance,
+    update: bool,
+) -> Result<Outcome> {
+    let golden = golden.as_ref();
+    if update {
+        if let Some(dir) = golden.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+        }
+        actual.save_png(golden, PngCompression::Small)?;
+        return Ok(Outcome::Updated);
+    }
+    if !golden.exists() {
+        return Err(Error::ImageMismatch {
+            report: format!(
+                "golden image {} does not exist: run the test with TUIPILOT_UPDATE=1 to create it, check it, and commit it",
+                golden.display()
+            ),
+        });
+    }
+    let expected = load_png(golden)?;
+    let actual_path = sibling(golden, "actual");
+    let diff_path = sibling(golden, "diff");
+    if (expected.width, expected.height) != (actual.width, actual.height) {
+        actual.save_png(&actual_path, PngCompression::Fast)?;
+        return Err(Error::ImageMismatch {
+            report: format!(
+                "image size {}x{} differs from the golden's {}x{} ({}); actual written to {}",
+                actual.width,
+                actual.height,
+                expected.width,
+                expected.height,
+                golden.display(),
+                actual_path.display()
+            ),
+        });
+    }
+    let mut differing = 0usize;
+    let mut diff = Vec::with_capacity(actual.pixels.len());
+    for (a, e) in actual.pixels.chunks_exact(4).zip(expected.pixels.chunks_exact(4)) {
+        let differs = a
+            .iter()
+            .zip(e)
+            .take(3)
+            .any(|(x, y)| x.abs_diff(*y) > tolerance.channel);
+        if differs {
+            differing += 1;
+            diff.extend_from_slice(&[255, 0, 0, 255]);
+        } else {
+            let grey = ((u32::from(a[0]) + u32::from(a[1]) + u32::from(a[2])) / 12 + 160) as u8;
+            diff.extend_from_slice(&[grey, grey, grey, 255]);
+        }
+    }
+    let total = (actual.width as usize * actual.height as usize).max(1);
+    if differing as f64 / total as f64 <= tolerance.max_share {
+        // A stale report from an earlier failure would mislead.
+        let _ = std::fs::remove_file(&actual_path);
+        let _ = std::fs::remove_file(&diff_path);
+        return Ok(Outcome::Matched { differing });
+    }
+    actual.save_png(&actual_path, PngCompression::Fast)?;
+    write_atomically(
+        &diff_path,
+        &super::encode_png(actual.width, actual.height, &diff, PngCompression::Fast)?,
+    )?;
+    Err(Error::ImageMismatch {
+        report: format!(
+            "{differing} of {total} pixels ({:.3}%) differ from {} beyond ±{} per channel (allowed {:.3}%); actual: {}, diff: {}; if the change is intended, rerun with TUIPILOT_UPDATE=1",
+            100.0 * differing as f64 / total as f64,
+            golden.display(),
+            tolerance.channel,
+            100.0 * tolerance.max_share,
+            actual_path.display(),
+            diff_path.display()
+        ),
+    })
+}
+
+/// Like [`compare_png`], panicking with the report on a mismatch: for tests.
+#[track_caller]
+pub fn assert_png_matches(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) {
+    if let Err(e) = compare_png(actual, golden, tolerance) {
+        panic!("{e}");
+    }
+}

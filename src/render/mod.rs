@@ -1,0 +1,431 @@
+//! The rasteriser: a [`Snapshot`] → RGBA pixels → PNG.
+//!
+//! Cells are laid out on an integer grid measured from the bundled monospace font (no
+//! fractional advance accumulates); text is drawn from cached fontdue glyphs, box drawing,
+//! blocks, braille and Powerline from geometry ([`procedural`]), so the same screen gives
+//! the same bytes on every machine. PNGs are encoded with the `png` crate directly.
+//!
+//! ```
+//! use tuipilot::{Terminal, render::RenderOptions};
+//!
+//! let mut term = Terminal::new(20, 2).unwrap();
+//! term.process(b"\x1b[1;32mhello\x1b[0m \xe2\x94\x8c\xe2\x94\x80\xe2\x94\x90");
+//! let image = term.snapshot().render(&RenderOptions::default()).unwrap();
+//! assert_eq!((image.width, image.height), (20 * 10 + 16, 2 * 19 + 16));
+//! let png = image.to_png(tuipilot::render::PngCompression::Fast).unwrap();
+//! assert!(png.starts_with(b"\x89PNG"));
+//! ```
+
+mod canvas;
+pub mod compare;
+mod fonts;
+mod procedural;
+
+use std::path::{Path, PathBuf};
+
+use canvas::Canvas;
+use procedural::CellBox;
+
+use crate::error::{Error, Result};
+use crate::snapshot::{Color, CursorShape, Snapshot};
+use crate::terminal::CellSize;
+use crate::theme::{Rgb, Theme};
+
+/// How much effort PNG compression spends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PngCompression {
+    /// Fast, reasonably small: the default for captures.
+    #[default]
+    Fast,
+    /// Smaller files, several times slower.
+    Small,
+}
+
+/// How to render a screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderOptions {
+    /// Font size in pixels before scaling (default 16).
+    pub font_size: f32,
+    /// Pixel scale factor: 1 or 2 for HiDPI-looking images (default 1).
+    pub scale: u32,
+    /// Padding around the grid in pixels before scaling (default 8).
+    pub padding: u32,
+    /// Colours for default, indexed and cursor colours.
+    pub theme: Theme,
+    /// Extra fallback fonts, tried after the bundled faces (e.g. a CJK font).
+    pub fonts: Vec<PathBuf>,
+    /// Draw the cursor (when the program shows it).
+    pub cursor: bool,
+    pub compression: PngCompression,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            font_size: 16.0,
+            scale: 1,
+            padding: 8,
+            theme: Theme::default(),
+            fonts: Vec::new(),
+            cursor: true,
+            compression: PngCompression::Fast,
+        }
+    }
+}
+
+impl RenderOptions {
+    /// Options with the named theme (`dark` or `light`).
+    pub fn with_theme(mut self, name: &str) -> Result<Self> {
+        self.theme = Theme::by_name(name).ok_or_else(|| Error::UnknownTheme {
+            name: name.to_string(),
+        })?;
+        Ok(self)
+    }
+
+    /// Adds a fallback font file.
+    pub fn with_font(mut self, path: impl Into<PathBuf>) -> Self {
+        self.fonts.push(path.into());
+        self
+    }
+}
+
+/// An opaque RGBA image.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub width: u32,
+    pub height: u32,
+    /// Row-major RGBA, 4 bytes a pixel, alpha always 255.
+    pub pixels: Vec<u8>,
+}
+
+impl Image {
+    /// The colour at (x, y).
+    pub fn pixel(&self, x: u32, y: u32) -> Option<Rgb> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = (y as usize * self.width as usize + x as usize) * 4;
+        Some(Rgb(self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]))
+    }
+
+    /// Encodes the image as PNG.
+    pub fn to_png(&self, compression: PngCompression) -> Result<Vec<u8>> {
+        encode_png(self.width, self.height, &self.pixels, compression)
+    }
+
+    /// Writes the image as a PNG file, atomically: to a temporary file beside `path`,
+    /// then renamed, so a failed write never leaves half a file.
+    pub fn save_png(&self, path: impl AsRef<Path>, compression: PngCompression) -> Result<()> {
+        write_atomically(path.as_ref(), &self.to_png(compression)?)
+    }
+}
+
+/// Encodes opaque RGBA pixels as PNG with the given effort.
+pub fn encode_png(width: u32, height: u32, rgba: &[u8], compression: PngCompression) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(rgba.len() / 8);
+    let failed = |e: png::EncodingError| Error::io("encoding PNG", std::io::Error::other(e.to_string()));
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(match compression {
+            PngCompression::Fast => png::Compression::Fast,
+            PngCompression::Small => png::Compression::High,
+        });
+        let mut writer = encoder.write_header().map_err(failed)?;
+        writer.write_image_data(rgba).map_err(failed)?;
+        writer.finish().map_err(failed)?;
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(Error::io(
+            format!("cannot write {}", path.display()),
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("directory {} does not exist; create it first", dir.display()),
+            ),
+        ));
+    }
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(format!("cannot write {}", path.display()), e));
+    }
+    Ok(())
+}
+
+/// Integer cell metrics for a font size and scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Metrics {
+    pub cell_width: u32,
+    pub cell_height: u32,
+    /// Pixels from the top of a cell to the baseline.
+    pub baseline: u32,
+    /// Pixels from the baseline down to the top of the underline, and its thickness.
+    pub underline_offset: i32,
+    pub underline_thickness: u32,
+    pub padding: u32,
+}
+
+impl Metrics {
+    /// Metrics of the bundled monospace font at the options' size and scale.
+    pub fn of(options: &RenderOptions) -> Metrics {
+        let scale = options.scale.max(1);
+        let px = options.font_size * scale as f32;
+        let face = &fonts::bundled().regular;
+        let line = face.font.horizontal_line_metrics(px);
+        let (ascent, descent) = line.map_or((px * 0.8, -px * 0.2), |l| (l.ascent, l.descent));
+        let advance = face.font.metrics('M', px).advance_width;
+        let (position, thickness) = face.underline;
+        Metrics {
+            cell_width: advance.ceil().max(1.0) as u32,
+            cell_height: (ascent - descent).ceil().max(1.0) as u32,
+            baseline: ascent.round() as u32,
+            underline_offset: (-position * px).round() as i32,
+            underline_thickness: (thickness * px).round().max(1.0) as u32,
+            padding: options.padding * scale,
+        }
+    }
+
+    /// The cell size reported to programs (`CSI 16 t`) for these metrics.
+    pub fn cell_size(&self) -> CellSize {
+        CellSize {
+            width: self.cell_width as u16,
+            height: self.cell_height as u16,
+        }
+    }
+}
+
+/// Checks that a file can be used as a fallback font (parsing it once for the process).
+pub fn check_font(path: &Path) -> Result<()> {
+    fonts::user_face(path).map(|_| ())
+}
+
+/// `a` blended toward `b` by `alpha`/255.
+pub(crate) fn mix(a: Rgb, b: Rgb, alpha: u8) -> Rgb {
+    let m = |x: u8, y: u8| {
+        ((u32::from(x) * (255 - u32::from(alpha)) + u32::from(y) * u32::from(alpha) + 127) / 255) as u8
+    };
+    Rgb(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
+}
+
+fn resolve(color: Color, default: Rgb, theme: &Theme) -> Rgb {
+    match color {
+        Color::Default => default,
+        Color::Indexed(i) => theme.indexed(i),
+        Color::Rgb(r, g, b) => Rgb(r, g, b),
+    }
+}
+
+/// Renders a snapshot to pixels.
+pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
+    if !(1..=4).contains(&options.scale) || !(4.0..=128.0).contains(&options.font_size) {
+        return Err(Error::io(
+            "rendering",
+            std::io::Error::other(format!(
+                "font size {} px at scale {} is out of range: use 4-128 px and scale 1-4",
+                options.font_size, options.scale
+            )),
+        ));
+    }
+    let user: Vec<_> = options
+        .fonts
+        .iter()
+        .map(|p| fonts::user_face(p))
+        .collect::<Result<_>>()?;
+    let bundled = fonts::bundled();
+    let m = Metrics::of(options);
+    let theme = &options.theme;
+    let (cols, rows) = snapshot.size();
+    let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
+    let width = u32::from(cols) * m.cell_width + 2 * m.padding;
+    let height = u32::from(rows) * m.cell_height + 2 * m.padding;
+    let mut canvas = Canvas::new(width, height, theme.background).ok_or_else(|| {
+        Error::io(
+            "rendering",
+            std::io::Error::other(format!("cannot allocate a {width}x{height} image")),
+        )
+    })?;
+    let px = options.font_size * options.scale.max(1) as f32;
+    let light = ((ch as f32) / 18.0).round().max(1.0) as i32;
+    let cursor = snapshot.cursor();
+    let pad = m.padding as i32;
+
+    for row in 0..rows {
+        for col in 0..cols {
+            let Some(cell) = snapshot.cell(row, col) else {
+                continue;
+            };
+            if cell.wide_continuation {
+                continue;
+            }
+            let span = if cell.wide { 2 } else { 1 };
+            let (x, y) = (pad + i32::from(col) * cw, pad + i32::from(row) * ch);
+            let style = cell.style;
+            let mut fg = resolve(style.fg, theme.foreground, theme);
+            let mut bg = resolve(style.bg, theme.background, theme);
+            if style.inverse {
+                std::mem::swap(&mut fg, &mut bg);
+            }
+            let block_cursor = options.cursor
+                && cursor.visible
+                && cursor.shape == CursorShape::Block
+                && (cursor.row, cursor.col) == (row, col);
+            if block_cursor {
+                fg = bg;
+                bg = theme.cursor;
+            }
+            if style.dim {
+                fg = mix(fg, bg, 100);
+            }
+            if bg != theme.background {
+                canvas.fill_rect(x, y, cw * span, ch, bg);
+            }
+            let text = cell.text();
+            let first = text.chars().next().unwrap_or(' ');
+            if procedural::is_procedural(first) {
+                let cell_box = CellBox {
+                    x,
+                    y,
+                    w: cw,
+                    h: ch,
+                    light,
+                };
+                procedural::draw(&mut canvas, first, cell_box, fg, bg);
+            } else if !text.is_empty() && text != " " {
+                for c in text.chars() {
+                    draw_char(
+                        &mut canvas,
+                        c,
+                        (x, y),
+                        span,
+                        &m,
+                        px,
+                        style.bold,
+                        style.italic,
+                        fg,
+                        bundled,
+                        &user,
+                    );
+                }
+            }
+            if style.underline {
+                let top = y + m.baseline as i32 + m.underline_offset;
+                canvas.fill_rect(x, top, cw * span, m.underline_thickness as i32, fg);
+            }
+        }
+    }
+    if options.cursor && cursor.visible && cursor.shape != CursorShape::Block {
+        let (x, y) = (pad + i32::from(cursor.col) * cw, pad + i32::from(cursor.row) * ch);
+        let t = (light * 2).max(2);
+        match cursor.shape {
+            CursorShape::Underline => canvas.fill_rect(x, y + ch - t, cw, t, theme.cursor),
+            _ => canvas.fill_rect(x, y, t, ch, theme.cursor),
+        }
+    }
+    Ok(Image {
+        width,
+        height,
+        pixels: canvas.pixmap.take(),
+    })
+}
+
+/// Draws one character from the first face that has it; a character no face has is a
+/// box filling its cells, so the layout stays visible.
+#[allow(clippy::too_many_arguments)]
+fn draw_char(
+    canvas: &mut Canvas,
+    c: char,
+    (x, y): (i32, i32),
+    span: i32,
+    m: &Metrics,
+    px: f32,
+    bold: bool,
+    italic: bool,
+    fg: Rgb,
+    bundled: &fonts::Bundled,
+    user: &[std::sync::Arc<fonts::Face>],
+) {
+    let styled = match (bold, italic) {
+        (false, false) => &bundled.regular,
+        (true, false) => &bundled.bold,
+        (false, true) => &bundled.oblique,
+        (true, true) => &bundled.bold_oblique,
+    };
+    let face = [styled, &bundled.regular, &bundled.sans]
+        .into_iter()
+        .chain(user.iter().map(|f| f.as_ref()))
+        .find(|f| f.has(c));
+    let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
+    let Some(face) = face else {
+        if c.is_control() || unicode_width::UnicodeWidthChar::width(c) == Some(0) {
+            return;
+        }
+        // Nothing can draw it: an outlined box over its cells.
+        let t = 1.max(ch / 18);
+        let (bx, by, bw, bh) = (x + 1, y + 2, cw * span - 2, ch - 4);
+        canvas.fill_rect(bx, by, bw, t, fg);
+        canvas.fill_rect(bx, by + bh - t, bw, t, fg);
+        canvas.fill_rect(bx, by, t, bh, fg);
+        canvas.fill_rect(bx + bw - t, by, t, bh, fg);
+        return;
+    };
+    let glyph = fonts::glyph(face, c, px);
+    let gm = glyph.metrics;
+    // Centre glyphs narrower or wider than their cells (fallback faces) in the cells.
+    let slack = cw * span - gm.advance_width.round() as i32;
+    let gx = x
+        + gm.xmin
+        + if slack != 0 && !std::ptr::eq(face, styled) {
+            slack / 2
+        } else {
+            0
+        };
+    let gy = y + m.baseline as i32 - gm.ymin - gm.height as i32;
+    canvas.blend_coverage(gx, gy, gm.width, gm.height, &glyph.coverage, fg);
+}
+
+impl Snapshot {
+    /// Renders the screen to pixels.
+    pub fn render(&self, options: &RenderOptions) -> Result<Image> {
+        render(self, options)
+    }
+
+    /// Renders the screen as PNG bytes.
+    pub fn to_png(&self, options: &RenderOptions) -> Result<Vec<u8>> {
+        self.render(options)?.to_png(options.compression)
+    }
+
+    /// Renders the screen to a PNG file (written atomically); returns the image size.
+    pub fn save_png(&self, path: impl AsRef<Path>, options: &RenderOptions) -> Result<(u32, u32)> {
+        let image = self.render(options)?;
+        image.save_png(path, options.compression)?;
+        Ok((image.width, image.height))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reported_cell_size_matches_the_renderer() {
+        assert_eq!(
+            Metrics::of(&RenderOptions::default()).cell_size(),
+            CellSize::default()
+        );
+    }
+}
