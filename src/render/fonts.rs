@@ -28,7 +28,7 @@ pub(crate) struct Face {
 }
 
 impl Face {
-    fn parse(id: usize, bytes: &[u8], name: &str) -> std::result::Result<Face, String> {
+    fn parse(id: usize, bytes: &[u8]) -> std::result::Result<Face, String> {
         let font = Font::from_bytes(bytes, FontSettings::default()).map_err(|e| e.to_string())?;
         let face = ttf_parser::Face::parse(bytes, 0).map_err(|e| e.to_string())?;
         let units = f32::from(face.units_per_em());
@@ -36,7 +36,6 @@ impl Face {
             .underline_metrics()
             .map(|m| (f32::from(m.position) / units, f32::from(m.thickness) / units))
             .unwrap_or((-0.1, 0.05));
-        let _ = name;
         Ok(Face { id, font, underline })
     }
 
@@ -74,7 +73,8 @@ pub(crate) fn bundled() -> &'static Bundled {
 
 /// User-supplied fallback faces, by path, parsed once per process.
 pub(crate) fn user_face(path: &Path) -> Result<Arc<Face>> {
-    static USER: OnceLock<Mutex<Vec<(PathBuf, Arc<Face>)>>> = OnceLock::new();
+    type Loaded = Vec<(PathBuf, Arc<Face>)>;
+    static USER: OnceLock<Mutex<Loaded>> = OnceLock::new();
     let faces = USER.get_or_init(|| Mutex::new(Vec::new()));
     let mut faces = faces.lock().unwrap_or_else(|p| p.into_inner());
     if let Some((_, face)) = faces.iter().find(|(p, _)| p == path) {
@@ -85,7 +85,7 @@ pub(crate) fn user_face(path: &Path) -> Result<Arc<Face>> {
         message: format!("cannot read it: {e}"),
     })?;
     let id = 100 + faces.len();
-    let face = Face::parse(id, &bytes, &path.to_string_lossy()).map_err(|message| Error::InvalidFont {
+    let face = Face::parse(id, &bytes).map_err(|message| Error::InvalidFont {
         path: path.to_path_buf(),
         message: format!("not a TrueType/OpenType font ({message})"),
     })?;
