@@ -58,9 +58,8 @@ pub(crate) fn bundled() -> &'static Bundled {
     static BUNDLED: OnceLock<Bundled> = OnceLock::new();
     BUNDLED.get_or_init(|| {
         // The bundled files are known-good; a failure here is a build defect.
-        let parse = |id, bytes, name| {
-            Face::parse(id, bytes, name).unwrap_or_else(|e| panic!("bundled font {name}: {e}"))
-        };
+        let parse =
+            |id, bytes, name| Face::parse(id, bytes).unwrap_or_else(|e| panic!("bundled font {name}: {e}"));
         Bundled {
             regular: parse(0, MONO, "DejaVuSansMono"),
             bold: parse(1, MONO_BOLD, "DejaVuSansMono-Bold"),
