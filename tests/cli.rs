@@ -591,3 +591,65 @@ fn describe_is_a_catalogue() {
     assert_eq!(catalogue["global_args"].as_array().unwrap().len(), 2);
     assert!(Path::new(env!("CARGO_BIN_EXE_tuipilot")).exists());
 }
+
+#[test]
+fn capture_png_writes_numbered_or_named_files() {
+    let dir = Dir::new();
+    start_bash(&dir, "default");
+    dir.ok(&[
+        "send",
+        "-t",
+        "printf '\\033[42m green \\033[0m\\n'",
+        "-k",
+        "Enter",
+        "--wait",
+        "green",
+    ]);
+    let first = dir.ok(&["capture", "--png"]);
+    let first = PathBuf::from(first.trim());
+    assert_eq!(first, dir.0.join("default-0001.png"));
+    let second = dir.ok(&["capture", "--png"]);
+    assert_eq!(PathBuf::from(second.trim()), dir.0.join("default-0002.png"));
+    let image = tuipilot::render::compare::load_png(&first).unwrap();
+    assert_eq!((image.width, image.height), (80 * 10 + 16, 24 * 19 + 16));
+
+    let named = dir.0.join("shot.png");
+    let reply = dir.json(&[
+        "capture",
+        "--png",
+        named.to_str().unwrap(),
+        "--theme",
+        "light",
+        "--scale",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(reply["png"], named.to_str().unwrap());
+    assert_eq!(
+        (reply["width"].as_u64(), reply["height"].as_u64()),
+        (Some(2 * 816), Some(2 * 472))
+    );
+    assert!(reply["text"].as_str().unwrap().contains("green"));
+    let image = tuipilot::render::compare::load_png(&named).unwrap();
+    assert_eq!(image.pixel(0, 0), Some(tuipilot::Theme::light().background));
+
+    let out = dir.run(&["capture", "--png", "--theme", "neon"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown theme `neon`: use one of dark, light"));
+    let out = dir.run(&["capture", "--png", "/no/such/dir/x.png"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("/no/such/dir does not exist"),
+        "{}",
+        text(&out.stderr)
+    );
+    let fake = dir.0.join("fake.ttf");
+    std::fs::write(&fake, "not a font").unwrap();
+    let out = dir.run(&["capture", "--png", "--font", fake.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a TrueType/OpenType font"),
+        "{}",
+        text(&out.stderr)
+    );
+}
