@@ -183,6 +183,18 @@ enum Command {
         #[arg(required = true, last = true, value_name = "CMD")]
         command: Vec<String>,
     },
+    /// Serve the `terminal` tool over MCP on stdin/stdout.
+    Mcp {
+        /// Only these programs may be started (name or path; repeatable). Default: any.
+        #[arg(long = "allow", value_name = "CMD")]
+        allow: Vec<String>,
+        /// Most sessions at once.
+        #[arg(long, default_value_t = 8, value_name = "N")]
+        max_sessions: usize,
+        /// Also save every captured PNG in this directory (otherwise no files are written).
+        #[arg(long, value_name = "DIR")]
+        artifact_dir: Option<PathBuf>,
+    },
     #[command(name = "__host", hide = true)]
     Host {
         #[arg(long)]
@@ -404,6 +416,16 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             Ok(())
         }
         Command::List => list(json),
+        Command::Mcp {
+            allow,
+            max_sessions,
+            artifact_dir,
+        } => crate::mcp::run(crate::mcp::McpConfig {
+            allow,
+            max_sessions,
+            artifact_dir,
+        })
+        .map_err(HostError::internal),
         Command::Describe => {
             println!(
                 "{}",

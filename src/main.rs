@@ -1,6 +1,7 @@
 //! The `tuipilot` binary: see [`cli`].
 
 mod cli;
+mod mcp;
 
 fn main() -> std::process::ExitCode {
     cli::main()

@@ -8,11 +8,13 @@
 //! - [`paths`]: the runtime directory, its permission checks, socket and log paths;
 //! - [`protocol`]: the request/response vocabulary and the bounded line reader;
 //! - [`server`]: the host process, its peer-uid check, idle timeout and watchdog;
-//! - [`client`]: connecting and making requests.
+//! - [`client`]: connecting and making requests;
+//! - [`watchdog`]: the process that ends a server's sessions when the server dies.
 
 pub mod client;
 pub mod paths;
 pub mod protocol;
 pub mod server;
+pub mod watchdog;
 
 pub use protocol::{ErrorCode, HostError};

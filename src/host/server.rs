@@ -12,8 +12,8 @@
 //! closes and the watchdog ends every process left in the program's session, so nothing
 //! outlives the host.
 
-use std::io::{BufReader, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io::{BufReader, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
@@ -29,6 +29,7 @@ use super::protocol::{
     CAPABILITIES, ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, SendAction, WaitFor,
     error_line, ok_line, parse_request, read_line_limited, screen_json,
 };
+use super::watchdog::Watchdog;
 use crate::keys::parse_key_list;
 use crate::wait::Condition;
 use crate::{Key, Session};
@@ -58,7 +59,7 @@ struct Host {
     connections: AtomicUsize,
     png_counter: AtomicUsize,
     /// Closing this pipe (when the host exits) sets the watchdog off.
-    _watchdog: Watchdog,
+    watchdog: Watchdog,
 }
 
 /// Runs the host: reports readiness (or the error) on stdout, then serves until it
@@ -86,7 +87,7 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
     ensure_runtime_dir(dir)?;
     let paths = SessionPaths::new(dir, name)?;
     // Before any thread exists (the session starts threads): see `Watchdog::fork`.
-    let watchdog = Watchdog::fork()?;
+    let watchdog = Watchdog::fork().map_err(HostError::internal)?;
     let (program, args) = spec
         .command
         .split_first()
@@ -117,7 +118,7 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
     let session = builder.spawn().map_err(|e| cleanup(e.into()))?;
     if let Err(e) = watchdog.arm(session.pid()) {
         let _ = session.kill();
-        return Err(cleanup(e));
+        return Err(cleanup(HostError::internal(e)));
     }
     let host = Host {
         paths,
@@ -128,95 +129,9 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
         last_request: Mutex::new(Instant::now()),
         connections: AtomicUsize::new(0),
         png_counter: AtomicUsize::new(0),
-        _watchdog: watchdog,
+        watchdog,
     };
     Ok((host, listener))
-}
-
-/// The host's end of the watchdog's pipe. Writing the program's session id arms the
-/// watchdog; the pipe closing — the host exiting by any means — sets it off.
-struct Watchdog {
-    pipe: OwnedFd,
-}
-
-impl Watchdog {
-    /// Forks the watchdog process. Must be called while the host is single-threaded:
-    /// the child runs ordinary Rust code after `fork`.
-    fn fork() -> Result<Watchdog, HostError> {
-        let mut fds = [0; 2];
-        // SAFETY: pipe2 fills two descriptors; close-on-exec keeps them out of the program.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-            return Err(HostError::internal(format!(
-                "creating the watchdog pipe: {}",
-                std::io::Error::last_os_error()
-            )));
-        }
-        // SAFETY: the host has no other threads yet, so the child may run normal code.
-        match unsafe { libc::fork() } {
-            -1 => Err(HostError::internal(format!(
-                "starting the watchdog: {}",
-                std::io::Error::last_os_error()
-            ))),
-            0 => {
-                // SAFETY: the child owns these descriptors; stdout (the handshake pipe)
-                // is pointed at /dev/null so `start` does not wait on the watchdog.
-                unsafe {
-                    libc::close(fds[1]);
-                    libc::setpgid(0, 0);
-                    let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
-                    if null >= 0 {
-                        libc::dup2(null, 0);
-                        libc::dup2(null, 1);
-                    }
-                }
-                // SAFETY: fds[0] is ours alone in this process.
-                let code = watch(unsafe { OwnedFd::from_raw_fd(fds[0]) });
-                // SAFETY: leave without running the host's exit handlers twice.
-                unsafe { libc::_exit(code) }
-            }
-            _ => {
-                // SAFETY: the read end belongs to the child now; the write end is ours.
-                unsafe { libc::close(fds[0]) };
-                Ok(Watchdog {
-                    pipe: unsafe { OwnedFd::from_raw_fd(fds[1]) },
-                })
-            }
-        }
-    }
-
-    /// Tells the watchdog which process session to end when the host goes.
-    fn arm(&self, sid: i32) -> Result<(), HostError> {
-        let mut pipe = std::fs::File::from(
-            self.pipe
-                .try_clone()
-                .map_err(|e| HostError::internal(format!("arming the watchdog: {e}")))?,
-        );
-        pipe.write_all(&sid.to_le_bytes())
-            .map_err(|e| HostError::internal(format!("arming the watchdog: {e}")))
-    }
-}
-
-/// The watchdog's life: learn the session id, wait for the host's end of the pipe to
-/// close, then end whatever is left of that session (SIGHUP, SIGTERM, SIGKILL).
-fn watch(pipe: OwnedFd) -> i32 {
-    let mut pipe = std::fs::File::from(pipe);
-    let mut sid = [0u8; 4];
-    if pipe.read_exact(&mut sid).is_err() {
-        // The host ended before starting a program: nothing to clean up.
-        return 0;
-    }
-    let mut sink = [0u8; 64];
-    while matches!(pipe.read(&mut sink), Ok(n) if n > 0) {}
-    let steps = [
-        (libc::SIGHUP, Duration::from_millis(300)),
-        (libc::SIGTERM, Duration::from_millis(300)),
-        (libc::SIGKILL, Duration::from_secs(2)),
-    ];
-    if crate::pty::end_session(i32::from_le_bytes(sid), &steps) {
-        0
-    } else {
-        1
-    }
 }
 
 fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
@@ -253,7 +168,9 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
 
 /// Ends the program, removes the socket and log, and exits.
 fn shutdown(host: &Host, code: i32) -> ! {
-    let _ = host.session.exit();
+    if host.session.exit().is_ok() {
+        let _ = host.watchdog.disarm(host.session.pid());
+    }
     host.paths.remove();
     std::process::exit(code)
 }
@@ -514,6 +431,7 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
                 Some(ms) => session.exit_within(Duration::from_millis(ms / 2)),
                 None => session.exit(),
             }?;
+            let _ = host.watchdog.disarm(session.pid());
             Ok(json!({ "exit_code": status.code(), "signal": status.signal() }))
         }
     }

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Image, PngCompression, write_atomically};
+use super::{Image, PngCompression, write_file_atomically};
 use crate::error::{Error, Result};
 
 /// How different two images may be and still match.
@@ -159,7 +159,7 @@ pub fn compare_png_or_update(
         return Ok(Outcome::Matched { differing });
     }
     actual.save_png(&actual_path, PngCompression::Fast)?;
-    write_atomically(
+    write_file_atomically(
         &diff_path,
         &super::encode_png(actual.width, actual.height, &diff, PngCompression::Fast)?,
     )?;

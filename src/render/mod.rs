@@ -116,7 +116,7 @@ impl Image {
     /// Writes the image as a PNG file, atomically: to a temporary file beside `path`,
     /// then renamed, so a failed write never leaves half a file.
     pub fn save_png(&self, path: impl AsRef<Path>, compression: PngCompression) -> Result<()> {
-        write_atomically(path.as_ref(), &self.to_png(compression)?)
+        write_file_atomically(path.as_ref(), &self.to_png(compression)?)
     }
 }
 
@@ -139,8 +139,9 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8], compression: PngCompress
     Ok(out)
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes `bytes` to `path` through a temporary file in the same directory, so a failed
+/// write never leaves a partial file.
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

@@ -1,0 +1,115 @@
+//! A watchdog process that ends a server's sessions when the server dies by any means.
+//!
+//! A server (a session host, the MCP server) forks the watchdog before it starts any
+//! thread and keeps the write end of a pipe to it. The server arms the watchdog with each
+//! program's session id as it starts one and disarms it when it ends one itself. When the
+//! pipe closes — the server exited, crashed or was SIGKILLed — the watchdog ends every
+//! process left in each armed session (SIGHUP, SIGTERM, SIGKILL) and exits, so no program
+//! outlives its server.
+
+use std::collections::BTreeSet;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::Mutex;
+use std::time::Duration;
+
+const ARM: u8 = 1;
+const DISARM: u8 = 0;
+
+/// The server's end of the watchdog's pipe.
+pub struct Watchdog {
+    pipe: Mutex<std::fs::File>,
+}
+
+impl Watchdog {
+    /// Forks the watchdog process. Call it while the process is single-threaded: the
+    /// child runs ordinary Rust code after `fork`.
+    pub fn fork() -> Result<Watchdog, String> {
+        let mut fds = [0; 2];
+        // SAFETY: pipe2 fills two descriptors; close-on-exec keeps them out of programs.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return Err(format!(
+                "creating the watchdog pipe: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        // SAFETY: the caller guarantees no other thread exists, so the child may run
+        // normal code.
+        match unsafe { libc::fork() } {
+            -1 => Err(format!(
+                "starting the watchdog: {}",
+                std::io::Error::last_os_error()
+            )),
+            0 => {
+                // SAFETY: the child owns these descriptors. Its stdin/stdout become
+                // /dev/null: stdout may be a pipe someone waits on (the host's handshake,
+                // an MCP client), and the watchdog must not hold it open.
+                unsafe {
+                    libc::close(fds[1]);
+                    libc::setpgid(0, 0);
+                    let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+                    if null >= 0 {
+                        libc::dup2(null, 0);
+                        libc::dup2(null, 1);
+                    }
+                }
+                // SAFETY: fds[0] is this process's alone.
+                let code = watch(unsafe { OwnedFd::from_raw_fd(fds[0]) });
+                // SAFETY: leave without running the parent's exit handlers.
+                unsafe { libc::_exit(code) }
+            }
+            _ => {
+                // SAFETY: the read end belongs to the child now; the write end is ours.
+                unsafe { libc::close(fds[0]) };
+                let file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fds[1]) });
+                Ok(Watchdog {
+                    pipe: Mutex::new(file),
+                })
+            }
+        }
+    }
+
+    fn send(&self, op: u8, sid: i32) -> Result<(), String> {
+        let mut message = [op, 0, 0, 0, 0];
+        message[1..].copy_from_slice(&sid.to_le_bytes());
+        let mut pipe = self.pipe.lock().unwrap_or_else(|p| p.into_inner());
+        pipe.write_all(&message)
+            .map_err(|e| format!("talking to the watchdog: {e}"))
+    }
+
+    /// Adds session `sid` to those ended if the server dies.
+    pub fn arm(&self, sid: i32) -> Result<(), String> {
+        self.send(ARM, sid)
+    }
+
+    /// Removes session `sid` (the server ended it itself).
+    pub fn disarm(&self, sid: i32) -> Result<(), String> {
+        self.send(DISARM, sid)
+    }
+}
+
+/// The watchdog's life: track armed sessions until the pipe closes, then end them.
+fn watch(pipe: OwnedFd) -> i32 {
+    let mut pipe = std::fs::File::from(pipe);
+    let mut armed = BTreeSet::new();
+    let mut message = [0u8; 5];
+    while pipe.read_exact(&mut message).is_ok() {
+        let sid = i32::from_le_bytes([message[1], message[2], message[3], message[4]]);
+        if message[0] == ARM {
+            armed.insert(sid);
+        } else {
+            armed.remove(&sid);
+        }
+    }
+    let steps = [
+        (libc::SIGHUP, Duration::from_millis(300)),
+        (libc::SIGTERM, Duration::from_millis(300)),
+        (libc::SIGKILL, Duration::from_secs(2)),
+    ];
+    // Every session is ended even if an earlier one could not be.
+    let mut all_ended = true;
+    for sid in armed {
+        all_ended &= crate::pty::end_session(sid, &steps);
+    }
+    if all_ended { 0 } else { 1 }
+}

@@ -1,0 +1,277 @@
+//! `tuipilot mcp` driven by rmcp's client over a child process's stdio.
+
+mod common;
+
+use std::time::Duration;
+
+use base64::Engine;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn connect(extra: &[&str]) -> Client {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"));
+    cmd.arg("mcp").args(extra);
+    ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap()
+}
+
+async fn call(client: &Client, args: Value) -> CallToolResult {
+    let params = CallToolRequestParams::new("terminal").with_arguments(args.as_object().unwrap().clone());
+    client.call_tool(params).await.unwrap()
+}
+
+fn texts(result: &CallToolResult) -> Vec<String> {
+    result
+        .content
+        .iter()
+        .filter_map(|c| match c {
+            ContentBlock::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn image(result: &CallToolResult) -> Option<Vec<u8>> {
+    result.content.iter().find_map(|c| match c {
+        ContentBlock::Image(i) => {
+            assert_eq!(i.mime_type, "image/png");
+            Some(base64::engine::general_purpose::STANDARD.decode(&i.data).unwrap())
+        }
+        _ => None,
+    })
+}
+
+fn is_error(result: &CallToolResult) -> bool {
+    result.is_error == Some(true)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tool_is_listed_with_its_schema() {
+    let client = connect(&[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    assert_eq!(tools.len(), 1);
+    let tool = &tools[0];
+    assert_eq!(tool.name, "terminal");
+    let description = tool.description.as_deref().unwrap();
+    for needle in ["Enter", "wait_pattern", "PNG", "C-c"] {
+        assert!(description.contains(needle), "description lacks {needle}");
+    }
+    let schema = Value::Object(tool.input_schema.as_ref().clone());
+    for field in [
+        "action",
+        "session",
+        "command",
+        "cols",
+        "rows",
+        "cwd",
+        "env",
+        "keys",
+        "text",
+        "sleep_ms",
+        "wait_pattern",
+        "stable_ms",
+        "timeout_ms",
+        "image",
+        "theme",
+        "scale",
+    ] {
+        assert!(
+            schema["properties"].get(field).is_some(),
+            "schema lacks {field}: {schema}"
+        );
+    }
+    assert_eq!(schema["required"], json!(["action"]));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_full_loop_on_bash() {
+    let client = connect(&[]).await;
+    let started = call(
+        &client,
+        json!({"action": "start", "command": ["bash", "--norc", "--noprofile"], "env": {"PS1": "$ "}}),
+    )
+    .await;
+    assert!(!is_error(&started), "{:?}", texts(&started));
+    let info = started.structured_content.clone().unwrap();
+    assert_eq!(
+        (info["cols"].as_u64(), info["rows"].as_u64()),
+        (Some(80), Some(24))
+    );
+    let pid = info["pid"].as_i64().unwrap() as i32;
+
+    let ready = call(&client, json!({"action": "wait", "wait_pattern": "^\\$$"})).await;
+    assert!(!is_error(&ready), "{:?}", texts(&ready));
+    let sent = call(
+        &client,
+        json!({"action": "send", "text": "echo hi", "keys": ["Enter"], "wait_pattern": "^hi$"}),
+    )
+    .await;
+    assert_eq!(
+        sent.structured_content.as_ref().unwrap()["matched"],
+        true,
+        "{:?}",
+        texts(&sent)
+    );
+
+    let captured = call(&client, json!({"action": "capture"})).await;
+    assert!(!is_error(&captured));
+    assert!(
+        texts(&captured)[0].lines().any(|l| l == "hi"),
+        "{:?}",
+        texts(&captured)
+    );
+    let png = image(&captured).expect("an image");
+    let dir = common::TempDir::new("mcp-png");
+    std::fs::write(dir.0.join("c.png"), &png).unwrap();
+    let decoded = tuipilot::render::compare::load_png(dir.0.join("c.png")).unwrap();
+    assert_eq!((decoded.width, decoded.height), (80 * 10 + 16, 24 * 19 + 16));
+    let info = captured.structured_content.unwrap();
+    assert_eq!(info["cursor"]["row"], 2);
+    assert_eq!(info["exit_code"], Value::Null);
+
+    let text_only = call(&client, json!({"action": "capture", "image": false})).await;
+    assert!(image(&text_only).is_none());
+
+    let exited = call(&client, json!({"action": "exit"})).await;
+    assert!(!is_error(&exited));
+    assert_eq!(exited.structured_content.unwrap()["signal"], "SIGHUP");
+    assert!(common::wait_for_pid_exit(pid, Duration::from_secs(5)));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wait_timeout_is_a_tool_error_with_the_screen() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": "sh -c 'echo waiting here; exec sleep 600'"}),
+    )
+    .await;
+    call(&client, json!({"action": "wait", "wait_pattern": "waiting"})).await;
+    let result = call(
+        &client,
+        json!({"action": "wait", "wait_pattern": "never", "timeout_ms": 200}),
+    )
+    .await;
+    assert!(is_error(&result));
+    let text = texts(&result).join("\n");
+    assert!(
+        text.contains("timed out after") && text.contains("   0 | waiting here"),
+        "{text}"
+    );
+    let sent = call(
+        &client,
+        json!({"action": "send", "text": "x", "wait_pattern": "never", "timeout_ms": 200}),
+    )
+    .await;
+    assert_eq!(sent.structured_content.unwrap()["matched"], false);
+    let bad = call(&client, json!({"action": "send", "keys": ["Entr"]})).await;
+    assert!(
+        is_error(&bad) && texts(&bad)[0].contains("did you mean Enter"),
+        "{:?}",
+        texts(&bad)
+    );
+    let missing = call(&client, json!({"action": "capture", "session": "nope"})).await;
+    assert!(is_error(&missing) && texts(&missing)[0].contains("no session named `nope`"));
+    let big = call(
+        &client,
+        json!({"action": "start", "session": "big", "command": "true", "cols": 500}),
+    )
+    .await;
+    assert!(
+        is_error(&big) && texts(&big)[0].contains("400x200"),
+        "{:?}",
+        texts(&big)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn allow_restricts_programs() {
+    let client = connect(&["--allow", "sh"]).await;
+    let refused = call(&client, json!({"action": "start", "command": "bash"})).await;
+    assert!(is_error(&refused));
+    assert!(
+        texts(&refused)[0].contains("`bash` is not allowed: this server only starts sh"),
+        "{:?}",
+        texts(&refused)
+    );
+    let allowed = call(
+        &client,
+        json!({"action": "start", "command": ["/bin/sh", "-c", "sleep 600"]}),
+    )
+    .await;
+    assert!(!is_error(&allowed), "{:?}", texts(&allowed));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn closing_the_client_ends_every_session() {
+    let client = connect(&[]).await;
+    let mut pids = Vec::new();
+    for name in ["one", "two"] {
+        let started = call(&client, json!({"action": "start", "session": name, "command": ["sh", "-c", "trap '' HUP; echo up; exec sleep 600"]})).await;
+        pids.push(started.structured_content.unwrap()["pid"].as_i64().unwrap() as i32);
+        call(
+            &client,
+            json!({"action": "wait", "session": name, "wait_pattern": "up"}),
+        )
+        .await;
+    }
+    let list = call(&client, json!({"action": "list"})).await;
+    assert_eq!(
+        list.structured_content.unwrap()["sessions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    client.cancel().await.unwrap();
+    for pid in pids {
+        assert!(
+            common::wait_for_pid_exit(pid, Duration::from_secs(5)),
+            "session {pid} outlived the server"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn captures_are_saved_only_with_an_artifact_dir() {
+    let dir = common::TempDir::new("mcp-artifacts");
+    let client = connect(&["--artifact-dir", dir.0.to_str().unwrap()]).await;
+    let bad = call(
+        &client,
+        json!({"action": "start", "session": "a/../b", "command": "true"}),
+    )
+    .await;
+    assert!(
+        is_error(&bad) && texts(&bad)[0].contains("invalid session name"),
+        "{:?}",
+        texts(&bad)
+    );
+    let start = call(
+        &client,
+        json!({"action": "start", "session": "shot", "command": ["sh", "-c", "echo saved; exec sleep 600"]}),
+    )
+    .await;
+    assert!(!is_error(&start));
+    let captured = call(
+        &client,
+        json!({"action": "capture", "session": "shot", "wait_pattern": "saved"}),
+    )
+    .await;
+    let path = captured.structured_content.unwrap()["png"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        path.ends_with("shot-0001.png") && std::path::Path::new(&path).exists(),
+        "{path}"
+    );
+    client.cancel().await.unwrap();
+}
