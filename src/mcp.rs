@@ -510,20 +510,15 @@ fn check_size(cols: u16, rows: u16) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The screen's fields as the CLI's `capture --json` has them, minus the text (which is
+/// its own content block), plus the session name.
 fn screen_info(name: &str, snap: &Snapshot) -> Value {
-    let (cols, rows) = snap.size();
-    let cursor = snap.cursor();
-    let exit = snap.exit_status();
-    json!({
-        "session": name,
-        "cols": cols,
-        "rows": rows,
-        "cursor": { "row": cursor.row, "col": cursor.col, "visible": cursor.visible },
-        "title": snap.title(),
-        "alternate_screen": snap.alternate_screen(),
-        "exit_code": exit.and_then(|s| s.code()),
-        "signal": exit.and_then(|s| s.signal()),
-    })
+    let mut info = tuipilot::host::protocol::screen_json(snap, String::new());
+    if let Value::Object(fields) = &mut info {
+        fields.remove("text");
+        fields.insert("session".into(), json!(name));
+    }
+    info
 }
 
 fn structured(text: String, value: Value) -> CallToolResult {

@@ -22,7 +22,10 @@ fn bash_with_jobs() -> (Session, Vec<i32>) {
     let snap = s.snapshot();
     let pids = vec![s.pid(), printed_pid(&snap, "bg="), printed_pid(&snap, "sub=")];
     for pid in &pids {
-        assert!(alive(*pid), "{pid} should be running before the session ends");
+        assert!(
+            common::alive(*pid),
+            "{pid} should be running before the session ends"
+        );
     }
     (s, pids)
 }
@@ -37,24 +40,10 @@ fn printed_pid(snap: &tuipilot::Snapshot, tag: &str) -> i32 {
     row.trim().parse().expect("a pid")
 }
 
-fn alive(pid: i32) -> bool {
-    // A zombie is dead for our purposes; anything else with this pid is alive.
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| {
-            !stat
-                .rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(false)
-}
-
 fn assert_all_gone(sid: i32, pids: &[i32]) {
     common::assert_session_gone(sid);
     for pid in pids {
-        assert!(!alive(*pid), "process {pid} survived");
+        assert!(!common::alive(*pid), "process {pid} survived");
     }
 }
 
@@ -102,7 +91,7 @@ fn a_shell_that_exits_leaving_a_job_behind_still_reports_its_exit() {
     s.send_text("sleep 1000 & echo job=$!; exit 5\r").unwrap();
     assert_eq!(s.wait_exit().unwrap(), ExitStatus::Exited(5));
     let job = printed_pid(&s.snapshot(), "job=");
-    assert!(alive(job), "the job outlives bash until the session ends");
+    assert!(common::alive(job), "the job outlives bash until the session ends");
     let sid = s.pid();
     drop(s);
     assert_all_gone(sid, &[job]);

@@ -225,19 +225,7 @@ fn dialog_highlighted_item_is_drawn_in_its_colours() {
         return;
     }
     let s = Session::builder("dialog")
-        .args([
-            "--menu",
-            "Pick a fruit",
-            "12",
-            "40",
-            "3",
-            "1",
-            "Apples",
-            "2",
-            "Bananas",
-            "3",
-            "Cherries",
-        ])
+        .args(common::DIALOG_MENU)
         .spawn()
         .unwrap();
     s.wait_for_text("Pick a fruit").unwrap();

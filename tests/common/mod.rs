@@ -135,3 +135,18 @@ pub fn alive(pid: i32) -> bool {
         })
         .unwrap_or(false)
 }
+
+/// `dialog` arguments for the three-fruit menu several tests drive.
+pub const DIALOG_MENU: &[&str] = &[
+    "--menu",
+    "Pick a fruit",
+    "12",
+    "40",
+    "3",
+    "1",
+    "Apples",
+    "2",
+    "Bananas",
+    "3",
+    "Cherries",
+];
