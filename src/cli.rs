@@ -50,29 +50,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Start a program in a new background session.
-    Start {
-        /// Terminal width in columns (10-1000).
-        #[arg(long, default_value_t = 80)]
-        cols: u16,
-        /// Terminal height in rows (2-1000).
-        #[arg(long, default_value_t = 24)]
-        rows: u16,
-        /// Working directory of the program (default: the current directory).
-        #[arg(long, value_name = "DIR")]
-        cwd: Option<PathBuf>,
-        /// Set an environment variable for the program (repeatable).
-        #[arg(long = "env", value_name = "K=V")]
-        env: Vec<String>,
-        /// Lines of scrollback to keep.
-        #[arg(long, default_value_t = 1000, value_name = "N")]
-        scrollback: usize,
-        /// Stop the session after this many seconds without requests.
-        #[arg(long, default_value_t = 1800, value_name = "SECS")]
-        idle_timeout: u64,
-        /// The program and its arguments.
-        #[arg(required = true, last = true, value_name = "CMD")]
-        command: Vec<String>,
-    },
+    Start(StartArgs),
     /// Send text, keys, pastes and pauses, in command-line order.
     Send {
         /// Literal text (repeatable).
@@ -155,34 +133,7 @@ enum Command {
     /// Print a JSON catalogue of commands, flags, key names and exit codes.
     Describe,
     /// Start a program, wait, press keys, print its screen and end it, in one call.
-    Once {
-        #[arg(long, default_value_t = 80)]
-        cols: u16,
-        #[arg(long, default_value_t = 24)]
-        rows: u16,
-        /// Wait until this regex is on the screen before anything else.
-        #[arg(long, value_name = "REGEX")]
-        wait: Option<String>,
-        /// Keys to press after the wait, in order.
-        #[arg(short = 'k', long = "key", value_name = "KEYS")]
-        keys: Vec<String>,
-        /// Print the screen once it has been unchanged this long (milliseconds).
-        #[arg(long, value_name = "MS", default_value_t = 300)]
-        stable: u64,
-        /// Give up waiting after this long (milliseconds).
-        #[arg(long, value_name = "MS", default_value_t = 10_000)]
-        timeout_ms: u64,
-        /// Keep colours and attributes as escape sequences.
-        #[arg(long)]
-        ansi: bool,
-        /// Also write the screen as a PNG to this path.
-        #[arg(long, value_name = "PATH")]
-        png: Option<PathBuf>,
-        #[command(flatten)]
-        render: RenderArgs,
-        #[arg(required = true, last = true, value_name = "CMD")]
-        command: Vec<String>,
-    },
+    Once(OnceArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or path; repeatable). Default: any.
@@ -202,6 +153,66 @@ enum Command {
         #[arg(long)]
         spec: String,
     },
+}
+
+/// `start`'s arguments.
+#[derive(clap::Args)]
+struct StartArgs {
+    /// Terminal width in columns (10-1000).
+    #[arg(long, default_value_t = 80)]
+    cols: u16,
+    /// Terminal height in rows (2-1000).
+    #[arg(long, default_value_t = 24)]
+    rows: u16,
+    /// Working directory of the program (default: the current directory).
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Set an environment variable for the program (repeatable).
+    #[arg(long = "env", value_name = "K=V")]
+    env: Vec<String>,
+    /// Lines of scrollback to keep.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    scrollback: usize,
+    /// Stop the session after this many seconds without requests.
+    #[arg(long, default_value_t = 1800, value_name = "SECS")]
+    idle_timeout: u64,
+    /// The program and its arguments.
+    #[arg(required = true, last = true, value_name = "CMD")]
+    command: Vec<String>,
+}
+
+/// `once`'s arguments.
+#[derive(clap::Args)]
+struct OnceArgs {
+    /// Terminal width in columns (10-1000).
+    #[arg(long, default_value_t = 80)]
+    cols: u16,
+    /// Terminal height in rows (2-1000).
+    #[arg(long, default_value_t = 24)]
+    rows: u16,
+    /// Wait until this regex is on the screen before anything else.
+    #[arg(long, value_name = "REGEX")]
+    wait: Option<String>,
+    /// Keys to press after the wait, in order.
+    #[arg(short = 'k', long = "key", value_name = "KEYS")]
+    keys: Vec<String>,
+    /// Print the screen once it has been unchanged this long (milliseconds).
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    stable: u64,
+    /// Give up waiting after this long (milliseconds).
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Keep colours and attributes as escape sequences.
+    #[arg(long)]
+    ansi: bool,
+    /// Also write the screen as a PNG to this path.
+    #[arg(long, value_name = "PATH")]
+    png: Option<PathBuf>,
+    #[command(flatten)]
+    render: RenderArgs,
+    /// The program and its arguments.
+    #[arg(required = true, last = true, value_name = "CMD")]
+    command: Vec<String>,
 }
 
 /// How PNGs are drawn.
@@ -292,25 +303,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
                 .map_err(|e| HostError::bad_request(format!("bad host spec: {e}")))?;
             std::process::exit(server::run(&dir, name, spec));
         }
-        Command::Start {
-            cols,
-            rows,
-            cwd,
-            env,
-            scrollback,
-            idle_timeout,
-            command,
-        } => start(
-            name,
-            json,
-            cols,
-            rows,
-            cwd,
-            env,
-            scrollback,
-            idle_timeout,
-            command,
-        ),
+        Command::Start(args) => start(name, json, args),
         Command::Send {
             wait,
             timeout_ms,
@@ -433,23 +426,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             );
             Ok(())
         }
-        Command::Once {
-            cols,
-            rows,
-            wait,
-            keys,
-            stable,
-            timeout_ms,
-            ansi,
-            png,
-            render,
-            command,
-        } => {
-            let png = png.map(|p| render.request(Some(p))).transpose()?;
-            once(
-                cols, rows, wait, keys, stable, timeout_ms, ansi, png, command, json,
-            )
-        }
+        Command::Once(args) => once(args, json),
     }
 }
 
@@ -519,18 +496,16 @@ fn send_actions(matches: &ArgMatches) -> Vec<SendAction> {
     ordered.into_iter().map(|(_, action)| action).collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn start(
-    name: &str,
-    json: bool,
-    cols: u16,
-    rows: u16,
-    cwd: Option<PathBuf>,
-    env: Vec<String>,
-    scrollback: usize,
-    idle_timeout: u64,
-    command: Vec<String>,
-) -> Result<(), HostError> {
+fn start(name: &str, json: bool, args: StartArgs) -> Result<(), HostError> {
+    let StartArgs {
+        cols,
+        rows,
+        cwd,
+        env,
+        scrollback,
+        idle_timeout,
+        command,
+    } = args;
     let paths = session_paths(name)?;
     if paths.socket.exists() {
         match Client::connect(&paths) {
@@ -747,19 +722,20 @@ fn describe() -> Value {
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn once(
-    cols: u16,
-    rows: u16,
-    wait: Option<String>,
-    keys: Vec<String>,
-    stable: u64,
-    timeout_ms: u64,
-    ansi: bool,
-    png: Option<protocol::PngRequest>,
-    command: Vec<String>,
-    json: bool,
-) -> Result<(), HostError> {
+fn once(args: OnceArgs, json: bool) -> Result<(), HostError> {
+    let OnceArgs {
+        cols,
+        rows,
+        wait,
+        keys,
+        stable,
+        timeout_ms,
+        ansi,
+        png,
+        render,
+        command,
+    } = args;
+    let png = png.map(|p| render.request(Some(p))).transpose()?;
     // Check every key name before starting anything.
     let keys = keys
         .iter()
