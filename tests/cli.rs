@@ -653,3 +653,26 @@ fn capture_png_writes_numbered_or_named_files() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn capture_with_scrollback_and_colours() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "--rows",
+        "10",
+        "--",
+        "sh",
+        "-c",
+        "seq 1 50; printf '\\033[31mred\\033[0m done'; exec sleep 600",
+    ]);
+    dir.ok(&["wait", "--text", "red done"]);
+    let screen = dir.ok(&["capture"]);
+    assert!(!screen.lines().any(|l| l == "1"), "row 1 scrolled off: {screen}");
+    let history = dir.ok(&["capture", "--scrollback"]);
+    let lines: Vec<&str> = history.lines().collect();
+    assert_eq!(&lines[..3], ["1", "2", "3"], "{history}");
+    assert!(history.contains("50\nred done"), "{history}");
+    let ansi = dir.ok(&["capture", "--ansi"]);
+    assert!(ansi.contains("\u{1b}[0;38;5;1mred\u{1b}[0m done"), "{ansi:?}");
+}
