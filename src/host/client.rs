@@ -42,8 +42,7 @@ impl Client {
         timeout: Duration,
     ) -> Result<Value, HostError> {
         let mut client = Client::open(paths)?;
-        let hello_id = client.send(&hello())?;
-        let request_id = client.send(request)?;
+        let [hello_id, request_id] = client.send_all(&[&hello(), request])?;
         client.receive(hello_id, Duration::from_secs(10))?;
         client.receive(request_id, timeout)
     }
@@ -90,12 +89,25 @@ impl Client {
 
     /// Writes a request line; returns its id.
     fn send(&mut self, request: &Request) -> Result<u64, HostError> {
-        let id = self.next_id;
-        self.next_id += 1;
-        let mut line = request_line(id, request);
-        line.push('\n');
-        self.writer.write_all(line.as_bytes()).map_err(|e| self.lost(e))?;
+        let [id] = self.send_all(&[request])?;
         Ok(id)
+    }
+
+    /// Writes several request lines in one write (one wake-up of the host); returns
+    /// their ids.
+    fn send_all<const N: usize>(&mut self, requests: &[&Request; N]) -> Result<[u64; N], HostError> {
+        let mut ids = [0; N];
+        let mut lines = String::new();
+        for (slot, request) in ids.iter_mut().zip(requests) {
+            *slot = self.next_id;
+            self.next_id += 1;
+            lines.push_str(&request_line(*slot, request));
+            lines.push('\n');
+        }
+        self.writer
+            .write_all(lines.as_bytes())
+            .map_err(|e| self.lost(e))?;
+        Ok(ids)
     }
 
     /// Reads the response to request `id`.

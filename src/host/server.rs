@@ -139,6 +139,12 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
         let host = host.clone();
         std::thread::spawn(move || idle_watch(&host));
     }
+    // Connection threads are kept and reused: a CLI call is one short connection, and
+    // starting a thread for each costs more than serving it. A stream is queued only for
+    // a worker already reserved as idle, so no request waits behind another's long wait.
+    let (queue, streams) = std::sync::mpsc::channel::<UnixStream>();
+    let streams = Arc::new(Mutex::new(streams));
+    let idle = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else {
             eprintln!("tuipilot host: accepting connections failed; stopping");
@@ -152,15 +158,30 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
             let _ = writeln!(stream, "{}", error_line(None, &busy));
             continue;
         }
-        let host = host.clone();
+        if idle
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_ok()
+        {
+            if queue.send(stream).is_err() {
+                break;
+            }
+            continue;
+        }
+        let (worker_host, streams, worker_idle) = (host.clone(), streams.clone(), idle.clone());
         let spawned = std::thread::Builder::new()
             .name("tuipilot-conn".into())
             .spawn(move || {
-                connection(&host, stream);
-                host.connections.fetch_sub(1, Ordering::SeqCst);
+                let mut next = Some(stream);
+                while let Some(stream) = next.take() {
+                    connection(&worker_host, stream);
+                    worker_host.connections.fetch_sub(1, Ordering::SeqCst);
+                    worker_idle.fetch_add(1, Ordering::SeqCst);
+                    next = streams.lock().unwrap_or_else(|p| p.into_inner()).recv().ok();
+                }
             });
         if spawned.is_err() {
             eprintln!("tuipilot host: cannot start a connection thread");
+            host.connections.fetch_sub(1, Ordering::SeqCst);
         }
     }
     shutdown(&host, 1)
