@@ -96,6 +96,8 @@ pub struct Terminal {
     layer: Layer,
     responder: Responder,
     fault: Option<String>,
+    /// The start of a UTF-8 character whose remaining bytes have not arrived yet.
+    utf8_hold: Vec<u8>,
 }
 
 impl Terminal {
@@ -122,6 +124,7 @@ impl Terminal {
             layer: Layer::new(),
             responder: Responder::new(options.theme, options.cell_size),
             fault: None,
+            utf8_hold: Vec::new(),
         }
     }
 
@@ -129,7 +132,21 @@ impl Terminal {
     /// [`take_replies`](Self::take_replies). A panic inside the parser is contained: the
     /// terminal records a fault, keeps its last screen, and ignores further output.
     pub fn process(&mut self, bytes: &[u8]) {
-        self.contained(|layer, parser, responder| layer.process(bytes, parser, responder));
+        // vte 0.15 drops the character after a UTF-8 sequence split across two calls
+        // (its partial-sequence path consumes every valid byte but prints only the first
+        // character), so a chunk never ends inside a character here: an incomplete
+        // trailing sequence waits for the next chunk.
+        let held = std::mem::take(&mut self.utf8_hold);
+        let joined;
+        let input = if held.is_empty() {
+            bytes
+        } else {
+            joined = [held.as_slice(), bytes].concat();
+            &joined
+        };
+        let (now, later) = input.split_at(input.len() - incomplete_utf8_tail(input));
+        self.utf8_hold = later.to_vec();
+        self.contained(|layer, parser, responder| layer.process(now, parser, responder));
     }
 
     /// Runs `work` on the parser, turning a panic into a recorded fault.
@@ -250,6 +267,24 @@ impl Terminal {
         screen.set_scrollback(0);
         lines
     }
+}
+
+/// How many bytes at the end of `bytes` begin a UTF-8 character that is not complete.
+fn incomplete_utf8_tail(bytes: &[u8]) -> usize {
+    for back in 1..=bytes.len().min(3) {
+        let b = bytes[bytes.len() - back];
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let needed = match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            0xC0.. => 2,
+            _ => 1,
+        };
+        return if needed > back { back } else { 0 };
+    }
+    0
 }
 
 /// A parsed CSI sequence (`ESC [ marker? params intermediates final`).
