@@ -302,8 +302,23 @@ fn random_streams_split_anywhere_give_the_same_screen() {
         "日".as_bytes(),
         b"\xe2\x94",
         b"\x18",
+        // Whole sequences, so the mode-dependent paths (insert, no autowrap, graphics) run.
+        b"\x1b[4h",
+        b"\x1b[4l",
+        b"\x1b[?7l",
+        b"\x1b[?7h",
+        b"\x1b(0",
+        b"\x1b(B",
+        b"\x1b)0",
+        "\x1b]0;tïtle\x07".as_bytes(),
+        b"\x1b[6n",
+        b"\x1b[31;58;5;1m",
+        b"\x1bP+q544e\x1b\\",
+        b"\x1b[3;5H",
+        "wörds ".as_bytes(),
+        "\u{301}".as_bytes(),
     ];
-    for round in 0..200 {
+    for round in 0..400 {
         let mut stream = Vec::new();
         for _ in 0..400 {
             stream.extend_from_slice(ALPHABET[(next() % ALPHABET.len() as u64) as usize]);
