@@ -27,3 +27,22 @@ fn twenty_megabytes_of_yes_stay_bounded() {
     assert!(s.scrollback().len() <= 500, "scrollback is capped");
     assert_eq!(s.snapshot().row(22), Some("flood-done"));
 }
+
+#[test]
+fn ctrl_c_stops_a_flood_and_the_prompt_comes_back() {
+    let s = common::bash().spawn().unwrap();
+    s.wait_for_text(r"^\$$").unwrap();
+    s.send_text("yes\r").unwrap();
+    s.wait_for(|snap| snap.rows().iter().filter(|r| *r == "y").count() > 20)
+        .unwrap();
+    s.press("C-c").unwrap();
+    let screen = s.wait_for_text(r"^\$$").unwrap();
+    assert!(screen.contains("^C"), "{screen}");
+    let (_, total) = s.output_log_usage();
+    assert!(total > 0);
+    s.send_and_wait(
+        &tuipilot::Input::text("echo after-flood\r"),
+        &tuipilot::Condition::text("^after-flood$").unwrap(),
+    )
+    .unwrap();
+}
