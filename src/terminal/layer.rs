@@ -97,8 +97,6 @@ pub(crate) struct Layer {
     /// SO selected G1 into GL.
     shift_out: bool,
     pub(crate) modes: LayerModes,
-    /// An incomplete UTF-8 sequence at the end of a chunk, in the per-character path.
-    utf8_tail: Vec<u8>,
 }
 
 impl Layer {
@@ -111,7 +109,6 @@ impl Layer {
             graphics: [false; 2],
             shift_out: false,
             modes: LayerModes::default(),
-            utf8_tail: Vec::new(),
         }
     }
 
@@ -144,7 +141,7 @@ impl Layer {
                     if next > i {
                         if self.graphics_active() || self.per_char_text() {
                             run.flush_to(i, parser);
-                            self.text(&bytes[i..next], next == bytes.len(), parser);
+                            self.text(&bytes[i..next], parser);
                             run.pass = next;
                         }
                         i = next;
@@ -409,7 +406,9 @@ impl Layer {
     }
 
     /// Printable text that needs rewriting: DEC graphics, insert mode or autowrap off.
-    fn text(&mut self, run: &[u8], at_chunk_end: bool, parser: &mut Parser) {
+    /// A run never ends inside a character at a chunk's end (`Terminal::process` holds an
+    /// incomplete one back), so an incomplete tail here is invalid and goes to the parser.
+    fn text(&mut self, run: &[u8], parser: &mut Parser) {
         if !self.per_char_text() {
             let mut out = Vec::with_capacity(run.len() * 3);
             for &b in run {
@@ -424,9 +423,7 @@ impl Layer {
             parser.process(&out);
             return;
         }
-        let mut data = std::mem::take(&mut self.utf8_tail);
-        data.extend_from_slice(run);
-        let mut rest = &data[..];
+        let mut rest = run;
         while !rest.is_empty() {
             match std::str::from_utf8(rest) {
                 Ok(s) => {
@@ -441,10 +438,6 @@ impl Layer {
                         Some(n) => {
                             parser.process(&after[..n]);
                             rest = &after[n..];
-                        }
-                        None if at_chunk_end => {
-                            self.utf8_tail = after.to_vec();
-                            break;
                         }
                         None => {
                             parser.process(after);
