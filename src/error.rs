@@ -9,7 +9,7 @@ use std::io;
 use std::path::PathBuf;
 
 use crate::session::ExitStatus;
-use crate::wait::TimeoutError;
+use crate::wait::WaitError;
 
 /// Everything that can go wrong while driving a program.
 ///
@@ -45,9 +45,9 @@ pub enum Error {
     /// The session was already ended with `exit()` or `kill()`.
     Closed { action: &'static str },
     /// A wait's condition did not hold in time.
-    Timeout(Box<TimeoutError>),
+    Timeout(Box<WaitError>),
     /// The program exited while a wait's condition had not yet held, so it never will.
-    ExitedWhileWaiting(Box<TimeoutError>),
+    ExitedWhileWaiting(Box<WaitError>),
     /// The terminal parser failed on the program's output; the screen is frozen as it was.
     TerminalFault { message: String },
     /// A font file could not be used.

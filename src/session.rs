@@ -187,7 +187,6 @@ pub struct SessionBuilder {
     timeout: Option<Duration>,
     log_capacity: usize,
     theme: Theme,
-    cell_size: CellSize,
     exit_grace: Duration,
 }
 
@@ -278,8 +277,9 @@ impl SessionBuilder {
             rows: self.rows,
             scrollback: self.scrollback,
             theme: self.theme.clone(),
-            cell_size: self.cell_size,
+            cell_size: CellSize::default(),
         })?;
+        let (pixel_width, pixel_height) = pixel_size(self.cols, self.rows);
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
             args: self.args.clone(),
@@ -287,8 +287,8 @@ impl SessionBuilder {
             cwd: self.cwd.clone(),
             cols: self.cols,
             rows: self.rows,
-            pixel_width: self.cols.saturating_mul(self.cell_size.width),
-            pixel_height: self.rows.saturating_mul(self.cell_size.height),
+            pixel_width,
+            pixel_height,
         })?;
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
@@ -352,6 +352,13 @@ fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<thre
         .name(name.to_string())
         .spawn(body)
         .map_err(|e| Error::io(format!("starting the {name} thread"), e))
+}
+
+/// The text area in pixels for a grid, as the renderer would draw it (what the PTY
+/// reports to programs through TIOCGWINSZ, matching the `CSI 14 t` reply).
+fn pixel_size(cols: u16, rows: u16) -> (u16, u16) {
+    let cell = CellSize::default();
+    (cols.saturating_mul(cell.width), rows.saturating_mul(cell.height))
 }
 
 /// `TUIPILOT_TIMEOUT_MS`, if set, else [`DEFAULT_TIMEOUT`].
@@ -524,7 +531,6 @@ impl Session {
             timeout: None,
             log_capacity: DEFAULT_LOG_CAPACITY,
             theme: Theme::default(),
-            cell_size: CellSize::default(),
             exit_grace: Duration::from_secs(1),
         }
     }
@@ -645,15 +651,15 @@ impl Session {
     pub fn resize(&self, cols: u16, rows: u16) -> Result<()> {
         self.check_input("resize")?;
         self.shared.lock().terminal.resize(cols, rows)?;
-        let cell = CellSize::default();
+        let (pixel_width, pixel_height) = pixel_size(cols, rows);
         self.master
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .resize(PtySize {
                 rows,
                 cols,
-                pixel_width: cols.saturating_mul(cell.width),
-                pixel_height: rows.saturating_mul(cell.height),
+                pixel_width,
+                pixel_height,
             })
             .map_err(|e| {
                 Error::io(

@@ -73,10 +73,6 @@ impl Condition {
     pub fn predicate(test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Condition {
         Condition::Predicate(Arc::new(test))
     }
-
-    fn needs_fingerprint(&self) -> bool {
-        matches!(self, Condition::Text(_) | Condition::Stable(_))
-    }
 }
 
 impl fmt::Display for Condition {
@@ -145,9 +141,6 @@ pub struct WaitError {
     /// Queries the program sent that were not answered.
     pub unanswered: Vec<QueryRecord>,
 }
-
-/// The public name of a wait timeout report.
-pub type TimeoutError = WaitError;
 
 impl fmt::Display for WaitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -298,8 +291,9 @@ pub(crate) fn wait_until(
             seen_generation = Some(state.generation);
             // Text waits need the fingerprint only until the first change is seen.
             let needed = match condition {
+                Condition::Stable(_) => true,
                 Condition::Text(_) => !changed,
-                other => other.needs_fingerprint(),
+                _ => false,
             };
             if needed {
                 let fingerprint = state.terminal.fingerprint();
