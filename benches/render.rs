@@ -1,10 +1,9 @@
 //! Snapshot → PNG at 80×24 and 200×60, against the floor of PNG-encoding an already
-//! filled RGBA buffer of the same size with the same compression, in the same run; and
-//! `tuipilot capture --png` end to end through the CLI.
+//! filled RGBA buffer of the same size with the same compression, in the same run.
+//! (`tuipilot capture --png` end to end is timed by the CLI's `agent_loop` bench.)
 //!
 //! `cargo bench --bench render`
 
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use tuipilot::Terminal;
@@ -84,37 +83,4 @@ fn main() {
             full.as_secs_f64() / floor.as_secs_f64()
         );
     }
-
-    let dir = format!("/tmp/tprender-{}", std::process::id());
-    let exe = env!("CARGO_BIN_EXE_tuipilot");
-    let run = |args: &[&str]| {
-        let status = Command::new(exe)
-            .args(args)
-            .env("TUIPILOT_DIR", &dir)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "{args:?}");
-    };
-    run(&[
-        "start",
-        "--",
-        "sh",
-        "-c",
-        "ls -l /usr/bin | head -40; exec sleep 600",
-    ]);
-    run(&["wait", "--stable", "200"]);
-    let png = format!("{dir}/bench.png");
-    let cli = time(30, || run(&["capture", "--png", &png]));
-    let text = time(30, || run(&["capture"]));
-    println!(
-        "tuipilot capture --png, end to end through the CLI, median of 30: {:.2} ms (target < 10 ms)",
-        cli.as_secs_f64() * 1e3
-    );
-    println!(
-        "  (tuipilot capture as text, same run: {:.2} ms)",
-        text.as_secs_f64() * 1e3
-    );
-    run(&["exit"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use crate::session::ExitStatus;
+use crate::process::ExitStatus;
 use crate::wait::WaitError;
 
 /// Everything that can go wrong while driving a program.

@@ -29,10 +29,11 @@
 //! [`snapshot`] (immutable screen copies), [`theme`] (colours).
 
 pub mod error;
-pub mod host;
 pub mod keys;
 mod outlog;
-pub mod pty;
+pub mod process;
+mod pty;
+#[cfg(feature = "render")]
 pub mod render;
 pub mod session;
 pub mod snapshot;
@@ -43,7 +44,8 @@ pub mod wait;
 pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use outlog::DEFAULT_LOG_CAPACITY;
-pub use session::{DEFAULT_TIMEOUT, ExitStatus, Input, Mark, Session, SessionBuilder, WaitStart};
+pub use process::ExitStatus;
+pub use session::{DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart};
 pub use snapshot::{Cell, Color, Cursor, CursorShape, Match, Snapshot, Style};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
 pub use theme::{Rgb, Theme};

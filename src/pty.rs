@@ -1,22 +1,19 @@
-//! Spawning a program under a pseudo-terminal, and ending its whole process session.
+//! Spawning a program under a pseudo-terminal.
 //!
 //! The child becomes a session leader with the PTY as its controlling terminal. Its
 //! environment is set here (TERM, COLORTERM, a UTF-8 locale, no inherited LINES/COLUMNS)
-//! and its cwd is the caller's, not `$HOME`. Ending a program means ending every process
-//! whose session id is the child's pid — background jobs of an interactive shell live in
-//! other process groups and would otherwise keep running and hold the PTY open.
+//! and its cwd is the caller's, not `$HOME`. Waiting for it and ending it belong to
+//! [`crate::process`].
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
 use crate::error::{Error, Result};
-use crate::session::ExitStatus;
 
 /// What to start and how.
 pub(crate) struct SpawnSpec {
@@ -204,169 +201,6 @@ pub(crate) fn bytes_waiting(fd: RawFd) -> usize {
     if r < 0 { 0 } else { usize::try_from(n).unwrap_or(0) }
 }
 
-/// Blocks until the child exits and reaps it.
-pub(crate) fn wait_for_exit(pid: i32) -> io::Result<ExitStatus> {
-    loop {
-        let mut status = 0;
-        // SAFETY: waitpid only writes the status integer we pass.
-        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
-        if r == pid {
-            if libc::WIFSIGNALED(status) {
-                return Ok(ExitStatus::Signaled(libc::WTERMSIG(status)));
-            }
-            return Ok(ExitStatus::Exited(libc::WEXITSTATUS(status)));
-        }
-        let err = io::Error::last_os_error();
-        if err.kind() != io::ErrorKind::Interrupted {
-            return Err(err);
-        }
-    }
-}
-
-/// A process in a session, as listed in `/proc`.
-struct Member {
-    pid: i32,
-    zombie: bool,
-}
-
-/// Every process whose session id is `sid` (field 6 of `/proc/PID/stat`).
-fn session_members(sid: i32) -> Vec<Member> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut members = Vec::new();
-    for entry in dir.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
-            continue;
-        };
-        // One system call per process; the stat file is read only for members.
-        // SAFETY: getsid only reads the process table.
-        if unsafe { libc::getsid(pid) } != sid {
-            continue;
-        }
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // The command name is in parentheses and may itself contain spaces or ')'.
-        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
-            continue;
-        };
-        let fields: Vec<&str> = after.split_whitespace().collect();
-        // After the name: state, ppid, pgrp, session.
-        if fields.get(3).and_then(|s| s.parse::<i32>().ok()) == Some(sid) {
-            members.push(Member {
-                pid,
-                zombie: fields.first() == Some(&"Z"),
-            });
-        }
-    }
-    members
-}
-
-/// Whether any live (non-zombie) process remains in session `sid`.
-pub fn session_alive(sid: i32) -> bool {
-    session_members(sid).iter().any(|m| !m.zombie)
-}
-
-/// A pidfd: a handle on one process that stays valid even if the pid is reused, and
-/// becomes readable when the process exits.
-struct PidFd(i32);
-
-impl PidFd {
-    fn open(pid: i32) -> Option<PidFd> {
-        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        i32::try_from(fd).ok().filter(|fd| *fd >= 0).map(PidFd)
-    }
-
-    fn signal(&self, signal: i32) {
-        // SAFETY: pidfd_send_signal with a null siginfo behaves like kill(2).
-        unsafe {
-            libc::syscall(
-                libc::SYS_pidfd_send_signal,
-                self.0,
-                signal,
-                std::ptr::null::<libc::siginfo_t>(),
-                0,
-            );
-        }
-    }
-}
-
-impl Drop for PidFd {
-    fn drop(&mut self) {
-        // SAFETY: the descriptor is owned by this value and closed once.
-        unsafe { libc::close(self.0) };
-    }
-}
-
-/// Waits until every process behind `fds` has exited or `deadline` passes.
-fn wait_all_exited(mut fds: Vec<PidFd>, deadline: Instant) {
-    while !fds.is_empty() {
-        let now = Instant::now();
-        if now >= deadline {
-            return;
-        }
-        let mut polls: Vec<libc::pollfd> = fds
-            .iter()
-            .map(|fd| libc::pollfd {
-                fd: fd.0,
-                events: libc::POLLIN,
-                revents: 0,
-            })
-            .collect();
-        let timeout = i32::try_from((deadline - now).as_millis() + 1).unwrap_or(i32::MAX);
-        // SAFETY: polls is a valid array of pollfd of the given length.
-        let n = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout) };
-        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
-            return;
-        }
-        let mut i = 0;
-        fds.retain(|_| {
-            let keep = polls[i].revents == 0;
-            i += 1;
-            keep
-        });
-    }
-}
-
-/// Ends every process in session `sid`: each signal in turn, waiting up to its grace
-/// period for the processes to exit before moving to the next. Stopped processes are
-/// continued after each signal so they can act on it. Returns whether none is left.
-pub(crate) fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
-    for &(signal, grace) in steps {
-        let members: Vec<PidFd> = session_members(sid)
-            .into_iter()
-            .filter(|m| !m.zombie)
-            .filter_map(|m| PidFd::open(m.pid))
-            .collect();
-        if members.is_empty() {
-            return true;
-        }
-        for fd in &members {
-            fd.signal(signal);
-            if signal != libc::SIGKILL {
-                fd.signal(libc::SIGCONT);
-            }
-        }
-        wait_all_exited(members, Instant::now() + grace);
-    }
-    !session_alive(sid)
-}
-
-/// The conventional name of a signal number (`SIGKILL`), or `SIG<n>` if unknown.
-pub fn signal_name(signal: i32) -> String {
-    const NAMES: [&str; 31] = [
-        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE",
-        "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
-        "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
-    ];
-    usize::try_from(signal - 1)
-        .ok()
-        .and_then(|i| NAMES.get(i))
-        .map_or_else(|| format!("SIG{signal}"), |n| format!("SIG{n}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,12 +228,5 @@ mod tests {
         assert!(err.to_string().contains("searched PATH="), "{err}");
         let err = resolve_program(OsStr::new("./no/such/file"), path.as_deref(), &cwd).unwrap_err();
         assert!(err.to_string().contains("does not exist"), "{err}");
-    }
-
-    #[test]
-    fn signal_names() {
-        assert_eq!(signal_name(9), "SIGKILL");
-        assert_eq!(signal_name(1), "SIGHUP");
-        assert_eq!(signal_name(64), "SIG64");
     }
 }

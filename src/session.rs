@@ -1,6 +1,6 @@
 //! A program running under a PTY, driven like a person at a keyboard.
 //!
-//! [`Session`] ties the pieces together: the PTY (spawned by [`crate::pty`]), a reader
+//! [`Session`] ties the pieces together: the PTY (spawned by the private `pty` module), a reader
 //! thread that feeds output through the [`Terminal`] and writes query replies back, a
 //! writer thread that sends every key as one write, an exit watcher that reaps the child,
 //! and the waits in [`crate::wait`]. Dropping a session ends the program's whole process
@@ -22,6 +22,7 @@ use portable_pty::{MasterPty, PtySize};
 use crate::error::{Error, Result};
 use crate::keys::{Key, encode_paste, parse_key_list};
 use crate::outlog::{DEFAULT_LOG_CAPACITY, OutputLog};
+use crate::process::{self, ExitStatus};
 use crate::pty::{self, SpawnSpec};
 use crate::snapshot::Snapshot;
 use crate::terminal::{CellSize, DEFAULT_SCROLLBACK, QueryRecord, Terminal, TerminalOptions, check_size};
@@ -34,49 +35,6 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long after the child exits its output may keep arriving before the exit is
 /// reported anyway (only when background processes keep the PTY open).
 const DRAIN_GRACE: Duration = Duration::from_millis(100);
-
-/// How a program ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ExitStatus {
-    /// It exited with this code.
-    Exited(i32),
-    /// A signal ended it (the signal number).
-    Signaled(i32),
-}
-
-impl ExitStatus {
-    /// The exit code, if it exited normally.
-    pub fn code(&self) -> Option<i32> {
-        match self {
-            ExitStatus::Exited(code) => Some(*code),
-            ExitStatus::Signaled(_) => None,
-        }
-    }
-
-    /// The signal's name (`SIGKILL`), if a signal ended it.
-    pub fn signal(&self) -> Option<String> {
-        match self {
-            ExitStatus::Exited(_) => None,
-            ExitStatus::Signaled(signal) => Some(pty::signal_name(*signal)),
-        }
-    }
-
-    /// Whether it exited with code 0.
-    pub fn success(&self) -> bool {
-        *self == ExitStatus::Exited(0)
-    }
-}
-
-impl fmt::Display for ExitStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ExitStatus::Exited(code) => write!(f, "exited with code {code}"),
-            ExitStatus::Signaled(signal) => {
-                write!(f, "was killed by {}", pty::signal_name(*signal))
-            }
-        }
-    }
-}
 
 /// A position in the output stream, for [`Session::wait_for_output_since`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -476,7 +434,7 @@ fn parse_loop(chunks: Receiver<Chunk>, shared: &Shared, jobs: &Sender<WriteJob>)
 fn watch_exit(pid: i32, shared: &Shared) {
     // If waitpid fails (something else reaped the child), the status is unknowable;
     // report the conventional "killed" status rather than hang every waiter.
-    let status = pty::wait_for_exit(pid).unwrap_or(ExitStatus::Signaled(libc::SIGKILL));
+    let status = process::wait_for_exit(pid).unwrap_or(ExitStatus::Signaled(libc::SIGKILL));
     let mut state = shared.lock();
     let deadline = std::time::Instant::now() + DRAIN_GRACE;
     while !state.reader_done {
@@ -885,7 +843,7 @@ impl Session {
                 action: "end the session",
             });
         }
-        let all_gone = pty::end_session(self.pid, steps);
+        let all_gone = process::end_session(self.pid, steps);
         // The exit watcher reaps the child; it returns once the child is dead.
         let exit_thread = self.exit_thread.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(handle) = exit_thread {

@@ -10,7 +10,7 @@ use std::fmt;
 use regex::Regex;
 
 use crate::error::{Error, Result};
-use crate::session::ExitStatus;
+use crate::process::ExitStatus;
 
 /// A cell colour as the program set it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

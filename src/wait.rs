@@ -20,7 +20,8 @@ use regex::Regex;
 
 use crate::error::{Error, Result};
 use crate::outlog::OutputLog;
-use crate::session::{ExitStatus, Shared, State};
+use crate::process::ExitStatus;
+use crate::session::{Shared, State};
 use crate::snapshot::{Snapshot, compile};
 use crate::terminal::QueryRecord;
 

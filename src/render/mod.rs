@@ -2,7 +2,7 @@
 //!
 //! Cells are laid out on an integer grid measured from the bundled monospace font (no
 //! fractional advance accumulates); text is drawn from cached fontdue glyphs, box drawing,
-//! blocks, braille and Powerline from geometry ([`procedural`]), so the same screen gives
+//! blocks, braille and Powerline from geometry (`procedural`), so the same screen gives
 //! the same bytes on every machine. PNGs are encoded with the `png` crate directly.
 //!
 //! ```

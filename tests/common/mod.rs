@@ -27,7 +27,7 @@ pub fn fixture(name: &str) -> PathBuf {
         BUILT.get_or_init(|| {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
-                .args(["build", "--examples", "--quiet"])
+                .args(["build", "-p", "tuipilot", "--examples", "--quiet"])
                 .current_dir(env!("CARGO_MANIFEST_DIR"))
                 .status()
                 .expect("running cargo build --examples");
@@ -98,7 +98,7 @@ impl Drop for TempDir {
 /// Asserts that nothing is left of the session `sid` once its Session has ended.
 pub fn assert_session_gone(sid: i32) {
     assert!(
-        !tuipilot::pty::session_alive(sid),
+        !tuipilot::process::session_alive(sid),
         "processes of session {sid} are still running"
     );
 }

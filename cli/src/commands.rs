@@ -1,6 +1,6 @@
 //! The command line: clap definitions and thin handlers.
 //!
-//! Session commands are clients of a per-session host ([`tuipilot::host`]); `once` uses
+//! Session commands are clients of a per-session host ([`crate::host`]); `once` uses
 //! the library directly. Output is text for people or, with `--json`, one JSON value on
 //! stdout; errors are one line (`tuipilot: …` on stderr, or `{"error":{…}}` with `--json`).
 //! Exit codes: 0 success, 1 a wait or condition not met, 2 usage or operational error.
@@ -14,10 +14,10 @@ use std::time::Duration;
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::{Value, json};
 
-use tuipilot::host::client::Client;
-use tuipilot::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
-use tuipilot::host::protocol::{self, ErrorCode, HostError, Request, SendAction, WaitFor};
-use tuipilot::host::server::{self, HostSpec};
+use crate::host::client::Client;
+use crate::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
+use crate::host::protocol::{self, ErrorCode, HostError, Request, SendAction, WaitFor};
+use crate::host::server::{self, HostSpec};
 use tuipilot::{Condition, Session};
 
 const EXIT_CODES: &str =

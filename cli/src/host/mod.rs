@@ -1,7 +1,7 @@
 //! The background session host behind the command line.
 //!
 //! Each session lives in its own host process (the `tuipilot` binary re-executed with a
-//! hidden subcommand), which owns the [`Session`](crate::Session) and serves requests on
+//! hidden subcommand), which owns the [`Session`](tuipilot::Session) and serves requests on
 //! a Unix socket in a private runtime directory, one JSON object per line. The CLI is a
 //! client: each call connects, says `hello`, sends one request and prints the answer.
 //!
@@ -9,12 +9,10 @@
 //! - [`protocol`]: the request/response vocabulary and the bounded line reader;
 //! - [`server`]: the host process, its peer-uid check, idle timeout and watchdog;
 //! - [`client`]: connecting and making requests;
-//! - [`watchdog`]: the process that ends a server's sessions when the server dies.
 
 pub mod client;
 pub mod paths;
 pub mod protocol;
 pub mod server;
-pub mod watchdog;
 
-pub use protocol::{ErrorCode, HostError};
+pub use protocol::HostError;

@@ -22,9 +22,14 @@ pub struct Watchdog {
 }
 
 impl Watchdog {
-    /// Forks the watchdog process. Call it while the process is single-threaded: the
-    /// child runs ordinary Rust code after `fork`.
-    pub fn fork() -> Result<Watchdog, String> {
+    /// Forks the watchdog process.
+    ///
+    /// # Safety
+    ///
+    /// No other thread may exist in the calling process: the child runs ordinary Rust
+    /// code (allocation, locks) after `fork`, which is undefined behaviour if another
+    /// thread held an allocator or stdio lock at the moment of the fork.
+    pub unsafe fn fork() -> Result<Watchdog, String> {
         let mut fds = [0; 2];
         // SAFETY: pipe2 fills two descriptors; close-on-exec keeps them out of programs.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -33,8 +38,8 @@ impl Watchdog {
                 std::io::Error::last_os_error()
             ));
         }
-        // SAFETY: the caller guarantees no other thread exists, so the child may run
-        // normal code.
+        // SAFETY: the caller guarantees no other thread exists (this function's contract),
+        // so the child may run normal code.
         match unsafe { libc::fork() } {
             -1 => Err(format!(
                 "starting the watchdog: {}",
@@ -109,7 +114,7 @@ fn watch(pipe: OwnedFd) -> i32 {
     // Every session is ended even if an earlier one could not be.
     let mut all_ended = true;
     for sid in armed {
-        all_ended &= crate::pty::end_session(sid, &steps);
+        all_ended &= tuipilot::process::end_session(sid, &steps);
     }
     if all_ended { 0 } else { 1 }
 }

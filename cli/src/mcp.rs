@@ -17,7 +17,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, schemars, tool, too
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use tuipilot::host::watchdog::Watchdog;
+use crate::watchdog::Watchdog;
 use tuipilot::render::RenderOptions;
 use tuipilot::{Condition, Input, Session, Snapshot};
 
@@ -327,7 +327,7 @@ impl State {
     }
 
     fn start(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
-        tuipilot::host::paths::check_name(name).map_err(|e| Failure(e.message))?;
+        crate::host::paths::check_name(name).map_err(|e| Failure(e.message))?;
         let argv = match &args.command {
             Some(CommandLine::Line(line)) => split_words(line)?,
             Some(CommandLine::Argv(argv)) => argv.clone(),
@@ -513,7 +513,7 @@ fn check_size(cols: u16, rows: u16) -> Result<(), Failure> {
 /// The screen's fields as the CLI's `capture --json` has them, minus the text (which is
 /// its own content block), plus the session name.
 fn screen_info(name: &str, snap: &Snapshot) -> Value {
-    let mut info = tuipilot::host::protocol::screen_json(snap, String::new());
+    let mut info = crate::host::protocol::screen_json(snap, String::new());
     if let Value::Object(fields) = &mut info {
         fields.remove("text");
         fields.insert("session".into(), json!(name));
@@ -537,8 +537,8 @@ pub fn run(config: McpConfig) -> Result<(), String> {
             dir.display()
         ));
     }
-    // Before the runtime starts any thread: see `Watchdog::fork`.
-    let watchdog = Watchdog::fork()?;
+    // SAFETY: called from `main` before the runtime (or anything else) starts a thread.
+    let watchdog = unsafe { Watchdog::fork() }?;
     let server = TerminalServer::new(config, Some(watchdog));
     let state = server.state.clone();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -10,7 +10,7 @@ use std::io::{self, BufRead};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::snapshot::Snapshot;
+use tuipilot::Snapshot;
 
 /// The protocol version this build speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -81,9 +81,9 @@ impl std::fmt::Display for HostError {
     }
 }
 
-impl From<crate::Error> for HostError {
-    fn from(e: crate::Error) -> HostError {
-        use crate::Error as E;
+impl From<tuipilot::Error> for HostError {
+    fn from(e: tuipilot::Error) -> HostError {
+        use tuipilot::Error as E;
         let code = match &e {
             E::Timeout(_) => ErrorCode::Timeout,
             E::ExitedWhileWaiting(_) | E::Exited { .. } | E::Closed { .. } => ErrorCode::Exited,
@@ -144,8 +144,8 @@ pub struct PngRequest {
 
 impl PngRequest {
     /// The render options this request asks for.
-    pub fn options(&self) -> Result<crate::render::RenderOptions, crate::Error> {
-        let mut options = crate::render::RenderOptions::default();
+    pub fn options(&self) -> Result<tuipilot::render::RenderOptions, tuipilot::Error> {
+        let mut options = tuipilot::render::RenderOptions::default();
         if let Some(theme) = &self.theme {
             options = options.with_theme(theme)?;
         }
@@ -293,7 +293,7 @@ pub fn screen_json(snap: &Snapshot, text: String) -> Value {
 /// One line read with a length limit.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Line {
-    Line(Vec<u8>),
+    Complete(Vec<u8>),
     TooLong,
     Eof,
 }
@@ -312,7 +312,7 @@ pub fn read_line_limited(reader: &mut impl BufRead, max: usize) -> io::Result<Li
             return Ok(if line.is_empty() {
                 Line::Eof
             } else {
-                Line::Line(line)
+                Line::Complete(line)
             });
         }
         let (chunk, done) = match memchr::memchr(b'\n', available) {
@@ -326,7 +326,7 @@ pub fn read_line_limited(reader: &mut impl BufRead, max: usize) -> io::Result<Li
         let found_newline = done > chunk.len();
         reader.consume(done);
         if found_newline {
-            return Ok(Line::Line(line));
+            return Ok(Line::Complete(line));
         }
     }
 }
@@ -422,13 +422,13 @@ mod tests {
         let mut reader = io::BufReader::with_capacity(4, &mut input);
         assert_eq!(
             read_line_limited(&mut reader, 10).unwrap(),
-            Line::Line(b"short".to_vec())
+            Line::Complete(b"short".to_vec())
         );
         assert_eq!(read_line_limited(&mut reader, 10).unwrap(), Line::TooLong);
         let mut reader = io::BufReader::new(io::Cursor::new(b"last".to_vec()));
         assert_eq!(
             read_line_limited(&mut reader, 10).unwrap(),
-            Line::Line(b"last".to_vec())
+            Line::Complete(b"last".to_vec())
         );
         assert_eq!(read_line_limited(&mut reader, 10).unwrap(), Line::Eof);
     }

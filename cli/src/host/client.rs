@@ -124,7 +124,7 @@ impl Client {
             .set_read_timeout(Some(timeout))
             .map_err(lost)?;
         let reply = match read_line_limited(&mut self.reader, MAX_LINE) {
-            Ok(Line::Line(bytes)) => bytes,
+            Ok(Line::Complete(bytes)) => bytes,
             Ok(Line::Eof) => {
                 return Err(lost(std::io::Error::other("the host closed the connection")));
             }

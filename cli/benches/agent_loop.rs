@@ -188,6 +188,18 @@ fn main() {
         "  tuipilot capture (idle session):  {:>6.2} ms  (target < 2 ms)",
         ms(capture)
     );
+    let png = format!("{dir}/bench.png");
+    let capture_png = time(&|| {
+        quiet(
+            Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+                .args(["capture", "--png", &png])
+                .env("TUIPILOT_DIR", &dir),
+        )
+    });
+    println!(
+        "  tuipilot capture --png:           {:>6.2} ms  (target < 10 ms)",
+        ms(capture_png)
+    );
 
     let list: serde_json::Value =
         serde_json::from_slice(&tuipilot(&dir, &["list", "--json"]).stdout).unwrap();

@@ -29,10 +29,9 @@ use super::protocol::{
     CAPABILITIES, ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, SendAction, WaitFor,
     error_line, ok_line, parse_request, read_line_limited, screen_json,
 };
-use super::watchdog::Watchdog;
-use crate::keys::parse_key_list;
-use crate::wait::Condition;
-use crate::{Key, Session};
+use crate::watchdog::Watchdog;
+use tuipilot::keys::parse_key_list;
+use tuipilot::{Condition, Key, Session};
 
 /// Connections served at once; more are told the host is busy.
 const MAX_CONNECTIONS: usize = 32;
@@ -86,8 +85,9 @@ pub fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
 fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener), HostError> {
     ensure_runtime_dir(dir)?;
     let paths = SessionPaths::new(dir, name)?;
-    // Before any thread exists (the session starts threads): see `Watchdog::fork`.
-    let watchdog = Watchdog::fork().map_err(HostError::internal)?;
+    // SAFETY: the host is a freshly executed process that has started no thread yet (the
+    // session below starts the first ones).
+    let watchdog = unsafe { Watchdog::fork() }.map_err(HostError::internal)?;
     let (program, args) = spec
         .command
         .split_first()
@@ -271,7 +271,7 @@ fn connection(host: &Host, stream: UnixStream) {
     let mut reader = BufReader::new(stream);
     loop {
         let line = match read_line_limited(&mut reader, MAX_LINE) {
-            Ok(Line::Line(line)) => line,
+            Ok(Line::Complete(line)) => line,
             Ok(Line::TooLong) => {
                 let e = HostError::bad_request(format!(
                     "request line longer than {MAX_LINE} bytes: send smaller requests (split long text over several)"
@@ -372,7 +372,7 @@ fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
                     SendAction::Paste(t) => Ok(Step::Paste(t)),
                     SendAction::SleepMs(ms) => Ok(Step::Sleep(Duration::from_millis(ms))),
                 })
-                .collect::<crate::Result<Vec<Step>>>()?;
+                .collect::<tuipilot::Result<Vec<Step>>>()?;
             let start = session.wait_start();
             for step in steps {
                 match step {

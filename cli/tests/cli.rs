@@ -1,6 +1,7 @@
 //! The command line end to end: real `tuipilot` processes, each test with its own
 //! runtime directory (`TUIPILOT_DIR`), so they run in parallel.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::{BufRead, BufReader, Write};

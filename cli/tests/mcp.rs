@@ -1,5 +1,6 @@
 //! `tuipilot mcp` driven by rmcp's client over a child process's stdio.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::time::Duration;

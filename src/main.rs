@@ -1,8 +1,0 @@
-//! The `tuipilot` binary: see [`cli`].
-
-mod cli;
-mod mcp;
-
-fn main() -> std::process::ExitCode {
-    cli::main()
-}

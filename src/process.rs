@@ -1,0 +1,233 @@
+//! Process sessions: how a program ended, waiting for it, and ending everything it started.
+//!
+//! A program started by the engine leads its own process session (its pid is the session
+//! id). Ending it means ending every process whose session id is that pid: background
+//! jobs of an interactive shell live in other process groups and would otherwise keep
+//! running and hold the PTY open. Processes are signalled through pidfds, so a pid reused
+//! meanwhile is never hit. [`ExitStatus`] lives here, beside `waitpid`, which produces it.
+//!
+//! [`end_session`] and [`session_alive`] are public for servers that must end a program
+//! when they themselves die (the command line's watchdog) and for tests that check nothing
+//! was left behind.
+
+use std::fmt;
+use std::io;
+use std::time::{Duration, Instant};
+
+/// How a program ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExitStatus {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it (the signal number).
+    Signaled(i32),
+}
+
+impl ExitStatus {
+    /// The exit code, if it exited normally.
+    pub fn code(&self) -> Option<i32> {
+        match self {
+            ExitStatus::Exited(code) => Some(*code),
+            ExitStatus::Signaled(_) => None,
+        }
+    }
+
+    /// The signal's name (`SIGKILL`), if a signal ended it.
+    pub fn signal(&self) -> Option<String> {
+        match self {
+            ExitStatus::Exited(_) => None,
+            ExitStatus::Signaled(signal) => Some(signal_name(*signal)),
+        }
+    }
+
+    /// Whether it exited with code 0.
+    pub fn success(&self) -> bool {
+        *self == ExitStatus::Exited(0)
+    }
+}
+
+impl fmt::Display for ExitStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExitStatus::Exited(code) => write!(f, "exited with code {code}"),
+            ExitStatus::Signaled(signal) => {
+                write!(f, "was killed by {}", signal_name(*signal))
+            }
+        }
+    }
+}
+
+/// Blocks until the child exits and reaps it.
+pub(crate) fn wait_for_exit(pid: i32) -> io::Result<ExitStatus> {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid only writes the status integer we pass.
+        let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+        if r == pid {
+            if libc::WIFSIGNALED(status) {
+                return Ok(ExitStatus::Signaled(libc::WTERMSIG(status)));
+            }
+            return Ok(ExitStatus::Exited(libc::WEXITSTATUS(status)));
+        }
+        let err = io::Error::last_os_error();
+        if err.kind() != io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// A process in a session, as listed in `/proc`.
+struct Member {
+    pid: i32,
+    zombie: bool,
+}
+
+/// Every process whose session id is `sid` (field 6 of `/proc/PID/stat`).
+fn session_members(sid: i32) -> Vec<Member> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut members = Vec::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+            continue;
+        };
+        // One system call per process; the stat file is read only for members.
+        // SAFETY: getsid only reads the process table.
+        if unsafe { libc::getsid(pid) } != sid {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The command name is in parentheses and may itself contain spaces or ')'.
+        let Some(after) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = after.split_whitespace().collect();
+        // After the name: state, ppid, pgrp, session.
+        if fields.get(3).and_then(|s| s.parse::<i32>().ok()) == Some(sid) {
+            members.push(Member {
+                pid,
+                zombie: fields.first() == Some(&"Z"),
+            });
+        }
+    }
+    members
+}
+
+/// Whether any live (non-zombie) process remains in session `sid`.
+pub fn session_alive(sid: i32) -> bool {
+    session_members(sid).iter().any(|m| !m.zombie)
+}
+
+/// A pidfd: a handle on one process that stays valid even if the pid is reused, and
+/// becomes readable when the process exits.
+struct PidFd(i32);
+
+impl PidFd {
+    fn open(pid: i32) -> Option<PidFd> {
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        i32::try_from(fd).ok().filter(|fd| *fd >= 0).map(PidFd)
+    }
+
+    fn signal(&self, signal: i32) {
+        // SAFETY: pidfd_send_signal with a null siginfo behaves like kill(2).
+        unsafe {
+            libc::syscall(
+                libc::SYS_pidfd_send_signal,
+                self.0,
+                signal,
+                std::ptr::null::<libc::siginfo_t>(),
+                0,
+            );
+        }
+    }
+}
+
+impl Drop for PidFd {
+    fn drop(&mut self) {
+        // SAFETY: the descriptor is owned by this value and closed once.
+        unsafe { libc::close(self.0) };
+    }
+}
+
+/// Waits until every process behind `fds` has exited or `deadline` passes.
+fn wait_all_exited(mut fds: Vec<PidFd>, deadline: Instant) {
+    while !fds.is_empty() {
+        let now = Instant::now();
+        if now >= deadline {
+            return;
+        }
+        let mut polls: Vec<libc::pollfd> = fds
+            .iter()
+            .map(|fd| libc::pollfd {
+                fd: fd.0,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        let timeout = i32::try_from((deadline - now).as_millis() + 1).unwrap_or(i32::MAX);
+        // SAFETY: polls is a valid array of pollfd of the given length.
+        let n = unsafe { libc::poll(polls.as_mut_ptr(), polls.len() as libc::nfds_t, timeout) };
+        if n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
+        }
+        let mut i = 0;
+        fds.retain(|_| {
+            let keep = polls[i].revents == 0;
+            i += 1;
+            keep
+        });
+    }
+}
+
+/// Ends every process in session `sid`: each signal in turn, waiting up to its grace
+/// period for the processes to exit before moving to the next. Stopped processes are
+/// continued after each signal so they can act on it. Returns whether none is left.
+pub fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
+    for &(signal, grace) in steps {
+        let members: Vec<PidFd> = session_members(sid)
+            .into_iter()
+            .filter(|m| !m.zombie)
+            .filter_map(|m| PidFd::open(m.pid))
+            .collect();
+        if members.is_empty() {
+            return true;
+        }
+        for fd in &members {
+            fd.signal(signal);
+            if signal != libc::SIGKILL {
+                fd.signal(libc::SIGCONT);
+            }
+        }
+        wait_all_exited(members, Instant::now() + grace);
+    }
+    !session_alive(sid)
+}
+
+/// The conventional name of a signal number (`SIGKILL`), or `SIG<n>` if unknown.
+pub fn signal_name(signal: i32) -> String {
+    const NAMES: [&str; 31] = [
+        "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE",
+        "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
+        "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS",
+    ];
+    usize::try_from(signal - 1)
+        .ok()
+        .and_then(|i| NAMES.get(i))
+        .map_or_else(|| format!("SIG{signal}"), |n| format!("SIG{n}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(9), "SIGKILL");
+        assert_eq!(signal_name(1), "SIGHUP");
+        assert_eq!(signal_name(64), "SIG64");
+    }
+}
