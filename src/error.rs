@@ -56,6 +56,12 @@ pub enum Error {
     UnknownTheme { name: String },
     /// An image did not match its golden file.
     ImageMismatch { report: String },
+    /// A render option out of range (font size, scale).
+    InvalidRenderOption { message: String },
+    /// A request that is malformed as a whole (no command, conflicting options).
+    InvalidArgument { message: String },
+    /// Something this build or this face cannot do.
+    Unsupported { what: String, fix: String },
     /// An operating-system call failed.
     Io { context: String, source: io::Error },
 }
@@ -69,10 +75,14 @@ pub enum ErrorKind {
     Spawn,
     /// A wait timed out.
     Timeout,
-    /// The program has exited or the session was closed.
+    /// The program has exited or the session was closed, so the action cannot happen.
     Exited,
+    /// A wait's condition can no longer hold: the program exited first.
+    ExitedWhileWaiting,
     /// An image did not match its golden file.
     Mismatch,
+    /// Something this build or face cannot do.
+    Unsupported,
     /// Anything else: I/O failures, parser faults.
     Internal,
 }
@@ -88,11 +98,15 @@ impl Error {
             | Error::InvalidEnv { .. }
             | Error::CwdNotDirectory { .. }
             | Error::InvalidFont { .. }
-            | Error::UnknownTheme { .. } => ErrorKind::BadInput,
+            | Error::UnknownTheme { .. }
+            | Error::InvalidRenderOption { .. }
+            | Error::InvalidArgument { .. } => ErrorKind::BadInput,
+            Error::Unsupported { .. } => ErrorKind::Unsupported,
             Error::ImageMismatch { .. } => ErrorKind::Mismatch,
             Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
             Error::Timeout(_) => ErrorKind::Timeout,
-            Error::Exited { .. } | Error::Closed { .. } | Error::ExitedWhileWaiting(_) => ErrorKind::Exited,
+            Error::Exited { .. } | Error::Closed { .. } => ErrorKind::Exited,
+            Error::ExitedWhileWaiting(_) => ErrorKind::ExitedWhileWaiting,
             Error::TerminalFault { .. } | Error::Io { .. } => ErrorKind::Internal,
         }
     }
@@ -172,6 +186,10 @@ impl fmt::Display for Error {
                 crate::theme::THEME_NAMES.join(", ")
             ),
             Error::ImageMismatch { report } => f.write_str(report),
+            Error::InvalidRenderOption { message } | Error::InvalidArgument { message } => {
+                f.write_str(message)
+            }
+            Error::Unsupported { what, fix } => write!(f, "{what} is not supported here: {fix}"),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }
     }

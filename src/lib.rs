@@ -30,6 +30,7 @@
 
 pub mod error;
 pub mod keys;
+pub mod operation;
 mod outlog;
 pub mod process;
 mod pty;
@@ -43,6 +44,7 @@ pub mod wait;
 
 pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
+pub use operation::{Operation, Reply, StartSpec};
 pub use outlog::DEFAULT_LOG_CAPACITY;
 pub use process::ExitStatus;
 pub use session::{DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart};

@@ -288,6 +288,10 @@ impl SessionBuilder {
             _child: spawned.child,
             pid,
             program: self.program.to_string_lossy().into_owned(),
+            command: std::iter::once(self.program.clone())
+                .chain(self.args.iter().cloned())
+                .collect(),
+            started: std::time::SystemTime::now(),
             timeout,
             exit_grace: self.exit_grace,
             exit_thread: Mutex::new(None),
@@ -469,6 +473,8 @@ pub struct Session {
     _child: Box<dyn portable_pty::Child + Send + Sync>,
     pid: i32,
     program: String,
+    command: Vec<OsString>,
+    started: std::time::SystemTime,
     timeout: Duration,
     exit_grace: Duration,
     exit_thread: Mutex<Option<thread::JoinHandle<()>>>,
@@ -489,7 +495,7 @@ impl Session {
             timeout: None,
             log_capacity: DEFAULT_LOG_CAPACITY,
             theme: Theme::default(),
-            exit_grace: Duration::from_secs(1),
+            exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
         }
     }
 
@@ -501,6 +507,16 @@ impl Session {
     /// The program as given to the builder.
     pub fn program(&self) -> &str {
         &self.program
+    }
+
+    /// The program and its arguments, as given to the builder.
+    pub fn command(&self) -> &[OsString] {
+        &self.command
+    }
+
+    /// When the session started.
+    pub fn started(&self) -> std::time::SystemTime {
+        self.started
     }
 
     /// The default wait timeout.
@@ -656,18 +672,33 @@ impl Session {
 
     /// Waits until a row of the screen matches the regex `pattern`.
     pub fn wait_for_text(&self, pattern: &str) -> Result<Snapshot> {
-        self.wait(&Condition::text(pattern)?)
+        self.wait_for_text_timeout(pattern, self.timeout)
+    }
+
+    /// Like [`wait_for_text`](Self::wait_for_text) with an explicit timeout.
+    pub fn wait_for_text_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::text(pattern)?, timeout)
     }
 
     /// Waits until no row of the screen matches `pattern`.
     pub fn wait_for_no_text(&self, pattern: &str) -> Result<Snapshot> {
-        self.wait(&Condition::no_text(pattern)?)
+        self.wait_for_no_text_timeout(pattern, self.timeout)
+    }
+
+    /// Like [`wait_for_no_text`](Self::wait_for_no_text) with an explicit timeout.
+    pub fn wait_for_no_text_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::no_text(pattern)?, timeout)
     }
 
     /// Waits until the output since the session started (as much as the log keeps)
     /// matches `pattern`, with escape sequences removed.
     pub fn wait_for_output(&self, pattern: &str) -> Result<Snapshot> {
-        self.wait(&Condition::output(pattern)?)
+        self.wait_for_output_timeout(pattern, self.timeout)
+    }
+
+    /// Like [`wait_for_output`](Self::wait_for_output) with an explicit timeout.
+    pub fn wait_for_output_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::output(pattern)?, timeout)
     }
 
     /// The current position in the output stream.
@@ -701,12 +732,26 @@ impl Session {
     /// Waits until the screen has not changed for `quiet`, counted from this call: a
     /// screen that was already quiet still waits the full period.
     pub fn wait_stable(&self, quiet: Duration) -> Result<Snapshot> {
-        self.wait(&Condition::Stable(quiet))
+        self.wait_stable_timeout(quiet, self.timeout)
+    }
+
+    /// Like [`wait_stable`](Self::wait_stable) with an explicit timeout.
+    pub fn wait_stable_timeout(&self, quiet: Duration, timeout: Duration) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::Stable(quiet), timeout)
     }
 
     /// Waits until a test on the screen passes.
     pub fn wait_for(&self, test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Result<Snapshot> {
-        self.wait(&Condition::predicate(test))
+        self.wait_for_timeout(test, self.timeout)
+    }
+
+    /// Like [`wait_for`](Self::wait_for) with an explicit timeout.
+    pub fn wait_for_timeout(
+        &self,
+        test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static,
+        timeout: Duration,
+    ) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::predicate(test), timeout)
     }
 
     /// Waits for the program to exit and returns how it ended.
@@ -740,7 +785,12 @@ impl Session {
 
     /// Waits for `condition` measured from `start`: output conditions see only output
     /// after it, text conditions need the screen to have changed since it.
-    pub fn wait_since(
+    pub fn wait_since(&self, start: &WaitStart, condition: &Condition) -> Result<Snapshot> {
+        self.wait_since_timeout(start, condition, self.timeout)
+    }
+
+    /// Like [`wait_since`](Self::wait_since) with an explicit timeout.
+    pub fn wait_since_timeout(
         &self,
         start: &WaitStart,
         condition: &Condition,
@@ -761,7 +811,7 @@ impl Session {
     ) -> Result<Snapshot> {
         let start = self.wait_start();
         self.send(input)?;
-        self.wait_since(&start, condition, timeout)
+        self.wait_since_timeout(&start, condition, timeout)
     }
 
     // ---- state -------------------------------------------------------------

@@ -212,7 +212,7 @@ fn waiting_for_text_after_exit_fails_at_once_with_the_status() {
         start.elapsed() < Duration::from_secs(5),
         "did not wait for the timeout"
     );
-    assert_eq!(err.kind(), ErrorKind::Exited);
+    assert_eq!(err.kind(), ErrorKind::ExitedWhileWaiting);
     assert!(
         err.to_string().starts_with("the program exited with code 4"),
         "{err}"

@@ -14,11 +14,16 @@ use std::time::Duration;
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::{Value, json};
 
+use serde::de::DeserializeOwned;
+use tuipilot::operation::{ExitReport, PngRequest, Screen, Step, WaitFor};
+use tuipilot::render::{FONT_SIZES, SCALES};
+use tuipilot::{Operation, StartSpec};
+
+use crate::error::{ErrorCode, Failure};
 use crate::host::client::Client;
 use crate::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
-use crate::host::protocol::{self, ErrorCode, HostError, Request, SendAction, WaitFor};
+use crate::host::protocol::{self, HostInfo, Request};
 use crate::host::server::{self, HostSpec};
-use tuipilot::{Condition, Session};
 
 const EXIT_CODES: &str =
     "Exit codes: 0 success; 1 a wait or condition was not met (timeout); 2 usage or operational error.";
@@ -75,12 +80,15 @@ enum Command {
         #[arg(long)]
         capture: bool,
     },
-    /// Wait for text, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "output", "stable", "exit"])))]
+    /// Wait for text, its absence, output, a quiet screen or the program's exit.
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "output", "stable", "exit"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
         text: Option<String>,
+        /// Until no row of the screen matches this regex.
+        #[arg(long, value_name = "REGEX")]
+        no_text: Option<String>,
         /// A regex on the program's output since the session started.
         #[arg(long, value_name = "REGEX")]
         output: Option<String>,
@@ -170,9 +178,9 @@ struct StartArgs {
     /// Set an environment variable for the program (repeatable).
     #[arg(long = "env", value_name = "K=V")]
     env: Vec<String>,
-    /// Lines of scrollback to keep.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
-    scrollback: usize,
+    /// Lines of scrollback to keep (default 1000).
+    #[arg(long, value_name = "N")]
+    scrollback: Option<usize>,
     /// Stop the session after this many seconds without requests.
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     idle_timeout: u64,
@@ -200,8 +208,8 @@ struct OnceArgs {
     #[arg(long, value_name = "MS", default_value_t = 300)]
     stable: u64,
     /// Give up waiting after this long (milliseconds).
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
-    timeout_ms: u64,
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
     /// Keep colours and attributes as escape sequences.
     #[arg(long)]
     ansi: bool,
@@ -225,36 +233,32 @@ struct RenderArgs {
     #[arg(long = "font", value_name = "PATH")]
     fonts: Vec<PathBuf>,
     /// Font size in pixels (default 16).
-    #[arg(long, value_name = "PX")]
+    #[arg(long, value_name = "PX", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
     font_size: Option<f32>,
-    /// Pixel scale, 1 or 2 (default 1).
-    #[arg(long, value_name = "N")]
+    /// Pixel scale factor (default 1).
+    #[arg(long, value_name = "N", help = format!("Pixel scale factor, {} to {} (default 1)", SCALES.start(), SCALES.end()))]
     scale: Option<u32>,
 }
 
 impl RenderArgs {
-    /// The protocol form, with paths made absolute against the caller's directory.
-    fn request(&self, path: Option<PathBuf>) -> Result<protocol::PngRequest, HostError> {
-        let here = std::env::current_dir()
-            .map_err(|e| HostError::internal(format!("reading the current directory: {e}")))?;
-        let request = protocol::PngRequest {
-            path: path.map(|p| here.join(p).to_string_lossy().into_owned()),
+    /// The PNG request, with paths made absolute against the caller's directory and every
+    /// option checked here, before anything is asked of the host.
+    fn request(&self, path: Option<PathBuf>) -> Result<PngRequest, Failure> {
+        let here = current_dir()?;
+        let request = PngRequest {
+            path: path.map(|p| here.join(p)),
             theme: self.theme.clone(),
-            fonts: self
-                .fonts
-                .iter()
-                .map(|f| here.join(f).to_string_lossy().into_owned())
-                .collect(),
+            fonts: self.fonts.iter().map(|f| here.join(f)).collect(),
             font_size: self.font_size,
             scale: self.scale,
         };
-        // Refuse a bad theme or font here, before anything is asked of the host.
         request.options()?;
-        for font in &request.fonts {
-            tuipilot::render::check_font(Path::new(font))?;
-        }
         Ok(request)
     }
+}
+
+fn current_dir() -> Result<PathBuf, Failure> {
+    std::env::current_dir().map_err(|e| Failure::internal(format!("reading the current directory: {e}")))
 }
 
 /// Parses the command line and runs it.
@@ -270,7 +274,7 @@ pub fn main() -> ExitCode {
                 .unwrap_or("invalid arguments")
                 .to_string();
             let message = first.trim_start_matches("error: ").to_string();
-            let err = HostError::bad_request(format!("{message}; see `tuipilot --help`"));
+            let err = Failure::bad_request(format!("{message}; see `tuipilot --help`"));
             println!("{}", json!({ "error": err }));
             return ExitCode::from(2);
         }
@@ -289,18 +293,18 @@ pub fn main() -> ExitCode {
             } else {
                 eprintln!("tuipilot: {e}");
             }
-            ExitCode::from(if e.is_unmet_condition() { 1 } else { 2 })
+            ExitCode::from(e.exit_code())
         }
     }
 }
 
-fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
+fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let name = cli.session.as_str();
     let json = cli.json;
     match cli.command {
         Command::Host { dir, spec } => {
             let spec: HostSpec = serde_json::from_str(&spec)
-                .map_err(|e| HostError::bad_request(format!("bad host spec: {e}")))?;
+                .map_err(|e| Failure::bad_request(format!("bad host spec: {e}")))?;
             std::process::exit(server::run(&dir, name, spec));
         }
         Command::Start(args) => start(name, json, args),
@@ -310,61 +314,62 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             capture,
             ..
         } => {
-            let actions = send_actions(
+            let steps = send_steps(
                 matches
                     .subcommand_matches("send")
-                    .ok_or_else(|| HostError::internal("the send arguments went missing"))?,
-            );
-            if actions.is_empty() && wait.is_none() && !capture {
-                return Err(HostError::bad_request(
+                    .ok_or_else(|| Failure::internal("the send arguments went missing"))?,
+            )?;
+            if steps.is_empty() && wait.is_none() && !capture {
+                return Err(Failure::bad_request(
                     "nothing to send: give -t TEXT, -k KEYS, --paste TEXT or --sleep-ms N",
                 ));
             }
-            let request = Request::Send {
-                actions,
-                wait,
+            let operation = Operation::Send {
+                steps,
+                wait: wait.map(WaitFor::Text),
                 timeout_ms,
                 capture,
             };
-            let reply = call(name, &request, timeout_ms)?;
-            print_screen_reply(name, json, &reply, capture)
+            let reply = call(name, operation, timeout_ms)?;
+            match reply.get("screen") {
+                Some(screen) => print_screen(name, json, &decode(screen.clone())?, capture),
+                None if json => print_json(name, &serde_json::json!({})),
+                None => Ok(()),
+            }
         }
         Command::Wait {
             text,
+            no_text,
             output,
             stable,
             exit,
             timeout_ms,
         } => {
-            let condition = match (text, output, stable) {
-                (Some(re), _, _) => WaitFor::Text(re),
-                (_, Some(re), _) => WaitFor::Output(re),
-                (_, _, Some(ms)) => WaitFor::StableMs(ms),
+            let condition = match (text, no_text, output, stable) {
+                (Some(re), ..) => WaitFor::Text(re),
+                (_, Some(re), ..) => WaitFor::NoText(re),
+                (_, _, Some(re), _) => WaitFor::Output(re),
+                (.., Some(ms)) => WaitFor::StableMs(ms),
                 _ if exit => WaitFor::Exit,
                 _ => {
-                    return Err(HostError::bad_request(
-                        "give one of --text, --output, --stable, --exit",
+                    return Err(Failure::bad_request(
+                        "give one of --text, --no-text, --output, --stable, --exit",
                     ));
                 }
             };
             let is_exit = condition == WaitFor::Exit;
             let reply = call(
                 name,
-                &Request::Wait {
+                Operation::Wait {
                     condition,
                     timeout_ms,
                 },
                 timeout_ms,
             )?;
-            if !is_exit {
-                return print_screen_reply(name, json, &reply, false);
+            if is_exit {
+                return print_exit(name, json, decode(reply)?);
             }
-            if json {
-                println!("{}", with_session(name, reply));
-            } else {
-                println!("{}", status_words(&reply));
-            }
-            Ok(())
+            print_screen(name, json, &decode(reply["screen"].clone())?, false)
         }
         Command::Capture {
             wait,
@@ -376,35 +381,30 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
         } => {
             let png = png.map(|path| render.request(path)).transpose()?;
             let wants_png = png.is_some();
-            let request = Request::Capture {
-                wait,
+            let operation = Operation::Capture {
+                wait: wait.map(WaitFor::Text),
                 timeout_ms,
                 ansi,
                 scrollback,
                 png,
             };
-            let reply = call(name, &request, timeout_ms)?;
+            let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             if wants_png && !json {
-                if let Some(path) = reply.pointer("/screen/png").and_then(Value::as_str) {
-                    println!("{path}");
+                if let Some(path) = &screen.png {
+                    println!("{}", path.display());
                 }
                 return Ok(());
             }
-            print_screen_reply(name, json, &reply, true)
+            print_screen(name, json, &screen, true)
         }
         Command::Exit { timeout_ms } => {
-            let reply = call(name, &Request::Exit { timeout_ms }, timeout_ms)?;
-            if json {
-                println!("{}", with_session(name, reply));
-            } else {
-                println!("{}", status_words(&reply));
-            }
-            Ok(())
+            let reply = call(name, Operation::Exit { timeout_ms }, timeout_ms)?;
+            print_exit(name, json, decode(reply)?)
         }
         Command::Resize { cols, rows } => {
-            let reply = call(name, &Request::Resize { cols, rows }, None)?;
+            let reply = call(name, Operation::Resize { cols, rows }, None)?;
             if json {
-                println!("{}", with_session(name, reply));
+                print_json(name, &reply)?;
             }
             Ok(())
         }
@@ -418,7 +418,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
             max_sessions,
             artifact_dir,
         })
-        .map_err(HostError::internal),
+        .map_err(Failure::internal),
         Command::Describe => {
             println!(
                 "{}",
@@ -431,7 +431,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), HostError> {
 }
 
 /// The runtime directory and the paths of session `name`, checked.
-fn session_paths(name: &str) -> Result<SessionPaths, HostError> {
+fn session_paths(name: &str) -> Result<SessionPaths, Failure> {
     let dir = runtime_dir_from_env();
     ensure_runtime_dir(&dir)?;
     SessionPaths::new(&dir, name)
@@ -442,61 +442,75 @@ fn reply_timeout(timeout_ms: Option<u64>) -> Duration {
     Duration::from_millis(timeout_ms.map_or(120_000, |ms| ms.saturating_add(15_000)))
 }
 
-fn call(name: &str, request: &Request, timeout_ms: Option<u64>) -> Result<Value, HostError> {
+fn call(name: &str, operation: Operation, timeout_ms: Option<u64>) -> Result<Value, Failure> {
     let paths = session_paths(name)?;
-    Client::request_once(&paths, request, reply_timeout(timeout_ms))
+    Client::request_once(&paths, &Request::Op(operation), reply_timeout(timeout_ms))
 }
 
-fn with_session(name: &str, mut reply: Value) -> Value {
-    if let Value::Object(object) = &mut reply {
+/// A reply's JSON as the typed reply it is.
+fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
+    serde_json::from_value(value)
+        .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))
+}
+
+/// Prints `value` as JSON with the session's name added.
+fn print_json(name: &str, value: &impl serde::Serialize) -> Result<(), Failure> {
+    let mut value =
+        serde_json::to_value(value).map_err(|e| Failure::internal(format!("encoding the output: {e}")))?;
+    if let Value::Object(object) = &mut value {
         object.insert("session".into(), json!(name));
     }
-    reply
-}
-
-/// Prints a reply that may carry a screen: its text, or with `--json` the screen's
-/// fields (`text`, `cols`, `rows`, `cursor`, …) at the top level with the session name.
-fn print_screen_reply(name: &str, json: bool, reply: &Value, print_text: bool) -> Result<(), HostError> {
-    let screen = reply.get("screen").cloned().unwrap_or_else(|| json!({}));
-    if json {
-        println!("{}", with_session(name, screen));
-    } else if print_text && let Some(text) = screen.get("text").and_then(Value::as_str) {
-        println!("{text}");
-    }
+    println!("{value}");
     Ok(())
 }
 
-/// `exited with code N` / `killed by SIGNAME`.
-fn status_words(reply: &Value) -> String {
-    match (
-        reply.get("exit_code").and_then(Value::as_i64),
-        reply.get("signal").and_then(Value::as_str),
-    ) {
-        (_, Some(signal)) => format!("killed by {signal}"),
-        (Some(code), _) => format!("exited with code {code}"),
-        _ => "running".to_string(),
+/// Prints a screen: its text, or with `--json` its fields (`text`, `cols`, `rows`,
+/// `cursor`, …) with the session's name.
+fn print_screen(name: &str, json: bool, screen: &Screen, print_text: bool) -> Result<(), Failure> {
+    if json {
+        print_json(name, screen)
+    } else {
+        if print_text {
+            println!("{}", screen.text);
+        }
+        Ok(())
     }
 }
 
-/// The send actions in the order they appeared on the command line.
-fn send_actions(matches: &ArgMatches) -> Vec<SendAction> {
-    let mut ordered: Vec<(usize, SendAction)> = Vec::new();
-    let mut collect = |id: &str, make: &dyn Fn(&str) -> SendAction| {
-        if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
-            for (index, value) in indices.zip(values) {
-                ordered.push((index, make(&value.to_string_lossy())));
-            }
-        }
-    };
-    collect("text", &|v| SendAction::Text(v.to_string()));
-    collect("key", &|v| SendAction::Keys(v.to_string()));
-    collect("paste", &|v| SendAction::Paste(v.to_string()));
-    collect("sleep_ms", &|v| SendAction::SleepMs(v.parse().unwrap_or(0)));
-    ordered.sort_by_key(|(index, _)| *index);
-    ordered.into_iter().map(|(_, action)| action).collect()
+/// Prints how the program ended: `exited with code N` / `killed by SIGNAME`, or the JSON.
+fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(), Failure> {
+    if json {
+        print_json(name, &exit)
+    } else {
+        println!("{}", exit.words());
+        Ok(())
+    }
 }
 
-fn start(name: &str, json: bool, args: StartArgs) -> Result<(), HostError> {
+/// The send steps in the order they appeared on the command line.
+fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
+    let mut ordered: Vec<(usize, Step)> = Vec::new();
+    let mut collect = |id: &str, make: &dyn Fn(&str) -> Result<Step, Failure>| {
+        if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
+            for (index, value) in indices.zip(values) {
+                ordered.push((index, make(&value.to_string_lossy())?));
+            }
+        }
+        Ok::<(), Failure>(())
+    };
+    collect("text", &|v| Ok(Step::Text(v.to_string())))?;
+    collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
+    collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
+    collect("sleep_ms", &|v| {
+        v.parse()
+            .map(Step::SleepMs)
+            .map_err(|_| Failure::bad_request(format!("invalid --sleep-ms `{v}`: expected milliseconds")))
+    })?;
+    ordered.sort_by_key(|(index, _)| *index);
+    Ok(ordered.into_iter().map(|(_, step)| step).collect())
+}
+
+fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failure> {
     let StartArgs {
         cols,
         rows,
@@ -511,7 +525,7 @@ fn start(name: &str, json: bool, args: StartArgs) -> Result<(), HostError> {
         match Client::connect(&paths) {
             Ok((_, hello)) => {
                 let pid = hello.get("pid").and_then(Value::as_i64).unwrap_or(0);
-                return Err(HostError::bad_request(format!(
+                return Err(Failure::bad_request(format!(
                     "session `{name}` is already running (pid {pid}): end it with `tuipilot exit -s {name}` or choose another name with -s"
                 )));
             }
@@ -524,27 +538,23 @@ fn start(name: &str, json: bool, args: StartArgs) -> Result<(), HostError> {
         .iter()
         .map(|pair| match pair.split_once('=') {
             Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
-            _ => Err(HostError::bad_request(format!(
+            _ => Err(Failure::bad_request(format!(
                 "invalid --env `{pair}`: expected KEY=VALUE"
             ))),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let here = std::env::current_dir()
-        .map_err(|e| HostError::internal(format!("reading the current directory: {e}")))?;
-    let cwd = cwd.map(|d| here.join(d)).unwrap_or(here);
-    if !cwd.is_dir() {
-        return Err(HostError::bad_request(format!(
-            "working directory `{}` is not a directory: create it or pass an existing one",
-            cwd.display()
-        )));
-    }
+    let here = current_dir()?;
     let spec = HostSpec {
-        command: command.clone(),
-        cols,
-        rows,
-        cwd: Some(cwd),
-        env,
-        scrollback,
+        start: StartSpec {
+            command: command.clone(),
+            cols,
+            rows,
+            // Absolute: the host resolves nothing against a directory of its own.
+            cwd: Some(cwd.map(|d| here.join(d)).unwrap_or(here)),
+            env,
+            scrollback,
+            timeout_ms: None,
+        },
         idle_timeout_secs: idle_timeout,
     };
     let reply = launch_host(&paths, &spec)?;
@@ -564,13 +574,13 @@ fn start(name: &str, json: bool, args: StartArgs) -> Result<(), HostError> {
 }
 
 /// Starts the host in the background and waits for its ready (or error) line.
-fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, HostError> {
+fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> {
     let exe = std::env::current_exe()
-        .map_err(|e| HostError::internal(format!("finding the tuipilot binary: {e}")))?;
+        .map_err(|e| Failure::internal(format!("finding the tuipilot binary: {e}")))?;
     let log = std::fs::File::create(&paths.log)
-        .map_err(|e| HostError::internal(format!("creating the log {}: {e}", paths.log.display())))?;
+        .map_err(|e| Failure::internal(format!("creating the log {}: {e}", paths.log.display())))?;
     let dir = paths.socket.parent().unwrap_or(Path::new("."));
-    let spec_json = serde_json::to_string(spec).map_err(|e| HostError::internal(e.to_string()))?;
+    let spec_json = serde_json::to_string(spec).map_err(|e| Failure::internal(e.to_string()))?;
     let mut host = Process::new(exe)
         .arg("__host")
         .arg("--dir")
@@ -581,7 +591,7 @@ fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, HostError
         .stderr(log)
         .process_group(0)
         .spawn()
-        .map_err(|e| HostError::internal(format!("starting the session host: {e}")))?;
+        .map_err(|e| Failure::internal(format!("starting the session host: {e}")))?;
     let mut line = String::new();
     if let Some(stdout) = host.stdout.take() {
         let _ = BufReader::new(stdout).read_line(&mut line);
@@ -590,13 +600,13 @@ fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, HostError
         let _ = host.wait();
         let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
         paths.remove();
-        return Err(HostError::internal(format!(
+        return Err(Failure::internal(format!(
             "the session host stopped before it was ready: {}",
             log.lines().last().unwrap_or("no message")
         )));
     }
     let response: protocol::Response = serde_json::from_str(&line)
-        .map_err(|e| HostError::internal(format!("unreadable host handshake: {e}")))?;
+        .map_err(|e| Failure::internal(format!("unreadable host handshake: {e}")))?;
     match (response.ok, response.error) {
         (Some(ok), None) => Ok(ok),
         (_, Some(error)) => {
@@ -604,21 +614,21 @@ fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, HostError
             paths.remove();
             Err(error)
         }
-        _ => Err(HostError::internal(
+        _ => Err(Failure::internal(
             "the host's handshake has neither `ok` nor `error`",
         )),
     }
 }
 
-fn list(json: bool) -> Result<(), HostError> {
+fn list(json: bool) -> Result<(), Failure> {
     let dir = runtime_dir_from_env();
     ensure_runtime_dir(&dir)?;
     let mut rows = Vec::new();
     for name in session_names(&dir) {
         let paths = SessionPaths::new(&dir, &name)?;
-        let info =
-            Client::connect(&paths).and_then(|(mut c, _)| c.call(&Request::Info, Duration::from_secs(5)));
-        match info {
+        let info = Client::connect(&paths)
+            .and_then(|(mut c, _)| c.call(&Request::Op(Operation::Info), Duration::from_secs(5)));
+        match info.and_then(decode::<HostInfo>) {
             Ok(info) => rows.push(info),
             // A socket nobody answers on belongs to a host that is gone.
             Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
@@ -626,7 +636,8 @@ fn list(json: bool) -> Result<(), HostError> {
         }
     }
     if json {
-        println!("{}", Value::Array(rows));
+        let rows = serde_json::to_value(&rows).map_err(|e| Failure::internal(e.to_string()))?;
+        println!("{rows}");
         return Ok(());
     }
     if rows.is_empty() {
@@ -637,25 +648,15 @@ fn list(json: bool) -> Result<(), HostError> {
         "{:<16} {:>8}  {:<9} {:<18} {:>7}  COMMAND",
         "NAME", "PID", "SIZE", "STATUS", "AGE"
     );
-    let cell = |v: Value| match v {
-        Value::String(s) => s,
-        other => other.to_string(),
-    };
     for r in &rows {
-        let get = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
-        let status = if get("running") == json!(true) {
-            "running".to_string()
-        } else {
-            status_words(r)
-        };
         println!(
             "{:<16} {:>8}  {:<9} {:<18} {:>6}s  {}",
-            cell(get("session")),
-            cell(get("pid")),
-            format!("{}x{}", cell(get("cols")), cell(get("rows"))),
-            status,
-            cell(get("age_secs")),
-            cell(get("command"))
+            r.session,
+            r.info.pid,
+            format!("{}x{}", r.info.cols, r.info.rows),
+            r.info.exit.words(),
+            r.info.age_secs,
+            r.info.command
         );
     }
     Ok(())
@@ -716,13 +717,18 @@ fn describe() -> Value {
             "transport": "Unix socket NAME.sock in the runtime directory; one JSON object per line",
             "max_line_bytes": protocol::MAX_LINE,
             "operations": protocol::CAPABILITIES,
-            "error_codes": ["bad_request", "no_session", "timeout", "exited", "unsupported", "internal"],
+            "error_codes": ErrorCode::ALL
+                .iter()
+                .map(|(code, meaning)| json!({ "code": code, "meaning": meaning, "exit_status": Failure::new(*code, "").exit_code() }))
+                .collect::<Vec<_>>(),
         },
         "runtime_dir": runtime_dir_from_env(),
     })
 }
 
-fn once(args: OnceArgs, json: bool) -> Result<(), HostError> {
+/// `once`: the same operations as a session's, applied in one process — start, wait,
+/// press keys, wait for a quiet screen, capture, exit.
+fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     let OnceArgs {
         cols,
         rows,
@@ -735,40 +741,56 @@ fn once(args: OnceArgs, json: bool) -> Result<(), HostError> {
         render,
         command,
     } = args;
-    let png = png.map(|p| render.request(Some(p))).transpose()?;
-    // Check every key name before starting anything.
-    let keys = keys
-        .iter()
-        .map(|spec| tuipilot::keys::parse_key_list(spec))
-        .collect::<tuipilot::Result<Vec<_>>>()?;
-    let condition = wait.as_deref().map(Condition::text).transpose()?;
-    let session = Session::builder(&command[0])
-        .args(&command[1..])
-        .size(cols, rows)
-        .timeout(Duration::from_millis(timeout_ms))
-        .spawn()?;
-    if let Some(condition) = condition {
-        session.wait(&condition)?;
+    let mut operations = Vec::new();
+    if let Some(re) = wait {
+        operations.push(Operation::Wait {
+            condition: WaitFor::Text(re),
+            timeout_ms,
+        });
     }
-    for key in keys.into_iter().flatten() {
-        session.press_key(key)?;
+    if !keys.is_empty() {
+        operations.push(Operation::Send {
+            steps: keys.into_iter().map(Step::Keys).collect(),
+            wait: None,
+            timeout_ms,
+            capture: false,
+        });
     }
-    let screen = session.wait_stable(Duration::from_millis(stable))?;
-    let text = if ansi { screen.ansi() } else { screen.text() };
-    let mut out = protocol::screen_json(&screen, text.clone());
-    if let Some(request) = png {
-        let path = PathBuf::from(request.path.clone().unwrap_or_default());
-        let (width, height) = screen.save_png(&path, &request.options()?)?;
-        out["png"] = json!(path);
-        out["width"] = json!(width);
-        out["height"] = json!(height);
+    operations.push(Operation::Wait {
+        condition: WaitFor::StableMs(stable),
+        timeout_ms,
+    });
+    operations.push(Operation::Capture {
+        wait: None,
+        timeout_ms,
+        ansi,
+        scrollback: false,
+        png: png.map(|p| render.request(Some(p))).transpose()?,
+    });
+    // Check every operation before starting anything: a bad key or regex fails at once.
+    for operation in &operations {
+        operation.check()?;
     }
+    let session = StartSpec {
+        cols,
+        rows,
+        ..StartSpec::new(command)
+    }
+    .spawn()?;
+    let mut screen = None;
+    for operation in &operations {
+        if let tuipilot::Reply::Screen { screen: s } = session.apply(operation)? {
+            screen = Some(s);
+        }
+    }
+    let screen = screen.ok_or_else(|| Failure::internal("the capture returned no screen"))?;
     if json {
-        println!("{out}");
+        let value = serde_json::to_value(&screen).map_err(|e| Failure::internal(e.to_string()))?;
+        println!("{value}");
     } else {
-        println!("{text}");
+        println!("{}", screen.text);
     }
     let _ = std::io::stdout().flush();
-    session.exit()?;
+    session.apply(&Operation::Exit { timeout_ms: None })?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! codes. The engine itself is the `tuipilot` library.
 
 mod commands;
+mod error;
 mod host;
 mod mcp;
 mod watchdog;

@@ -1,9 +1,16 @@
 //! `tuipilot mcp`: the engine as one MCP tool, `terminal`, over stdio (rmcp).
 //!
-//! The server translates tool calls into [`Session`] calls; sessions belong to the server
-//! process and are all ended when the client disconnects or stdin closes. A watchdog,
-//! forked before the runtime starts, ends them too if the server itself is killed.
-//! Nothing but protocol messages is written to stdout.
+//! The server translates each tool call into the library's operations ([`Operation`],
+//! applied by [`Session::apply`], the executor every face shares) and their replies into
+//! MCP content; failures become error results with the same codes as the CLI's
+//! ([`crate::error`]). Sessions belong to the server process and are all ended when the
+//! client disconnects or stdin closes. A watchdog, forked before the runtime starts, ends
+//! them too if the server itself is killed. Nothing but protocol messages is written to
+//! stdout.
+//!
+//! One deliberate difference from the other faces: screens are capped at
+//! [`MAX_COLS`]×[`MAX_ROWS`] cells (the library allows 1000×1000), because every capture
+//! returns an image to a model.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,19 +24,23 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, schemars, tool, too
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::watchdog::Watchdog;
-use tuipilot::render::RenderOptions;
-use tuipilot::{Condition, Input, Session, Snapshot};
+use tuipilot::operation::{PngRequest, Screen, Step, WaitFor};
+use tuipilot::{Operation, Reply, Session, StartSpec};
 
-/// Largest screen the server will start or resize to (and so render).
-const MAX_COLS: u16 = 400;
-const MAX_ROWS: u16 = 200;
+use crate::error::{ErrorCode, Failure};
+use crate::watchdog::Watchdog;
+
+/// Widest screen the server will start or resize to (and so render).
+pub const MAX_COLS: u16 = 400;
+/// Tallest screen the server will start or resize to.
+pub const MAX_ROWS: u16 = 200;
 
 /// How the server was started.
 #[derive(Clone, Debug)]
 pub struct McpConfig {
     /// Programs `start` may run (by name or path); empty: any.
     pub allow: Vec<String>,
+    /// Most sessions at once.
     pub max_sessions: usize,
     /// Where captures are also saved; without it the server writes no files.
     pub artifact_dir: Option<PathBuf>,
@@ -80,17 +91,21 @@ struct TerminalArgs {
     /// start: extra environment variables.
     #[serde(default)]
     env: Option<HashMap<String, String>>,
-    /// send: key names pressed in order after `text`, e.g. ["Down", "Down", "Enter"] or
-    /// ["C-c"]. Names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp
-    /// PageDown Insert Delete F1-F12, any single character; modifiers C- (Ctrl), M- (Alt),
-    /// S- (Shift), e.g. C-x, M-Enter, S-Tab, C-S-Up.
-    #[serde(default)]
-    keys: Option<Vec<String>>,
-    /// send: literal text typed before the keys. It does not press Enter: add "Enter" to
-    /// keys.
+    /// send: literal text, typed first. It does not press Enter: add "Enter" to keys.
     #[serde(default)]
     text: Option<String>,
-    /// send: pause after the text and keys, in milliseconds (prefer wait_pattern).
+    /// send: text pasted after `text` (bracketed if the program enabled bracketed paste,
+    /// so editors and shells take it as one paste, not typing).
+    #[serde(default)]
+    paste: Option<String>,
+    /// send: key names pressed in order after the text and paste: a string of names
+    /// separated by spaces ("Down Down Enter") or a list (["Down", "Down", "Enter"]).
+    /// Names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown
+    /// Insert Delete F1-F12, any single character; modifiers C- (Ctrl), M- (Alt), S-
+    /// (Shift), e.g. C-x, M-Enter, S-Tab, C-S-Up.
+    #[serde(default)]
+    keys: Option<KeyList>,
+    /// send: pause after the input, in milliseconds (prefer a wait).
     #[serde(default)]
     sleep_ms: Option<u64>,
     /// A regex on the screen (rows matched separately; ^ and $ anchor to rows). send: wait
@@ -98,10 +113,21 @@ struct TerminalArgs {
     /// capturing. wait: wait for it.
     #[serde(default)]
     wait_pattern: Option<String>,
-    /// wait/capture: wait until the screen has not changed for this many milliseconds.
+    /// Like wait_pattern, but wait until NO row matches the regex (a spinner or dialog gone).
+    #[serde(default)]
+    wait_absent: Option<String>,
+    /// Wait until the program's output (escape sequences removed) matches this regex: since
+    /// the input for send, since the session started for wait/capture.
+    #[serde(default)]
+    wait_output: Option<String>,
+    /// Wait until the screen has not changed for this many milliseconds.
     #[serde(default)]
     stable_ms: Option<u64>,
-    /// Timeout for any wait in milliseconds (default 10000).
+    /// wait/send: wait for the program to exit (wait returns its exit code or signal).
+    #[serde(default)]
+    wait_exit: Option<bool>,
+    /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS, else 10000).
+    /// exit: the time allowed for a graceful end before SIGKILL.
     #[serde(default)]
     timeout_ms: Option<u64>,
     /// capture: include a PNG screenshot (default true).
@@ -110,9 +136,22 @@ struct TerminalArgs {
     /// capture: screenshot theme, "dark" (default) or "light".
     #[serde(default)]
     theme: Option<String>,
-    /// capture: screenshot pixel scale, 1 (default) or 2.
+    /// capture: screenshot pixel scale, 1 (default) to 4.
     #[serde(default)]
     scale: Option<u32>,
+    /// capture: screenshot font size in pixels, 4 to 128 (default 16).
+    #[serde(default)]
+    font_size: Option<f32>,
+}
+
+/// Key names as one string or a list; every string may hold several names.
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+enum KeyList {
+    /// "Down Down Enter"
+    Names(String),
+    /// ["Down", "Down", "Enter"]
+    List(Vec<String>),
 }
 
 /// The MCP server.
@@ -129,21 +168,12 @@ struct State {
     captures: std::sync::atomic::AtomicUsize,
 }
 
-/// A failed call: shown to the model as a tool error.
-struct Failure(String);
-
-impl From<tuipilot::Error> for Failure {
-    fn from(e: tuipilot::Error) -> Failure {
-        Failure(e.to_string())
-    }
-}
-
 fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
-    Err(Failure(message.into()))
+    Err(Failure::bad_request(message))
 }
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text then keys then sleep_ms; with wait_pattern it waits for that regex on the screen after the input and returns whether it matched plus the screen text), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; wait_pattern or stable_ms first), wait (wait_pattern or stable_ms), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list.
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms or wait_exit — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list.
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -166,10 +196,10 @@ impl TerminalServer {
         let state = self.state.clone();
         let outcome = tokio::task::spawn_blocking(move || state.handle(args))
             .await
-            .unwrap_or_else(|e| fail(format!("the tool call failed: {e}")));
+            .unwrap_or_else(|e| Err(Failure::internal(format!("the tool call failed: {e}"))));
         Ok(match outcome {
             Ok(result) => result,
-            Err(Failure(message)) => CallToolResult::error(vec![ContentBlock::text(message)]),
+            Err(failure) => error_result(&failure),
         })
     }
 }
@@ -218,7 +248,9 @@ fn split_words(line: &str) -> Result<Vec<String>, Failure> {
         }
     }
     if quote.is_some() {
-        return fail(format!("unclosed quote in command `{line}`"));
+        return fail(format!(
+            "unclosed quote in command `{line}`: close it or pass the command as a list"
+        ));
     }
     if in_word {
         words.push(word);
@@ -241,80 +273,187 @@ fn sanitize(name: &str) -> String {
     cleaned.trim_start_matches('.').to_string()
 }
 
+/// An MCP error result: the message (for a failed wait, the report with the screen it
+/// saw) as text, and the code as structured content, as the CLI's `--json` has it.
+fn error_result(failure: &Failure) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(failure.to_string())]);
+    result.structured_content =
+        Some(json!({ "error": { "code": failure.code, "message": failure.message } }));
+    result
+}
+
+impl TerminalArgs {
+    /// The one wait these arguments ask for, if any; two at once is a mistake.
+    fn wait(&self) -> Result<Option<WaitFor>, Failure> {
+        let mut waits = Vec::new();
+        if let Some(re) = &self.wait_pattern {
+            waits.push(WaitFor::Text(re.clone()));
+        }
+        if let Some(re) = &self.wait_absent {
+            waits.push(WaitFor::NoText(re.clone()));
+        }
+        if let Some(re) = &self.wait_output {
+            waits.push(WaitFor::Output(re.clone()));
+        }
+        if let Some(ms) = self.stable_ms {
+            waits.push(WaitFor::StableMs(ms));
+        }
+        if self.wait_exit == Some(true) {
+            waits.push(WaitFor::Exit);
+        }
+        match waits.len() {
+            0 | 1 => Ok(waits.pop()),
+            _ => fail(
+                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms or wait_exit",
+            ),
+        }
+    }
+
+    /// The input of a `send`, in its documented order: text, paste, keys, pause.
+    fn steps(&self) -> Vec<Step> {
+        let mut steps = Vec::new();
+        if let Some(text) = &self.text {
+            steps.push(Step::Text(text.clone()));
+        }
+        if let Some(paste) = &self.paste {
+            steps.push(Step::Paste(paste.clone()));
+        }
+        match &self.keys {
+            Some(KeyList::Names(names)) => steps.push(Step::Keys(names.clone())),
+            Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(Step::Keys)),
+            None => {}
+        }
+        if let Some(ms) = self.sleep_ms {
+            steps.push(Step::SleepMs(ms));
+        }
+        steps
+    }
+
+    /// The requested size, within this server's cap.
+    fn size(&self) -> Result<(u16, u16), Failure> {
+        let (cols, rows) = (self.cols.unwrap_or(80), self.rows.unwrap_or(24));
+        if cols > MAX_COLS || rows > MAX_ROWS {
+            return fail(format!(
+                "{cols}x{rows} is larger than this server renders ({MAX_COLS}x{MAX_ROWS} cells at most)"
+            ));
+        }
+        Ok((cols, rows))
+    }
+}
+
 impl State {
     fn session(&self, name: &str) -> Result<Arc<Session>, Failure> {
         let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         match sessions.get(name) {
             Some(s) => Ok(s.clone()),
-            None => fail(format!(
-                "no session named `{name}`: start one with action \"start\" (sessions: {})",
-                if sessions.is_empty() {
-                    "none".to_string()
-                } else {
-                    sessions.keys().cloned().collect::<Vec<_>>().join(", ")
-                }
+            None => Err(Failure::new(
+                ErrorCode::NoSession,
+                format!(
+                    "no session named `{name}`: start one with action \"start\" (sessions: {})",
+                    if sessions.is_empty() {
+                        "none".to_string()
+                    } else {
+                        sessions.keys().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                ),
             )),
         }
     }
 
     fn handle(&self, args: TerminalArgs) -> Result<CallToolResult, Failure> {
         let name = args.session.clone().unwrap_or_else(|| "default".to_string());
-        let timeout = Duration::from_millis(args.timeout_ms.unwrap_or(10_000));
         match args.action {
             Action::Start => self.start(&name, &args),
-            Action::Send => self.send(&name, &args, timeout),
-            Action::Capture => self.capture(&name, &args, timeout),
-            Action::Wait => {
-                let session = self.session(&name)?;
-                let condition = match (&args.wait_pattern, args.stable_ms) {
-                    (Some(p), _) => Condition::text(p)?,
-                    (None, Some(ms)) => Condition::stable(Duration::from_millis(ms)),
-                    (None, None) => return fail("wait needs wait_pattern (a regex) or stable_ms"),
+            Action::Send => {
+                let steps = args.steps();
+                let wait = args.wait()?;
+                if steps.is_empty() && wait.is_none() {
+                    return fail("send needs text, paste, keys or sleep_ms");
+                }
+                let capture = wait.is_some();
+                let operation = Operation::Send {
+                    steps,
+                    wait,
+                    timeout_ms: args.timeout_ms,
+                    capture,
                 };
-                let snap = session.wait_timeout(&condition, timeout)?;
-                Ok(CallToolResult::success(vec![ContentBlock::text(snap.text())]))
+                match self.session(&name)?.apply(&operation)? {
+                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    _ => Ok(CallToolResult::success(vec![ContentBlock::text("sent")])),
+                }
+            }
+            Action::Capture => {
+                let png = match args.image.unwrap_or(true) {
+                    false => None,
+                    true => Some(PngRequest {
+                        path: self.artifact(&name)?,
+                        theme: args.theme.clone(),
+                        fonts: Vec::new(),
+                        font_size: args.font_size,
+                        scale: args.scale,
+                    }),
+                };
+                let operation = Operation::Capture {
+                    wait: args.wait()?,
+                    timeout_ms: args.timeout_ms,
+                    ansi: false,
+                    scrollback: false,
+                    png,
+                };
+                match self.session(&name)?.apply(&operation)? {
+                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    other => Err(unexpected(&other)),
+                }
+            }
+            Action::Wait => {
+                let Some(condition) = args.wait()? else {
+                    return fail(
+                        "wait needs one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit",
+                    );
+                };
+                let operation = Operation::Wait {
+                    condition,
+                    timeout_ms: args.timeout_ms,
+                };
+                match self.session(&name)?.apply(&operation)? {
+                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    Reply::Exit(exit) => Ok(exit_result(&name, exit)),
+                    other => Err(unexpected(&other)),
+                }
             }
             Action::Resize => {
-                let session = self.session(&name)?;
-                let (cols, rows) = (args.cols.unwrap_or(80), args.rows.unwrap_or(24));
-                check_size(cols, rows)?;
-                session.resize(cols, rows)?;
+                let (cols, rows) = args.size()?;
+                self.session(&name)?.apply(&Operation::Resize { cols, rows })?;
                 Ok(structured(
                     format!("resized `{name}` to {cols}x{rows}"),
                     json!({ "session": name, "cols": cols, "rows": rows }),
                 ))
             }
             Action::Exit => {
-                let session = self
-                    .sessions
+                let session = self.session(&name)?;
+                let reply = session.apply(&Operation::Exit {
+                    timeout_ms: args.timeout_ms,
+                })?;
+                self.sessions
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&name);
-                let Some(session) = session else {
-                    return fail(format!("no session named `{name}`"));
-                };
-                let status = session.exit()?;
                 if let Some(w) = &self.watchdog {
                     let _ = w.disarm(session.pid());
                 }
-                Ok(structured(
-                    format!("session `{name}`: the program {status}"),
-                    json!({ "session": name, "exit_code": status.code(), "signal": status.signal() }),
-                ))
+                match reply {
+                    Reply::Exit(exit) => Ok(exit_result(&name, exit)),
+                    other => Err(unexpected(&other)),
+                }
             }
             Action::List => {
                 let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-                let mut list: Vec<Value> = sessions
-                    .iter()
-                    .map(|(name, s)| {
-                        let (cols, rows) = s.size();
-                        let exit = s.exit_status();
-                        json!({
-                            "session": name, "pid": s.pid(), "command": s.program(), "cols": cols, "rows": rows,
-                            "running": exit.is_none(), "exit_code": exit.and_then(|e| e.code()), "signal": exit.and_then(|e| e.signal()),
-                        })
-                    })
-                    .collect();
+                let mut list = Vec::new();
+                for (name, session) in sessions.iter() {
+                    let mut entry = serde_json::to_value(session.info()).unwrap_or_default();
+                    entry["session"] = json!(name);
+                    list.push(entry);
+                }
                 list.sort_by(|a, b| a["session"].as_str().cmp(&b["session"].as_str()));
                 let text = if list.is_empty() {
                     "no sessions".to_string()
@@ -326,14 +465,23 @@ impl State {
         }
     }
 
+    /// Where a capture is saved: a numbered file in the artifact directory, or nowhere.
+    fn artifact(&self, name: &str) -> Result<Option<PathBuf>, Failure> {
+        let Some(dir) = &self.config.artifact_dir else {
+            return Ok(None);
+        };
+        let n = self.captures.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        artifact_path(dir, &format!("{name}-{n:04}.png")).map(Some)
+    }
+
     fn start(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
-        crate::host::paths::check_name(name).map_err(|e| Failure(e.message))?;
+        crate::host::paths::check_name(name)?;
         let argv = match &args.command {
             Some(CommandLine::Line(line)) => split_words(line)?,
             Some(CommandLine::Argv(argv)) => argv.clone(),
             None => Vec::new(),
         };
-        let Some((program, rest)) = argv.split_first() else {
+        let Some(program) = argv.first() else {
             return fail("start needs a command, e.g. \"bash\" or [\"python3\", \"app.py\"]");
         };
         if !self.config.allow.is_empty() {
@@ -348,8 +496,7 @@ impl State {
                 ));
             }
         }
-        let (cols, rows) = (args.cols.unwrap_or(80), args.rows.unwrap_or(24));
-        check_size(cols, rows)?;
+        let (cols, rows) = args.size()?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(existing) = sessions.get(name) {
             if existing.is_running() {
@@ -368,22 +515,24 @@ impl State {
                 sessions.len()
             ));
         }
-        let mut builder = Session::builder(program)
-            .args(rest)
-            .size(cols, rows)
-            .timeout(Duration::from_secs(10));
-        if let Some(cwd) = &args.cwd {
-            builder = builder.cwd(cwd);
-        }
-        for (k, v) in args.env.iter().flatten() {
-            builder = builder.env(k, v);
-        }
-        let session = builder.spawn()?;
+        let spec = StartSpec {
+            cols,
+            rows,
+            cwd: args.cwd.as_ref().map(PathBuf::from),
+            env: args
+                .env
+                .iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            ..StartSpec::new(argv.clone())
+        };
+        let session = spec.spawn()?;
         if let Some(w) = &self.watchdog
             && let Err(e) = w.arm(session.pid())
         {
             let _ = session.kill();
-            return fail(e);
+            return Err(Failure::internal(e));
         }
         let pid = session.pid();
         sessions.insert(name.to_string(), Arc::new(session));
@@ -395,87 +544,42 @@ impl State {
             json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": argv }),
         ))
     }
+}
 
-    fn send(&self, name: &str, args: &TerminalArgs, timeout: Duration) -> Result<CallToolResult, Failure> {
-        let session = self.session(name)?;
-        let keys = args
-            .keys
-            .iter()
-            .flatten()
-            .map(|k| tuipilot::Key::parse(k))
-            .collect::<tuipilot::Result<Vec<_>>>()?;
-        let condition = args.wait_pattern.as_deref().map(Condition::text).transpose()?;
-        if args.text.is_none() && keys.is_empty() && args.sleep_ms.is_none() {
-            return fail("send needs text, keys or sleep_ms");
-        }
-        let start = session.wait_start();
-        if let Some(text) = &args.text {
-            session.send(&Input::text(text.clone()))?;
-        }
-        if !keys.is_empty() {
-            session.send(&Input::Keys(keys))?;
-        }
-        if let Some(ms) = args.sleep_ms {
-            std::thread::sleep(Duration::from_millis(ms));
-        }
-        let Some(condition) = condition else {
-            return Ok(CallToolResult::success(vec![ContentBlock::text("sent")]));
-        };
-        match session.wait_since(&start, &condition, timeout) {
-            Ok(snap) => Ok(structured(
-                snap.text(),
-                json!({ "matched": true, "screen": snap.text() }),
-            )),
-            Err(e @ (tuipilot::Error::Timeout(_) | tuipilot::Error::ExitedWhileWaiting(_))) => {
-                let screen = session.snapshot().text();
-                Ok(structured(
-                    e.to_string(),
-                    json!({ "matched": false, "screen": screen }),
-                ))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
+/// A reply of the wrong shape for its operation: the executor broke its contract.
+fn unexpected(reply: &Reply) -> Failure {
+    Failure::internal(format!("unexpected reply {reply:?}"))
+}
 
-    fn capture(&self, name: &str, args: &TerminalArgs, timeout: Duration) -> Result<CallToolResult, Failure> {
-        let session = self.session(name)?;
-        let mut options = RenderOptions::default();
-        if let Some(theme) = &args.theme {
-            options = options.with_theme(theme)?;
-        }
-        if let Some(scale) = args.scale {
-            if !(1..=2).contains(&scale) {
-                return fail(format!("scale {scale} is not supported: use 1 or 2"));
-            }
-            options.scale = scale;
-        }
-        let snap = match (&args.wait_pattern, args.stable_ms) {
-            (Some(p), _) => session.wait_timeout(&Condition::text(p)?, timeout)?,
-            (None, Some(ms)) => {
-                session.wait_timeout(&Condition::stable(Duration::from_millis(ms)), timeout)?
-            }
-            (None, None) => session.snapshot(),
-        };
-        let mut info = screen_info(name, &snap);
-        let mut content = vec![ContentBlock::text(snap.text())];
-        if args.image.unwrap_or(true) {
-            let png = snap.to_png(&options)?;
-            if let Some(dir) = &self.config.artifact_dir {
-                let n = self.captures.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                let path = artifact_path(dir, &format!("{name}-{n:04}.png"))?;
-                tuipilot::render::write_file_atomically(&path, &png)?;
-                info["png"] = json!(path);
-            }
-            content.push(ContentBlock::image(
-                base64::engine::general_purpose::STANDARD.encode(&png),
-                "image/png",
-            ));
-        }
-        content.push(ContentBlock::text(info.to_string()));
-        let mut result = CallToolResult::success(content);
-        result.structured_content = Some(info);
-        Ok(result)
+/// How a program ended, as text and structured content.
+fn exit_result(name: &str, exit: tuipilot::operation::ExitReport) -> CallToolResult {
+    structured(
+        format!("session `{name}`: the program {}", exit.words()),
+        json!({ "session": name, "exit_code": exit.exit_code, "signal": exit.signal }),
+    )
+}
+
+/// A screen as MCP content: its text, the PNG if one was rendered, and the other fields
+/// (size, cursor, title, exit status, the saved PNG's path) as structured content.
+fn screen_result(name: &str, mut screen: Screen) -> CallToolResult {
+    let text = std::mem::take(&mut screen.text);
+    let png = screen.png_bytes.take();
+    let mut info = serde_json::to_value(&screen).unwrap_or_default();
+    if let Value::Object(fields) = &mut info {
+        fields.remove("text");
+        fields.insert("session".into(), json!(name));
     }
+    let mut content = vec![ContentBlock::text(text)];
+    if let Some(png) = png {
+        content.push(ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(&png),
+            "image/png",
+        ));
+    }
+    content.push(ContentBlock::text(info.to_string()));
+    let mut result = CallToolResult::success(content);
+    result.structured_content = Some(info);
+    result
 }
 
 /// A path for `file_name` inside the artifact directory, refusing anything that would
@@ -487,7 +591,7 @@ fn artifact_path(dir: &Path, file_name: &str) -> Result<PathBuf, Failure> {
     }
     let dir = dir
         .canonicalize()
-        .map_err(|e| Failure(format!("artifact directory {}: {e}", dir.display())))?;
+        .map_err(|e| Failure::internal(format!("artifact directory {}: {e}", dir.display())))?;
     let path = dir.join(&name);
     if path.parent() != Some(dir.as_path()) {
         return fail(format!("`{file_name}` would leave the artifact directory"));
@@ -499,26 +603,6 @@ fn artifact_path(dir: &Path, file_name: &str) -> Result<PathBuf, Failure> {
         ));
     }
     Ok(path)
-}
-
-fn check_size(cols: u16, rows: u16) -> Result<(), Failure> {
-    if cols > MAX_COLS || rows > MAX_ROWS {
-        return fail(format!(
-            "{cols}x{rows} is larger than this server renders ({MAX_COLS}x{MAX_ROWS} cells at most)"
-        ));
-    }
-    Ok(())
-}
-
-/// The screen's fields as the CLI's `capture --json` has them, minus the text (which is
-/// its own content block), plus the session name.
-fn screen_info(name: &str, snap: &Snapshot) -> Value {
-    let mut info = crate::host::protocol::screen_json(snap, String::new());
-    if let Value::Object(fields) = &mut info {
-        fields.remove("text");
-        fields.insert("session".into(), json!(name));
-    }
-    info
 }
 
 fn structured(text: String, value: Value) -> CallToolResult {
@@ -538,7 +622,7 @@ pub fn run(config: McpConfig) -> Result<(), String> {
         ));
     }
     // SAFETY: called from `main` before the runtime (or anything else) starts a thread.
-    let watchdog = unsafe { Watchdog::fork() }?;
+    let watchdog = unsafe { Watchdog::fork() }.map_err(|e| e.to_string())?;
     let server = TerminalServer::new(config, Some(watchdog));
     let state = server.state.clone();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -589,6 +589,22 @@ fn describe_is_a_catalogue() {
             .any(|k| k == "PageDown")
     );
     assert_eq!(catalogue["exit_codes"].as_object().unwrap().len(), 3);
+    let codes: Vec<&str> = catalogue["protocol"]["error_codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    for code in [
+        "bad_request",
+        "spawn_failed",
+        "no_session",
+        "timeout",
+        "exited",
+        "internal",
+    ] {
+        assert!(codes.contains(&code), "{code} missing from {codes:?}");
+    }
     assert_eq!(catalogue["global_args"].as_array().unwrap().len(), 2);
     assert!(Path::new(env!("CARGO_BIN_EXE_tuipilot")).exists());
 }
@@ -676,4 +692,57 @@ fn capture_with_scrollback_and_colours() {
     assert!(history.contains("50\nred done"), "{history}");
     let ansi = dir.ok(&["capture", "--ansi"]);
     assert!(ansi.contains("\u{1b}[0;38;5;1mred\u{1b}[0m done"), "{ansi:?}");
+}
+
+#[test]
+fn mistakes_get_the_same_codes_as_over_mcp() {
+    let dir = Dir::new();
+    start_bash(&dir, "default");
+    let code_of = |args: &[&str]| {
+        // Before any `--`, after which everything belongs to the program.
+        let mut args = args.to_vec();
+        args.insert(1, "--json");
+        let out = dir.run(&args);
+        let v: Value = serde_json::from_str(&text(&out.stdout)).expect("a JSON error");
+        (
+            out.status.code(),
+            v["error"]["code"].as_str().unwrap_or_default().to_string(),
+            v["error"]["message"].as_str().unwrap_or_default().to_string(),
+        )
+    };
+    let (status, code, message) = code_of(&["capture", "--png", "--font-size", "500"]);
+    assert_eq!((status, code.as_str()), (Some(2), "bad_request"), "{message}");
+    assert!(
+        message.contains("font size 500 px is out of range: use 4 to 128 px"),
+        "{message}"
+    );
+    let (status, code, _) = code_of(&["capture", "--png", "--scale", "9"]);
+    assert_eq!((status, code.as_str()), (Some(2), "bad_request"));
+    let (status, code, _) = code_of(&["capture", "--png", "--theme", "sepia"]);
+    assert_eq!((status, code.as_str()), (Some(2), "bad_request"));
+    let (status, code, _) = code_of(&["send", "-k", "Entr"]);
+    assert_eq!((status, code.as_str()), (Some(2), "bad_request"));
+    let (status, code, _) = code_of(&["wait", "--text", "("]);
+    assert_eq!((status, code.as_str()), (Some(2), "bad_request"));
+    let (status, code, _) = code_of(&["start", "-s", "x", "--", "no-such-program-tp"]);
+    assert_eq!((status, code.as_str()), (Some(2), "spawn_failed"));
+}
+
+#[test]
+fn wait_no_text_waits_for_a_line_to_go() {
+    let dir = Dir::new();
+    start_bash(&dir, "default");
+    dir.ok(&[
+        "send",
+        "-t",
+        "echo busy; read x; clear",
+        "-k",
+        "Enter",
+        "--wait",
+        "^busy$",
+    ]);
+    let out = dir.run(&["wait", "--no-text", "^busy$", "--timeout-ms", "200"]);
+    assert_eq!(out.status.code(), Some(1), "busy is still on the screen");
+    dir.ok(&["send", "-k", "Enter"]);
+    dir.ok(&["wait", "--no-text", "^busy$"]);
 }

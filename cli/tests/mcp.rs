@@ -50,6 +50,15 @@ fn is_error(result: &CallToolResult) -> bool {
     result.is_error == Some(true)
 }
 
+/// The error code of an error result (`bad_request`, `timeout`, …).
+fn error_code(result: &CallToolResult) -> String {
+    assert!(is_error(result), "not an error: {:?}", texts(result));
+    result.structured_content.as_ref().expect("structured error")["error"]["code"]
+        .as_str()
+        .expect("an error code")
+        .to_string()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tool_is_listed_with_its_schema() {
     let client = connect(&[]).await;
@@ -112,12 +121,8 @@ async fn the_full_loop_on_bash() {
         json!({"action": "send", "text": "echo hi", "keys": ["Enter"], "wait_pattern": "^hi$"}),
     )
     .await;
-    assert_eq!(
-        sent.structured_content.as_ref().unwrap()["matched"],
-        true,
-        "{:?}",
-        texts(&sent)
-    );
+    assert!(!is_error(&sent), "{:?}", texts(&sent));
+    assert!(texts(&sent)[0].lines().any(|l| l == "hi"), "{:?}", texts(&sent));
 
     let captured = call(&client, json!({"action": "capture"})).await;
     assert!(!is_error(&captured));
@@ -170,7 +175,14 @@ async fn a_wait_timeout_is_a_tool_error_with_the_screen() {
         json!({"action": "send", "text": "x", "wait_pattern": "never", "timeout_ms": 200}),
     )
     .await;
-    assert_eq!(sent.structured_content.unwrap()["matched"], false);
+    // A send whose wait times out fails exactly like a wait that times out.
+    assert!(is_error(&sent), "{:?}", texts(&sent));
+    let text = texts(&sent).join("\n");
+    assert!(
+        text.contains("timed out after") && text.contains("   0 | waiting here"),
+        "{text}"
+    );
+    assert_eq!(error_code(&sent), "timeout");
     let bad = call(&client, json!({"action": "send", "keys": ["Entr"]})).await;
     assert!(
         is_error(&bad) && texts(&bad)[0].contains("did you mean Enter"),
@@ -274,5 +286,99 @@ async fn captures_are_saved_only_with_an_artifact_dir() {
         path.ends_with("shot-0001.png") && std::path::Path::new(&path).exists(),
         "{path}"
     );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn paste_is_sent_bracketed_and_keys_may_be_one_string() {
+    let client = connect(&[]).await;
+    let fixture = common::fixture("lineedit");
+    call(&client, json!({"action": "start", "command": [fixture]})).await;
+    call(&client, json!({"action": "wait", "wait_pattern": "^>$"})).await;
+    let pasted = call(
+        &client,
+        json!({"action": "send", "paste": "hello\nworld", "wait_pattern": "pasted 11 bytes"}),
+    )
+    .await;
+    assert!(!is_error(&pasted), "{:?}", texts(&pasted));
+    let moved = call(
+        &client,
+        json!({"action": "send", "keys": "Home Right X", "wait_pattern": "^> hXelloworld$"}),
+    )
+    .await;
+    assert!(!is_error(&moved), "{:?}", texts(&moved));
+    let submitted = call(
+        &client,
+        json!({"action": "send", "keys": "End Enter", "wait_pattern": "^submitted: hXelloworld$"}),
+    )
+    .await;
+    assert!(!is_error(&submitted), "{:?}", texts(&submitted));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn output_absence_and_exit_waits_work_over_mcp() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["sh", "-c", "printf 'busy\\n'; read x; printf '\\033[2Jdone %s\\n' \"$x\"; read y; exit 3"]}),
+    )
+    .await;
+    let seen = call(&client, json!({"action": "wait", "wait_output": "^busy"})).await;
+    assert!(!is_error(&seen), "{:?}", texts(&seen));
+    let gone = call(
+        &client,
+        json!({"action": "send", "text": "ok", "keys": "Enter", "wait_absent": "busy"}),
+    )
+    .await;
+    assert!(!is_error(&gone), "{:?}", texts(&gone));
+    assert!(texts(&gone)[0].contains("done ok"), "{:?}", texts(&gone));
+    let exited = call(
+        &client,
+        json!({"action": "send", "keys": "Enter", "wait_exit": true}),
+    )
+    .await;
+    assert!(!is_error(&exited), "{:?}", texts(&exited));
+    let status = call(&client, json!({"action": "wait", "wait_exit": true})).await;
+    assert_eq!(status.structured_content.unwrap()["exit_code"], 3);
+    let two = call(
+        &client,
+        json!({"action": "wait", "wait_exit": true, "stable_ms": 5}),
+    )
+    .await;
+    assert_eq!(error_code(&two), "bad_request");
+    assert!(texts(&two)[0].contains("one wait at a time"), "{:?}", texts(&two));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mistakes_get_the_same_codes_as_on_the_command_line() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["sh", "-c", "echo up; exec sleep 600"]}),
+    )
+    .await;
+    let font = call(&client, json!({"action": "capture", "font_size": 500})).await;
+    assert_eq!(error_code(&font), "bad_request");
+    assert!(
+        texts(&font)[0].contains("font size 500 px is out of range"),
+        "{:?}",
+        texts(&font)
+    );
+    let scale = call(&client, json!({"action": "capture", "scale": 9})).await;
+    assert_eq!(error_code(&scale), "bad_request");
+    let key = call(&client, json!({"action": "send", "keys": "Entr"})).await;
+    assert_eq!(error_code(&key), "bad_request");
+    let regex = call(&client, json!({"action": "wait", "wait_pattern": "("})).await;
+    assert_eq!(error_code(&regex), "bad_request");
+    let missing = call(
+        &client,
+        json!({"action": "start", "session": "x", "command": "no-such-program-tp"}),
+    )
+    .await;
+    assert_eq!(error_code(&missing), "spawn_failed");
+    let none = call(&client, json!({"action": "capture", "session": "nope"})).await;
+    assert_eq!(error_code(&none), "no_session");
     client.cancel().await.unwrap();
 }

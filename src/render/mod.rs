@@ -44,9 +44,9 @@ pub enum PngCompression {
 /// How to render a screen.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderOptions {
-    /// Font size in pixels before scaling (default 16).
+    /// Font size in pixels before scaling ([`FONT_SIZES`]; default 16).
     pub font_size: f32,
-    /// Pixel scale factor: 1 or 2 for HiDPI-looking images (default 1).
+    /// Pixel scale factor, 1 to 4 ([`SCALES`]; default 1): 2 looks like a HiDPI screen.
     pub scale: u32,
     /// Padding around the grid in pixels before scaling (default 8).
     pub padding: u32,
@@ -87,7 +87,51 @@ impl RenderOptions {
         self.fonts.push(path.into());
         self
     }
+
+    /// Checks the options a caller chose: font size and scale in range, padding sane,
+    /// every fallback font readable. Each failure is a bad-input error that names the
+    /// range or the file.
+    pub fn check(&self) -> Result<()> {
+        if !FONT_SIZES.contains(&self.font_size) {
+            return Err(Error::InvalidRenderOption {
+                message: format!(
+                    "font size {} px is out of range: use {} to {} px",
+                    self.font_size,
+                    FONT_SIZES.start(),
+                    FONT_SIZES.end()
+                ),
+            });
+        }
+        if !SCALES.contains(&self.scale) {
+            return Err(Error::InvalidRenderOption {
+                message: format!(
+                    "scale {} is out of range: use {} to {}",
+                    self.scale,
+                    SCALES.start(),
+                    SCALES.end()
+                ),
+            });
+        }
+        if self.padding > MAX_PADDING {
+            return Err(Error::InvalidRenderOption {
+                message: format!(
+                    "padding {} px is too large: use at most {MAX_PADDING} px",
+                    self.padding
+                ),
+            });
+        }
+        self.fonts.iter().try_for_each(|font| check_font(font))
+    }
 }
+
+/// Font sizes the renderer accepts, in pixels before scaling.
+pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 4.0..=128.0;
+
+/// Pixel scale factors the renderer accepts.
+pub const SCALES: std::ops::RangeInclusive<u32> = 1..=4;
+
+/// The most padding around the grid, in pixels before scaling.
+pub const MAX_PADDING: u32 = 256;
 
 /// An opaque RGBA image.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,15 +277,7 @@ fn resolve(color: Color, default: Rgb, theme: &Theme) -> Rgb {
 
 /// Renders a snapshot to pixels.
 pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
-    if !(1..=4).contains(&options.scale) || !(4.0..=128.0).contains(&options.font_size) {
-        return Err(Error::io(
-            "rendering",
-            std::io::Error::other(format!(
-                "font size {} px at scale {} is out of range: use 4-128 px and scale 1-4",
-                options.font_size, options.scale
-            )),
-        ));
-    }
+    options.check()?;
     let user: Vec<_> = options
         .fonts
         .iter()

@@ -7,10 +7,8 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::paths::SessionPaths;
-use super::protocol::{
-    ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, Response, read_line_limited,
-    request_line,
-};
+use super::protocol::{Line, MAX_LINE, PROTOCOL_VERSION, Request, Response, read_line_limited, request_line};
+use crate::error::{ErrorCode, Failure};
 
 fn hello() -> Request {
     Request::Hello {
@@ -28,7 +26,7 @@ pub struct Client {
 
 impl Client {
     /// Connects and performs the `hello` handshake; returns the client and the hello reply.
-    pub fn connect(paths: &SessionPaths) -> Result<(Client, Value), HostError> {
+    pub fn connect(paths: &SessionPaths) -> Result<(Client, Value), Failure> {
         let mut client = Client::open(paths)?;
         let hello = client.call(&hello(), Duration::from_secs(10))?;
         Ok((client, hello))
@@ -40,32 +38,32 @@ impl Client {
         paths: &SessionPaths,
         request: &Request,
         timeout: Duration,
-    ) -> Result<Value, HostError> {
+    ) -> Result<Value, Failure> {
         let mut client = Client::open(paths)?;
         let [hello_id, request_id] = client.send_all(&[&hello(), request])?;
         client.receive(hello_id, Duration::from_secs(10))?;
         client.receive(request_id, timeout)
     }
 
-    fn open(paths: &SessionPaths) -> Result<Client, HostError> {
+    fn open(paths: &SessionPaths) -> Result<Client, Failure> {
         let name = &paths.name;
         let stream = UnixStream::connect(&paths.socket).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => HostError::new(
+            std::io::ErrorKind::NotFound => Failure::new(
                 ErrorCode::NoSession,
                 format!("no session named `{name}`: start one with `tuipilot start -s {name} -- CMD`"),
             ),
-            std::io::ErrorKind::ConnectionRefused => HostError::new(
+            std::io::ErrorKind::ConnectionRefused => Failure::new(
                 ErrorCode::NoSession,
                 format!("session `{name}` is gone (its host is not running): start it again with `tuipilot start -s {name} -- CMD`"),
             ),
-            _ => HostError::new(
+            _ => Failure::new(
                 ErrorCode::NoSession,
                 format!("cannot reach session `{name}` at {}: {e}", paths.socket.display()),
             ),
         })?;
         let writer = stream
             .try_clone()
-            .map_err(|e| HostError::internal(format!("cloning the connection to session `{name}`: {e}")))?;
+            .map_err(|e| Failure::internal(format!("cloning the connection to session `{name}`: {e}")))?;
         Ok(Client {
             reader: BufReader::new(stream),
             writer,
@@ -75,27 +73,27 @@ impl Client {
     }
 
     /// Sends one request and reads its response, waiting at most `timeout` for it.
-    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Value, HostError> {
+    pub fn call(&mut self, request: &Request, timeout: Duration) -> Result<Value, Failure> {
         let id = self.send(request)?;
         self.receive(id, timeout)
     }
 
-    fn lost(&self, e: std::io::Error) -> HostError {
-        HostError::new(
+    fn lost(&self, e: std::io::Error) -> Failure {
+        Failure::new(
             ErrorCode::NoSession,
             format!("lost the connection to session `{}`: {e}", self.name),
         )
     }
 
     /// Writes a request line; returns its id.
-    fn send(&mut self, request: &Request) -> Result<u64, HostError> {
+    fn send(&mut self, request: &Request) -> Result<u64, Failure> {
         let [id] = self.send_all(&[request])?;
         Ok(id)
     }
 
     /// Writes several request lines in one write (one wake-up of the host); returns
     /// their ids.
-    fn send_all<const N: usize>(&mut self, requests: &[&Request; N]) -> Result<[u64; N], HostError> {
+    fn send_all<const N: usize>(&mut self, requests: &[&Request; N]) -> Result<[u64; N], Failure> {
         let mut ids = [0; N];
         let mut lines = String::new();
         for (slot, request) in ids.iter_mut().zip(requests) {
@@ -111,10 +109,10 @@ impl Client {
     }
 
     /// Reads the response to request `id`.
-    fn receive(&mut self, id: u64, timeout: Duration) -> Result<Value, HostError> {
+    fn receive(&mut self, id: u64, timeout: Duration) -> Result<Value, Failure> {
         let name = self.name.clone();
         let lost = |e: std::io::Error| {
-            HostError::new(
+            Failure::new(
                 ErrorCode::NoSession,
                 format!("lost the connection to session `{name}`: {e}"),
             )
@@ -129,7 +127,7 @@ impl Client {
                 return Err(lost(std::io::Error::other("the host closed the connection")));
             }
             Ok(Line::TooLong) => {
-                return Err(HostError::internal("the host's reply is longer than 1 MiB"));
+                return Err(Failure::internal("the host's reply is longer than 1 MiB"));
             }
             Err(e)
                 if matches!(
@@ -137,7 +135,7 @@ impl Client {
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 ) =>
             {
-                return Err(HostError::internal(format!(
+                return Err(Failure::internal(format!(
                     "session `{}` did not answer within {} ms; its host may be stuck (see its log)",
                     self.name,
                     timeout.as_millis()
@@ -146,9 +144,9 @@ impl Client {
             Err(e) => return Err(lost(e)),
         };
         let response: Response = serde_json::from_slice(&reply)
-            .map_err(|e| HostError::internal(format!("unreadable reply from the host: {e}")))?;
+            .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))?;
         if response.id != Some(id) {
-            return Err(HostError::internal(format!(
+            return Err(Failure::internal(format!(
                 "the host answered request {:?} instead of {id}",
                 response.id
             )));
@@ -156,9 +154,7 @@ impl Client {
         match (response.ok, response.error) {
             (_, Some(error)) => Err(error),
             (Some(ok), None) => Ok(ok),
-            (None, None) => Err(HostError::internal(
-                "the host's reply has neither `ok` nor `error`",
-            )),
+            (None, None) => Err(Failure::internal("the host's reply has neither `ok` nor `error`")),
         }
     }
 }

@@ -6,13 +6,12 @@
 //! client: each call connects, says `hello`, sends one request and prints the answer.
 //!
 //! - [`paths`]: the runtime directory, its permission checks, socket and log paths;
-//! - [`protocol`]: the request/response vocabulary and the bounded line reader;
+//! - [`protocol`]: the transport around the library's operations (ids, handshake,
+//!   bounded lines);
 //! - [`server`]: the host process, its peer-uid check, idle timeout and watchdog;
-//! - [`client`]: connecting and making requests;
+//! - [`client`]: connecting and making requests.
 
 pub mod client;
 pub mod paths;
 pub mod protocol;
 pub mod server;
-
-pub use protocol::HostError;

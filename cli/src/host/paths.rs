@@ -10,7 +10,7 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use super::HostError;
+use crate::error::Failure;
 
 /// The longest session name.
 pub const MAX_NAME: usize = 64;
@@ -19,7 +19,7 @@ pub const MAX_NAME: usize = 64;
 const MAX_SOCKET_PATH: usize = 107;
 
 /// Checks a session name: 1–64 characters from `[A-Za-z0-9._-]`.
-pub fn check_name(name: &str) -> Result<(), HostError> {
+pub fn check_name(name: &str) -> Result<(), Failure> {
     let valid = !name.is_empty()
         && name.len() <= MAX_NAME
         && name
@@ -30,7 +30,7 @@ pub fn check_name(name: &str) -> Result<(), HostError> {
     if valid {
         Ok(())
     } else {
-        Err(HostError::bad_request(format!(
+        Err(Failure::bad_request(format!(
             "invalid session name `{name}`: use 1 to {MAX_NAME} characters from A-Z a-z 0-9 . _ -"
         )))
     }
@@ -50,12 +50,12 @@ pub fn runtime_dir_from_env() -> PathBuf {
 }
 
 /// Creates the runtime directory (mode 0700) if needed and checks that it is safe.
-pub fn ensure_runtime_dir(dir: &Path) -> Result<(), HostError> {
+pub fn ensure_runtime_dir(dir: &Path) -> Result<(), Failure> {
     match fs::DirBuilder::new().recursive(true).mode(0o700).create(dir) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => {
-            return Err(HostError::internal(format!(
+            return Err(Failure::internal(format!(
                 "cannot create the runtime directory {}: {e}; set TUIPILOT_DIR to a writable directory",
                 dir.display()
             )));
@@ -65,9 +65,9 @@ pub fn ensure_runtime_dir(dir: &Path) -> Result<(), HostError> {
 }
 
 /// Refuses a directory that is not ours or that others can enter.
-pub fn check_runtime_dir(dir: &Path) -> Result<(), HostError> {
+pub fn check_runtime_dir(dir: &Path) -> Result<(), Failure> {
     let meta = fs::symlink_metadata(dir).map_err(|e| {
-        HostError::internal(format!(
+        Failure::internal(format!(
             "cannot read the runtime directory {}: {e}",
             dir.display()
         ))
@@ -84,21 +84,21 @@ pub(crate) fn check_dir_metadata(
     owner: u32,
     mode: u32,
     uid: u32,
-) -> Result<(), HostError> {
+) -> Result<(), Failure> {
     if !is_dir {
-        return Err(HostError::internal(format!(
+        return Err(Failure::internal(format!(
             "the runtime directory {} is not a directory; remove it or set TUIPILOT_DIR",
             dir.display()
         )));
     }
     if owner != uid {
-        return Err(HostError::internal(format!(
+        return Err(Failure::internal(format!(
             "refusing the runtime directory {}: it belongs to uid {owner}, not {uid}; set TUIPILOT_DIR to a directory of your own",
             dir.display()
         )));
     }
     if mode & 0o077 != 0 {
-        return Err(HostError::internal(format!(
+        return Err(Failure::internal(format!(
             "refusing the runtime directory {}: others can access it (mode {:o}); run `chmod 700 {}`",
             dir.display(),
             mode & 0o777,
@@ -118,11 +118,11 @@ pub struct SessionPaths {
 
 impl SessionPaths {
     /// The paths of session `name` in `dir`, checking the name and the socket path length.
-    pub fn new(dir: &Path, name: &str) -> Result<SessionPaths, HostError> {
+    pub fn new(dir: &Path, name: &str) -> Result<SessionPaths, Failure> {
         check_name(name)?;
         let socket = dir.join(format!("{name}.sock"));
         if socket.as_os_str().len() > MAX_SOCKET_PATH {
-            return Err(HostError::bad_request(format!(
+            return Err(Failure::bad_request(format!(
                 "the socket path {} is longer than {MAX_SOCKET_PATH} bytes; set TUIPILOT_DIR to a shorter directory",
                 socket.display()
             )));

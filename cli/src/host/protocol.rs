@@ -1,16 +1,24 @@
-//! The host protocol's vocabulary: one JSON object per line each way.
+//! The host protocol: the library's operations, one JSON object per line each way.
 //!
-//! A request is `{"id": N, "op": "...", ...}`; its response echoes the id with either
-//! `"ok": {...}` or `"error": {"code": "...", "message": "..."}`. Start with
-//! `{"id":1,"op":"hello","version":1}`. This file holds the request and error types, the
-//! bounded line reader, and their tests; transports only translate to and from them.
+//! A request is an [`Operation`] serialised (`{"op": "send", ...}`) with an `id` beside
+//! it, or the handshake `{"id":1,"op":"hello","version":1}`; its response echoes the id
+//! with either `"ok": {...}` (the operation's [`Reply`](tuipilot::Reply), or for `info`
+//! the session's [`HostInfo`]) or `"error": {"code": "...", "message": "..."}`. This file
+//! holds only what the transport adds — ids, the handshake, the line limit — and their
+//! tests; what the operations mean is the library's.
+//!
+//! Version 1 still holds: every addition since (`no_text` waits, raw-byte steps, any
+//! condition after `send` or before `capture`, the `spawn_failed` and `mismatch` error
+//! codes) is a new optional form that a version-1 request never uses.
 
 use std::io::{self, BufRead};
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
+use tuipilot::Operation;
+use tuipilot::operation::Info;
 
-use tuipilot::Snapshot;
+use crate::error::{ErrorCode, Failure};
 
 /// The protocol version this build speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -21,212 +29,46 @@ pub const MAX_LINE: usize = 1 << 20;
 /// What a host can do, reported by `hello`.
 pub const CAPABILITIES: &[&str] = &["info", "send", "wait", "capture", "resize", "exit"];
 
-/// Error classes on the wire.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    /// The request was malformed or named something invalid (key, regex, size, name).
-    BadRequest,
-    /// No session by that name (no socket, or nothing listening on it).
-    NoSession,
-    /// A wait did not come true in time.
-    Timeout,
-    /// The program has exited (or the session was ended).
-    Exited,
-    /// A protocol version or operation this host does not support.
-    Unsupported,
-    /// Anything else.
-    Internal,
-}
-
-/// A structured error: a code, a one-line message, and for failed waits the full report
-/// (screen, closest line, unanswered queries).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HostError {
-    pub code: ErrorCode,
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub report: Option<String>,
-}
-
-impl HostError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> HostError {
-        HostError {
-            code,
-            message: message.into(),
-            report: None,
-        }
-    }
-
-    pub fn bad_request(message: impl Into<String>) -> HostError {
-        HostError::new(ErrorCode::BadRequest, message)
-    }
-
-    pub fn internal(message: impl Into<String>) -> HostError {
-        HostError::new(ErrorCode::Internal, message)
-    }
-
-    /// Whether this error means a wait's condition was not met (CLI exit code 1).
-    pub fn is_unmet_condition(&self) -> bool {
-        self.code == ErrorCode::Timeout || (self.code == ErrorCode::Exited && self.report.is_some())
-    }
-}
-
-impl std::fmt::Display for HostError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.report {
-            Some(report) => f.write_str(report),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl From<tuipilot::Error> for HostError {
-    fn from(e: tuipilot::Error) -> HostError {
-        use tuipilot::Error as E;
-        let code = match &e {
-            E::Timeout(_) => ErrorCode::Timeout,
-            E::ExitedWhileWaiting(_) | E::Exited { .. } | E::Closed { .. } => ErrorCode::Exited,
-            E::TerminalFault { .. } | E::Io { .. } => ErrorCode::Internal,
-            _ => ErrorCode::BadRequest,
-        };
-        let text = e.to_string();
-        let report = matches!(e, E::Timeout(_) | E::ExitedWhileWaiting(_)).then(|| text.clone());
-        HostError {
-            code,
-            message: text.lines().next().unwrap_or_default().to_string(),
-            report,
-        }
-    }
-}
-
-/// One step of a `send`, applied in order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SendAction {
-    /// Literal text.
-    Text(String),
-    /// Key names separated by spaces or commas.
-    Keys(String),
-    /// A paste (bracketed if the program enabled it).
-    Paste(String),
-    /// A pause in milliseconds.
-    SleepMs(u64),
-}
-
-/// What a `wait` waits for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WaitFor {
-    Text(String),
-    Output(String),
-    StableMs(u64),
-    Exit,
-}
-
-/// Where and how `capture` writes a PNG.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PngRequest {
-    /// An absolute path; without one, a numbered file in the runtime directory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// `dark` (default) or `light`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub theme: Option<String>,
-    /// Fallback font files.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub fonts: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub font_size: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scale: Option<u32>,
-}
-
-impl PngRequest {
-    /// The render options this request asks for.
-    pub fn options(&self) -> Result<tuipilot::render::RenderOptions, tuipilot::Error> {
-        let mut options = tuipilot::render::RenderOptions::default();
-        if let Some(theme) = &self.theme {
-            options = options.with_theme(theme)?;
-        }
-        for font in &self.fonts {
-            options = options.with_font(font);
-        }
-        if let Some(size) = self.font_size {
-            options.font_size = size;
-        }
-        if let Some(scale) = self.scale {
-            options.scale = scale;
-        }
-        Ok(options)
-    }
-}
-
 /// A request, without its id.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Request {
     /// The handshake: the client's protocol version.
     Hello {
+        /// The version the client speaks.
         version: u32,
     },
-    /// The session's name, pid, command, size and state.
-    Info,
-    /// Apply actions in order; with `wait`, the baseline is taken before the first.
-    Send {
-        #[serde(default)]
-        actions: Vec<SendAction>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        wait: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
-        #[serde(default)]
-        capture: bool,
-    },
-    Wait {
-        condition: WaitFor,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
-    },
-    Capture {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        wait: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
-        #[serde(default)]
-        ansi: bool,
-        #[serde(default)]
-        scrollback: bool,
-        /// Also render the screen to a PNG file.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        png: Option<PngRequest>,
-    },
-    Resize {
-        cols: u16,
-        rows: u16,
-    },
-    /// End the program's whole session, reply with its status, then stop the host.
-    Exit {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
-    },
+    /// An operation on the session.
+    Op(Operation),
+}
+
+/// `info` as the host answers it: the library's [`Info`] plus the session's name and the
+/// host's own pid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostInfo {
+    /// The session's name.
+    pub session: String,
+    /// The host process's pid.
+    pub host_pid: u32,
+    /// The program's identity and state.
+    #[serde(flatten)]
+    pub info: Info,
 }
 
 /// Parses one request line into its id (if it has one) and the request.
-pub fn parse_request(line: &[u8]) -> (Option<u64>, Result<Request, HostError>) {
+pub fn parse_request(line: &[u8]) -> (Option<u64>, Result<Request, Failure>) {
     let value: Value = match serde_json::from_slice(line) {
         Ok(v) => v,
         Err(e) => {
             return (
                 None,
-                Err(HostError::bad_request(format!("the request is not JSON: {e}"))),
+                Err(Failure::bad_request(format!("the request is not JSON: {e}"))),
             );
         }
     };
     let Value::Object(mut object) = value else {
         return (
             None,
-            Err(HostError::bad_request("the request must be a JSON object")),
+            Err(Failure::bad_request("the request must be a JSON object")),
         );
     };
     let id = match object.remove("id") {
@@ -234,19 +76,35 @@ pub fn parse_request(line: &[u8]) -> (Option<u64>, Result<Request, HostError>) {
         Some(_) => {
             return (
                 None,
-                Err(HostError::bad_request("`id` must be a non-negative integer")),
+                Err(Failure::bad_request("`id` must be a non-negative integer")),
             );
         }
-        None => return (None, Err(HostError::bad_request("the request has no `id`"))),
+        None => return (None, Err(Failure::bad_request("the request has no `id`"))),
     };
-    let request = serde_json::from_value(Value::Object(object))
-        .map_err(|e| HostError::bad_request(format!("invalid request: {e}")));
-    (id, request)
+    (id, request_of(object))
+}
+
+fn request_of(mut object: Map<String, Value>) -> Result<Request, Failure> {
+    if object.get("op").and_then(Value::as_str) == Some("hello") {
+        object.remove("op");
+        let version = object
+            .get("version")
+            .and_then(Value::as_u64)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| Failure::bad_request("invalid request: `hello` needs a numeric `version`"))?;
+        return Ok(Request::Hello { version });
+    }
+    serde_json::from_value(Value::Object(object))
+        .map(Request::Op)
+        .map_err(|e| Failure::bad_request(format!("invalid request: {e}")))
 }
 
 /// A request line with its id.
 pub fn request_line(id: u64, request: &Request) -> String {
-    let mut value = serde_json::to_value(request).unwrap_or(Value::Null);
+    let mut value = match request {
+        Request::Hello { version } => json!({ "op": "hello", "version": version }),
+        Request::Op(operation) => serde_json::to_value(operation).unwrap_or(Value::Null),
+    };
     if let Value::Object(object) = &mut value {
         object.insert("id".into(), json!(id));
     }
@@ -254,40 +112,34 @@ pub fn request_line(id: u64, request: &Request) -> String {
 }
 
 /// A success response line.
-pub fn ok_line(id: Option<u64>, body: Value) -> String {
+pub fn ok_line(id: Option<u64>, body: &impl Serialize) -> String {
     json!({ "id": id, "ok": body }).to_string()
 }
 
 /// An error response line.
-pub fn error_line(id: Option<u64>, error: &HostError) -> String {
+pub fn error_line(id: Option<u64>, error: &Failure) -> String {
     json!({ "id": id, "error": error }).to_string()
 }
 
 /// A parsed response.
 #[derive(Debug, Deserialize)]
 pub struct Response {
+    /// The request's id.
     pub id: Option<u64>,
+    /// The reply, on success.
     #[serde(default)]
     pub ok: Option<Value>,
+    /// The failure.
     #[serde(default)]
-    pub error: Option<HostError>,
+    pub error: Option<Failure>,
 }
 
-/// The JSON form of a screen, shared by `capture` and `send --capture`.
-pub fn screen_json(snap: &Snapshot, text: String) -> Value {
-    let (cols, rows) = snap.size();
-    let cursor = snap.cursor();
-    let exit = snap.exit_status();
-    json!({
-        "text": text,
-        "cols": cols,
-        "rows": rows,
-        "cursor": { "row": cursor.row, "col": cursor.col, "visible": cursor.visible },
-        "title": snap.title(),
-        "alternate_screen": snap.alternate_screen(),
-        "exit_code": exit.and_then(|s| s.code()),
-        "signal": exit.and_then(|s| s.signal()),
-    })
+/// A protocol version this host cannot speak.
+pub fn unsupported_version(version: u32) -> Failure {
+    Failure::new(
+        ErrorCode::Unsupported,
+        format!("protocol version {version} is not supported; this host speaks {PROTOCOL_VERSION}"),
+    )
 }
 
 /// One line read with a length limit.
@@ -334,71 +186,47 @@ pub fn read_line_limited(reader: &mut impl BufRead, max: usize) -> io::Result<Li
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tuipilot::operation::{Step, WaitFor};
 
     #[test]
     fn requests_parse() {
         let (id, req) = parse_request(br#"{"id":7,"op":"hello","version":1}"#);
         assert_eq!((id, req.unwrap()), (Some(7), Request::Hello { version: 1 }));
-        let (_, req) = parse_request(
-            br#"{"id":1,"op":"send","actions":[{"text":"ls"},{"keys":"Enter"},{"sleep_ms":5},{"paste":"x"}],"wait":"\\$","capture":true}"#,
-        );
+        let (_, req) = parse_request(br#"{"id":1,"op":"send","actions":[{"keys":"Enter"}],"wait":"\\$"}"#);
         assert_eq!(
             req.unwrap(),
-            Request::Send {
-                actions: vec![
-                    SendAction::Text("ls".into()),
-                    SendAction::Keys("Enter".into()),
-                    SendAction::SleepMs(5),
-                    SendAction::Paste("x".into())
-                ],
-                wait: Some("\\$".into()),
+            Request::Op(Operation::Send {
+                steps: vec![Step::Keys("Enter".into())],
+                wait: Some(WaitFor::Text("\\$".into())),
                 timeout_ms: None,
-                capture: true,
-            }
-        );
-        let (_, req) = parse_request(br#"{"id":2,"op":"wait","condition":"exit"}"#);
-        assert_eq!(
-            req.unwrap(),
-            Request::Wait {
-                condition: WaitFor::Exit,
-                timeout_ms: None
-            }
-        );
-        let (_, req) =
-            parse_request(br#"{"id":2,"op":"wait","condition":{"stable_ms":300},"timeout_ms":50}"#);
-        assert_eq!(
-            req.unwrap(),
-            Request::Wait {
-                condition: WaitFor::StableMs(300),
-                timeout_ms: Some(50)
-            }
+                capture: false,
+            })
         );
     }
 
     #[test]
     fn requests_round_trip() {
-        let req = Request::Capture {
-            wait: Some("x".into()),
-            timeout_ms: Some(5),
-            ansi: true,
-            scrollback: false,
-            png: Some(PngRequest {
-                path: Some("/tmp/x.png".into()),
-                theme: Some("light".into()),
-                ..PngRequest::default()
+        let requests = [
+            Request::Hello { version: 1 },
+            Request::Op(Operation::Wait {
+                condition: WaitFor::NoText("x".into()),
+                timeout_ms: Some(5),
             }),
-        };
-        let (id, back) = parse_request(request_line(9, &req).as_bytes());
-        assert_eq!((id, back.unwrap()), (Some(9), req));
+        ];
+        for request in requests {
+            let (id, back) = parse_request(request_line(9, &request).as_bytes());
+            assert_eq!((id, back.unwrap()), (Some(9), request));
+        }
     }
 
     #[test]
     fn bad_requests_say_what_is_wrong() {
-        let cases: [(&[u8], &str); 5] = [
+        let cases: [(&[u8], &str); 6] = [
             (b"not json", "not JSON"),
             (b"[1]", "must be a JSON object"),
             (br#"{"op":"info"}"#, "no `id`"),
             (br#"{"id":1,"op":"fly"}"#, "unknown variant `fly`"),
+            (br#"{"id":1,"op":"hello"}"#, "needs a numeric `version`"),
             (
                 br#"{"id":1,"op":"resize","cols":"wide","rows":2}"#,
                 "invalid request",
@@ -435,7 +263,7 @@ mod tests {
 
     #[test]
     fn errors_serialize_with_codes() {
-        let line = error_line(Some(3), &HostError::new(ErrorCode::NoSession, "gone"));
+        let line = error_line(Some(3), &Failure::new(ErrorCode::NoSession, "gone"));
         assert_eq!(line, r#"{"error":{"code":"no_session","message":"gone"},"id":3}"#);
     }
 }

@@ -19,40 +19,37 @@ use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::paths::{SessionPaths, ensure_runtime_dir};
 use super::protocol::{
-    CAPABILITIES, ErrorCode, HostError, Line, MAX_LINE, PROTOCOL_VERSION, Request, SendAction, WaitFor,
-    error_line, ok_line, parse_request, read_line_limited, screen_json,
+    CAPABILITIES, HostInfo, Line, MAX_LINE, PROTOCOL_VERSION, Request, error_line, ok_line, parse_request,
+    read_line_limited, unsupported_version,
 };
+use crate::error::{ErrorCode, Failure};
 use crate::watchdog::Watchdog;
-use tuipilot::keys::parse_key_list;
-use tuipilot::{Condition, Key, Session};
+use tuipilot::{Operation, Session, StartSpec};
 
 /// Connections served at once; more are told the host is busy.
 const MAX_CONNECTIONS: usize = 32;
 
-/// What `start` asks the host to run.
+/// What `start` asks the host to run: the library's start spec plus the host's own
+/// idle timeout.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct HostSpec {
-    pub command: Vec<String>,
-    pub cols: u16,
-    pub rows: u16,
-    pub cwd: Option<PathBuf>,
-    pub env: Vec<(String, String)>,
-    pub scrollback: usize,
+    /// The session to start.
+    #[serde(flatten)]
+    pub start: StartSpec,
+    /// Stop after this many seconds without requests.
     pub idle_timeout_secs: u64,
 }
 
 struct Host {
     paths: SessionPaths,
     session: Session,
-    command: String,
-    started: SystemTime,
     idle_timeout: Duration,
     last_request: Mutex<Instant>,
     connections: AtomicUsize,
@@ -71,8 +68,9 @@ pub fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
             2
         }
         Ok((host, listener)) => {
-            let reply = json!({ "pid": host.session.pid(), "cols": spec.cols, "rows": spec.rows });
-            let _ = writeln!(ready, "{}", ok_line(None, reply));
+            let (cols, rows) = host.session.size();
+            let reply = json!({ "pid": host.session.pid(), "cols": cols, "rows": rows });
+            let _ = writeln!(ready, "{}", ok_line(None, &reply));
             let _ = ready.flush();
             // The reader of the handshake is gone after this; stdout joins the log.
             // SAFETY: dup2 of our own stderr onto stdout.
@@ -82,49 +80,35 @@ pub fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
     }
 }
 
-fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener), HostError> {
+fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener), Failure> {
     ensure_runtime_dir(dir)?;
     let paths = SessionPaths::new(dir, name)?;
     // SAFETY: the host is a freshly executed process that has started no thread yet (the
     // session below starts the first ones).
-    let watchdog = unsafe { Watchdog::fork() }.map_err(HostError::internal)?;
-    let (program, args) = spec
-        .command
-        .split_first()
-        .ok_or_else(|| HostError::bad_request("no command given: put it after `--`"))?;
+    let watchdog = unsafe { Watchdog::fork() }.map_err(Failure::internal)?;
+    // Check the spec before the socket exists: a bad one leaves nothing behind.
+    let builder = spec.start.builder()?;
     let listener = UnixListener::bind(&paths.socket)
-        .map_err(|e| HostError::internal(format!("cannot listen on {}: {e}", paths.socket.display())))?;
+        .map_err(|e| Failure::internal(format!("cannot listen on {}: {e}", paths.socket.display())))?;
     // From here on, a failure must not leave the socket behind.
-    let cleanup = |e: HostError| {
+    let cleanup = |e: Failure| {
         paths.remove();
         e
     };
     std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
-        cleanup(HostError::internal(format!(
+        cleanup(Failure::internal(format!(
             "securing {}: {e}",
             paths.socket.display()
         )))
     })?;
-    let mut builder = Session::builder(program)
-        .args(args)
-        .size(spec.cols, spec.rows)
-        .scrollback(spec.scrollback);
-    if let Some(cwd) = &spec.cwd {
-        builder = builder.cwd(cwd);
-    }
-    for (key, value) in &spec.env {
-        builder = builder.env(key, value);
-    }
     let session = builder.spawn().map_err(|e| cleanup(e.into()))?;
     if let Err(e) = watchdog.arm(session.pid()) {
         let _ = session.kill();
-        return Err(cleanup(HostError::internal(e)));
+        return Err(cleanup(Failure::internal(e)));
     }
     let host = Host {
         paths,
-        command: spec.command.join(" "),
         session,
-        started: SystemTime::now(),
         idle_timeout: Duration::from_secs(spec.idle_timeout_secs.max(1)),
         last_request: Mutex::new(Instant::now()),
         connections: AtomicUsize::new(0),
@@ -152,7 +136,7 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
         };
         if host.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
             host.connections.fetch_sub(1, Ordering::SeqCst);
-            let busy = HostError::internal(format!(
+            let busy = Failure::internal(format!(
                 "the host is serving {MAX_CONNECTIONS} connections already; retry shortly"
             ));
             let _ = writeln!(stream, "{}", error_line(None, &busy));
@@ -242,11 +226,11 @@ pub(crate) fn peer_uid(stream: &UnixStream) -> std::io::Result<u32> {
 }
 
 /// Only the host's own user may talk to it.
-pub(crate) fn check_peer(peer: u32, own: u32) -> Result<(), HostError> {
+pub(crate) fn check_peer(peer: u32, own: u32) -> Result<(), Failure> {
     if peer == own {
         Ok(())
     } else {
-        Err(HostError::new(
+        Err(Failure::new(
             ErrorCode::BadRequest,
             format!("connection refused: uid {peer} is not the session owner (uid {own})"),
         ))
@@ -261,7 +245,7 @@ fn connection(host: &Host, stream: UnixStream) {
         Err(_) => return,
     };
     let allowed = peer_uid(&stream)
-        .map_err(|e| HostError::internal(format!("reading the peer's credentials: {e}")))
+        .map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))
         .and_then(|uid| check_peer(uid, own));
     if let Err(e) = allowed {
         let _ = writeln!(writer, "{}", error_line(None, &e));
@@ -273,7 +257,7 @@ fn connection(host: &Host, stream: UnixStream) {
         let line = match read_line_limited(&mut reader, MAX_LINE) {
             Ok(Line::Complete(line)) => line,
             Ok(Line::TooLong) => {
-                let e = HostError::bad_request(format!(
+                let e = Failure::bad_request(format!(
                     "request line longer than {MAX_LINE} bytes: send smaller requests (split long text over several)"
                 ));
                 let _ = writeln!(writer, "{}", error_line(None, &e));
@@ -283,9 +267,9 @@ fn connection(host: &Host, stream: UnixStream) {
         };
         *host.last_request.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         let (id, request) = parse_request(&line);
-        let stopping = matches!(request, Ok(Request::Exit { .. }));
+        let stopping = matches!(request, Ok(Request::Op(Operation::Exit { .. })));
         let reply = match request.and_then(|r| handle(host, r)) {
-            Ok(body) => ok_line(id, body),
+            Ok(body) => ok_line(id, &body),
             Err(e) => error_line(id, &e),
         };
         if writeln!(writer, "{reply}").and_then(|()| writer.flush()).is_err() {
@@ -313,156 +297,48 @@ impl Host {
     }
 }
 
-fn timeout_of(ms: Option<u64>, host: &Host) -> Duration {
-    ms.map_or(host.session.timeout(), Duration::from_millis)
-}
-
-/// Translates one request into session calls.
-fn handle(host: &Host, request: Request) -> Result<Value, HostError> {
+/// Translates one request into the library's executor; the host adds only what is its
+/// own: the handshake, its name and pid in `info`, a numbered file for a PNG without a
+/// path, and disarming the watchdog once the program has been ended.
+fn handle(host: &Host, request: Request) -> Result<Value, Failure> {
     let session = &host.session;
-    match request {
+    let operation = match request {
         Request::Hello { version } => {
             if version != PROTOCOL_VERSION {
-                return Err(HostError::new(
-                    ErrorCode::Unsupported,
-                    format!(
-                        "protocol version {version} is not supported; this host speaks {PROTOCOL_VERSION}"
-                    ),
-                ));
+                return Err(unsupported_version(version));
             }
-            Ok(json!({
+            return Ok(json!({
                 "version": PROTOCOL_VERSION,
                 "capabilities": CAPABILITIES,
                 "session": host.paths.name,
                 "pid": session.pid(),
-            }))
+            }));
         }
-        Request::Info => {
-            let (cols, rows) = session.size();
-            let exit = session.exit_status();
-            let started = host.started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-            let age = host.started.elapsed().map_or(0, |d| d.as_secs());
-            Ok(json!({
-                "session": host.paths.name,
-                "pid": session.pid(),
-                "host_pid": std::process::id(),
-                "command": host.command,
-                "cols": cols,
-                "rows": rows,
-                "running": exit.is_none(),
-                "exit_code": exit.and_then(|s| s.code()),
-                "signal": exit.and_then(|s| s.signal()),
-                "started_unix": started,
-                "age_secs": age,
-            }))
+        Request::Op(Operation::Info) => {
+            return to_json(&HostInfo {
+                session: host.paths.name.clone(),
+                host_pid: std::process::id(),
+                info: session.info(),
+            });
         }
-        Request::Send {
-            actions,
-            wait,
-            timeout_ms,
-            capture,
-        } => {
-            // Check everything before sending anything.
-            let condition = wait.as_deref().map(Condition::text).transpose()?;
-            let steps = actions
-                .into_iter()
-                .map(|a| match a {
-                    SendAction::Keys(spec) => parse_key_list(&spec).map(Step::Keys),
-                    SendAction::Text(t) => Ok(Step::Text(t)),
-                    SendAction::Paste(t) => Ok(Step::Paste(t)),
-                    SendAction::SleepMs(ms) => Ok(Step::Sleep(Duration::from_millis(ms))),
-                })
-                .collect::<tuipilot::Result<Vec<Step>>>()?;
-            let start = session.wait_start();
-            for step in steps {
-                match step {
-                    Step::Text(t) => session.send_text(&t)?,
-                    Step::Keys(keys) => keys.into_iter().try_for_each(|k| session.press_key(k))?,
-                    Step::Paste(t) => session.paste(&t)?,
-                    Step::Sleep(d) => std::thread::sleep(d),
-                }
+        Request::Op(mut operation) => {
+            if let Operation::Capture { png: Some(png), .. } = &mut operation
+                && png.path.is_none()
+            {
+                png.path = Some(host.next_png_path());
             }
-            let screen = match condition {
-                Some(c) => Some(session.wait_since(&start, &c, timeout_of(timeout_ms, host))?),
-                None if capture => Some(session.snapshot()),
-                None => None,
-            };
-            Ok(match screen {
-                Some(snap) if capture => json!({ "screen": screen_json(&snap, snap.text()) }),
-                _ => json!({}),
-            })
+            operation
         }
-        Request::Wait {
-            condition,
-            timeout_ms,
-        } => {
-            let timeout = timeout_of(timeout_ms, host);
-            let condition = match condition {
-                WaitFor::Exit => {
-                    let status = session.wait_exit_timeout(timeout)?;
-                    return Ok(json!({ "exit_code": status.code(), "signal": status.signal() }));
-                }
-                WaitFor::Text(re) => Condition::text(&re)?,
-                WaitFor::Output(re) => Condition::output(&re)?,
-                WaitFor::StableMs(ms) => Condition::Stable(Duration::from_millis(ms)),
-            };
-            let snap = session.wait_timeout(&condition, timeout)?;
-            Ok(json!({ "screen": screen_json(&snap, snap.text()) }))
-        }
-        Request::Capture {
-            wait,
-            timeout_ms,
-            ansi,
-            scrollback,
-            png,
-        } => {
-            // Check the render options before waiting.
-            let render = png.as_ref().map(|p| p.options().map(|o| (p, o))).transpose()?;
-            let snap = match wait {
-                Some(re) => session.wait_timeout(&Condition::text(&re)?, timeout_of(timeout_ms, host))?,
-                None => session.snapshot(),
-            };
-            let screen = if ansi { snap.ansi() } else { snap.text() };
-            let text = if scrollback {
-                let mut lines = session.scrollback();
-                lines.push(screen);
-                lines.join("\n")
-            } else {
-                screen
-            };
-            let mut screen = screen_json(&snap, text);
-            if let Some((request, options)) = render {
-                let path = match &request.path {
-                    Some(p) => PathBuf::from(p),
-                    None => host.next_png_path(),
-                };
-                let (width, height) = snap.save_png(&path, &options)?;
-                screen["png"] = json!(path);
-                screen["width"] = json!(width);
-                screen["height"] = json!(height);
-            }
-            Ok(json!({ "screen": screen }))
-        }
-        Request::Resize { cols, rows } => {
-            session.resize(cols, rows)?;
-            Ok(json!({ "cols": cols, "rows": rows }))
-        }
-        Request::Exit { timeout_ms } => {
-            let status = match timeout_ms {
-                Some(ms) => session.exit_within(Duration::from_millis(ms / 2)),
-                None => session.exit(),
-            }?;
-            let _ = host.watchdog.disarm(session.pid());
-            Ok(json!({ "exit_code": status.code(), "signal": status.signal() }))
-        }
+    };
+    let reply = session.apply(&operation)?;
+    if let Operation::Exit { .. } = operation {
+        let _ = host.watchdog.disarm(session.pid());
     }
+    to_json(&reply)
 }
 
-enum Step {
-    Text(String),
-    Keys(Vec<Key>),
-    Paste(String),
-    Sleep(Duration),
+fn to_json(reply: &impl serde::Serialize) -> Result<Value, Failure> {
+    serde_json::to_value(reply).map_err(|e| Failure::internal(format!("encoding the reply: {e}")))
 }
 
 #[cfg(test)]

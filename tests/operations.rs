@@ -1,0 +1,217 @@
+//! The operation vocabulary and its executor (`Session::apply`) on real processes: the
+//! one path every face (host, MCP, `once`, tapes) takes to a session.
+
+mod common;
+
+use std::time::Duration;
+
+use tuipilot::operation::{PngRequest, Step, WaitFor};
+use tuipilot::{ErrorKind, Operation, Reply, StartSpec};
+
+fn send(steps: Vec<Step>, wait: Option<WaitFor>, timeout_ms: Option<u64>) -> Operation {
+    Operation::Send {
+        steps,
+        wait,
+        timeout_ms,
+        capture: true,
+    }
+}
+
+fn keyecho() -> tuipilot::Session {
+    let s = common::fixture_session("keyecho").spawn().unwrap();
+    s.wait_for_text("^ready$").unwrap();
+    s
+}
+
+#[test]
+fn steps_are_sent_in_order_one_write_per_key_and_raw_bytes_unchanged() {
+    let s = keyecho();
+    let reply = s
+        .apply(&send(
+            vec![
+                Step::Text("ab".into()),
+                Step::Keys("Up C-c".into()),
+                Step::Bytes(vec![0x1b, b'x']),
+            ],
+            Some(WaitFor::Text(" 1b 78$".into())),
+            None,
+        ))
+        .unwrap();
+    // Writes sent back to back may arrive in one read: compare the bytes, not the reads.
+    let text = &reply.screen().expect("a screen").text;
+    let bytes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .flat_map(|l| l.split(' ').skip(1))
+        .collect();
+    assert_eq!(bytes.join(" "), "61 62 1b 5b 41 03 1b 78", "{text}");
+}
+
+#[test]
+fn a_bad_key_anywhere_fails_the_operation_before_anything_is_sent() {
+    let s = keyecho();
+    let err = s
+        .apply(&send(
+            vec![Step::Text("sent?".into()), Step::Keys("Down Entr".into())],
+            None,
+            None,
+        ))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput);
+    assert!(err.to_string().contains("unknown key `Entr`"), "{err}");
+    // Nothing arrived: the screen stays quiet and shows no read.
+    let snap = s.wait_stable(Duration::from_millis(150)).unwrap();
+    assert!(!snap.text().contains("#1"), "{}", snap.text());
+}
+
+#[test]
+fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
+    let s = keyecho();
+    for (png, expected) in [
+        (
+            PngRequest {
+                font_size: Some(500.0),
+                ..PngRequest::default()
+            },
+            "font size 500 px is out of range: use 4 to 128 px",
+        ),
+        (
+            PngRequest {
+                scale: Some(0),
+                ..PngRequest::default()
+            },
+            "scale 0 is out of range: use 1 to 4",
+        ),
+        (
+            PngRequest {
+                theme: Some("sepia".into()),
+                ..PngRequest::default()
+            },
+            "unknown theme `sepia`",
+        ),
+        (
+            PngRequest {
+                fonts: vec!["/no/such/font.ttf".into()],
+                ..PngRequest::default()
+            },
+            "font `/no/such/font.ttf` cannot be used",
+        ),
+    ] {
+        let capture = Operation::Capture {
+            // A wait that would time out: the bad option must fail first, at once.
+            wait: Some(WaitFor::Text("never".into())),
+            timeout_ms: Some(60_000),
+            ansi: false,
+            scrollback: false,
+            png: Some(png),
+        };
+        let err = s.apply(&capture).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
+        assert!(err.to_string().contains(expected), "{err}");
+    }
+}
+
+#[test]
+fn a_capture_without_a_path_returns_the_png_bytes() {
+    let s = keyecho();
+    let reply = s
+        .apply(&Operation::Capture {
+            wait: None,
+            timeout_ms: None,
+            ansi: false,
+            scrollback: false,
+            png: Some(PngRequest::default()),
+        })
+        .unwrap();
+    let screen = reply.screen().unwrap();
+    assert!(screen.png.is_none());
+    assert_eq!(
+        (screen.width, screen.height),
+        (Some(80 * 10 + 16), Some(24 * 19 + 16))
+    );
+    assert!(screen.png_bytes.as_ref().unwrap().starts_with(b"\x89PNG"));
+}
+
+#[test]
+fn a_send_whose_wait_times_out_is_a_timeout_with_the_screen() {
+    let s = keyecho();
+    let err = s
+        .apply(&send(
+            vec![Step::Keys("x".into())],
+            Some(WaitFor::Text("never".into())),
+            Some(200),
+        ))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Timeout);
+    assert!(err.to_string().contains("   0 | ready"), "{err}");
+}
+
+#[test]
+fn waits_cover_absence_output_and_exit() {
+    let s = StartSpec::new(["sh", "-c", "echo busy; read x; clear; echo done; read y; exit 5"])
+        .spawn()
+        .unwrap();
+    let wait = |condition| Operation::Wait {
+        condition,
+        timeout_ms: None,
+    };
+    s.apply(&wait(WaitFor::Output("busy".into()))).unwrap();
+    let reply = s
+        .apply(&send(
+            vec![Step::Keys("Enter".into())],
+            Some(WaitFor::NoText("busy".into())),
+            None,
+        ))
+        .unwrap();
+    assert!(!reply.screen().unwrap().text.contains("busy"));
+    s.apply(&wait(WaitFor::Text("^done$".into()))).unwrap();
+    s.apply(&Operation::Send {
+        steps: vec![Step::Keys("Enter".into())],
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+    })
+    .unwrap();
+    match s.apply(&wait(WaitFor::Exit)).unwrap() {
+        Reply::Exit(exit) => assert_eq!((exit.exit_code, exit.signal), (Some(5), None)),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn info_resize_and_exit_report_the_session() {
+    let s = StartSpec {
+        cols: 100,
+        rows: 30,
+        ..StartSpec::new(["sh", "-c", "echo up; exec sleep 600"])
+    }
+    .spawn()
+    .unwrap();
+    let Reply::Info(info) = s.apply(&Operation::Info).unwrap() else {
+        panic!("not info")
+    };
+    assert_eq!(
+        (info.command.as_str(), info.cols, info.rows, info.running),
+        ("sh -c echo up; exec sleep 600", 100, 30, true)
+    );
+    assert_eq!(
+        s.apply(&Operation::Resize { cols: 5, rows: 5 })
+            .unwrap_err()
+            .kind(),
+        ErrorKind::BadInput
+    );
+    assert_eq!(
+        s.apply(&Operation::Resize { cols: 90, rows: 20 }).unwrap(),
+        Reply::Resized { cols: 90, rows: 20 }
+    );
+    let Reply::Exit(exit) = s
+        .apply(&Operation::Exit {
+            timeout_ms: Some(400),
+        })
+        .unwrap()
+    else {
+        panic!("not an exit")
+    };
+    assert_eq!(exit.signal.as_deref(), Some("SIGHUP"));
+    common::assert_session_gone(s.pid());
+}
