@@ -183,7 +183,7 @@ impl fmt::Display for Error {
             Error::UnknownTheme { name } => write!(
                 f,
                 "unknown theme `{name}`: use one of {}",
-                crate::theme::THEME_NAMES.join(", ")
+                crate::color::THEME_NAMES.join(", ")
             ),
             Error::ImageMismatch { report } => f.write_str(report),
             Error::InvalidRenderOption { message } | Error::InvalidArgument { message } => {

@@ -24,14 +24,27 @@
 //! # }
 //! ```
 //!
-//! Modules: [`keys`] (key names → bytes), [`terminal`] (screen, gap layer, query
-//! replies), [`session`] (the running program), [`wait`] (conditions and timeouts),
-//! [`snapshot`] (immutable screen copies), [`theme`] (colours).
+//! Modules, in the order bytes flow through them:
+//!
+//! - [`keys`]: key names → the bytes xterm sends for the program's current modes;
+//! - [`session`]: the running program — its builder, the reader/parser/writer/exit
+//!   threads, the shared state waits read, the raw-output ring;
+//! - [`process`]: process sessions — exit statuses, waiting, ending everything a program
+//!   started;
+//! - [`terminal`]: the screen (`vt100` plus the gap layer that closes its gaps) and the
+//!   replies to the program's queries; knows nothing of processes;
+//! - [`wait`]: conditions and the one waiting loop;
+//! - [`snapshot`]: immutable copies of the screen, with text, cells and styles;
+//! - [`color`]: cell colours, sRGB, themes and the 256-colour palette;
+//! - [`operation`]: the one vocabulary of operations every face (host protocol, MCP, CLI,
+//!   tapes) translates to, and [`Session::apply`], their one executor;
+//! - `render` (default feature `render`): snapshots to pixels and PNG, golden images;
+//! - [`error`]: the error type and its kinds.
 
+pub mod color;
 pub mod error;
 pub mod keys;
 pub mod operation;
-mod outlog;
 pub mod process;
 mod pty;
 #[cfg(feature = "render")]
@@ -39,18 +52,16 @@ pub mod render;
 pub mod session;
 pub mod snapshot;
 pub mod terminal;
-pub mod theme;
 pub mod wait;
 
+pub use color::{Color, Rgb, Theme};
 pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use operation::{Operation, Reply, StartSpec};
-pub use outlog::DEFAULT_LOG_CAPACITY;
 pub use process::ExitStatus;
-pub use session::{DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart};
-pub use snapshot::{Cell, Color, Cursor, CursorShape, Match, Snapshot, Style};
+pub use session::{DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart};
+pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
-pub use theme::{Rgb, Theme};
 pub use wait::{Condition, WaitError};
 
 /// The README's Rust examples, compiled and run as doctests.

@@ -9,35 +9,14 @@ use std::fmt;
 
 use regex::Regex;
 
+use crate::color::Color;
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
-
-/// A cell colour as the program set it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// The terminal's default foreground or background.
-    #[default]
-    Default,
-    /// A palette index: 0–15 the ANSI colours, 16–231 the cube, 232–255 the grey ramp.
-    Indexed(u8),
-    /// A 24-bit colour.
-    Rgb(u8, u8, u8),
-}
 
 impl Cell {
     /// The grapheme in the cell (a character plus any combining marks); empty if blank.
     pub fn text(&self) -> &str {
         self.text.as_str()
-    }
-}
-
-impl From<vt100::Color> for Color {
-    fn from(c: vt100::Color) -> Color {
-        match c {
-            vt100::Color::Default => Color::Default,
-            vt100::Color::Idx(i) => Color::Indexed(i),
-            vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
-        }
     }
 }
 

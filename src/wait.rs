@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 use regex::Regex;
 
 use crate::error::{Error, Result};
-use crate::outlog::OutputLog;
 use crate::process::ExitStatus;
+use crate::session::OutputRing;
 use crate::session::{Shared, State};
 use crate::snapshot::{Snapshot, compile};
 use crate::terminal::QueryRecord;
@@ -236,7 +236,7 @@ impl OutputScan {
         }
     }
 
-    fn update(&mut self, log: &OutputLog) {
+    fn update(&mut self, log: &OutputRing) {
         if log.total() <= self.next {
             return;
         }

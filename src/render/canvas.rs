@@ -4,7 +4,7 @@
 
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
-use crate::theme::Rgb;
+use crate::color::Rgb;
 
 pub(crate) struct Canvas {
     pub pixmap: Pixmap,

@@ -26,10 +26,11 @@ use std::path::{Path, PathBuf};
 use canvas::Canvas;
 use procedural::CellBox;
 
+use crate::color::Color;
+use crate::color::{Rgb, Theme};
 use crate::error::{Error, Result};
-use crate::snapshot::{Color, CursorShape, Snapshot};
+use crate::snapshot::{CursorShape, Snapshot};
 use crate::terminal::CellSize;
-use crate::theme::{Rgb, Theme};
 
 /// How much effort PNG compression spends.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

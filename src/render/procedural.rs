@@ -6,7 +6,7 @@
 //! leaving one cell continues exactly into the next.
 
 use super::canvas::Canvas;
-use crate::theme::Rgb;
+use crate::color::Rgb;
 
 /// The pixel geometry of one cell.
 #[derive(Clone, Copy, Debug)]

@@ -13,18 +13,19 @@
 //! assert_eq!(term.take_replies(), b"\x1b[2;1R");
 //! ```
 
-mod layer;
+mod gaps;
 mod respond;
+mod sequence;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use respond::{CellSize, QueryRecord, escape_bytes};
 
+use crate::color::Theme;
 use crate::error::{Error, Result};
 use crate::keys::KeyModes;
 use crate::snapshot::Snapshot;
-use crate::theme::Theme;
-use layer::Layer;
+use gaps::GapLayer;
 use respond::Responder;
 
 /// Smallest and largest accepted sizes: vt100 can panic on very narrow screens, and a
@@ -93,7 +94,7 @@ impl Default for TerminalOptions {
 /// A terminal screen fed with program output.
 pub struct Terminal {
     parser: Parser,
-    layer: Layer,
+    layer: GapLayer,
     responder: Responder,
     fault: Option<String>,
     /// The start of a UTF-8 character whose remaining bytes have not arrived yet.
@@ -121,7 +122,7 @@ impl Terminal {
         let cols = std::num::NonZeroU16::new(options.cols.max(1)).unwrap_or(std::num::NonZeroU16::MIN);
         Terminal {
             parser: vt100::Parser::new_with_callbacks(rows, cols, options.scrollback, Events::default()),
-            layer: Layer::new(),
+            layer: GapLayer::new(),
             responder: Responder::new(options.theme, options.cell_size),
             fault: None,
             utf8_hold: Vec::new(),
@@ -150,7 +151,7 @@ impl Terminal {
     }
 
     /// Runs `work` on the parser, turning a panic into a recorded fault.
-    fn contained(&mut self, work: impl FnOnce(&mut Layer, &mut Parser, &mut Responder)) {
+    fn contained(&mut self, work: impl FnOnce(&mut GapLayer, &mut Parser, &mut Responder)) {
         if self.fault.is_some() {
             return;
         }
@@ -285,55 +286,6 @@ fn incomplete_utf8_tail(bytes: &[u8]) -> usize {
         return if needed > back { back } else { 0 };
     }
     0
-}
-
-/// A parsed CSI sequence (`ESC [ marker? params intermediates final`).
-pub(crate) struct Csi<'a> {
-    pub marker: Option<u8>,
-    pub params: &'a [u8],
-    pub intermediates: &'a [u8],
-    pub final_byte: u8,
-}
-
-impl<'a> Csi<'a> {
-    pub(crate) fn parse(seq: &'a [u8]) -> Option<Csi<'a>> {
-        let body = seq.strip_prefix(b"\x1b[")?;
-        let (&final_byte, body) = body.split_last()?;
-        if !(0x40..=0x7e).contains(&final_byte) {
-            return None;
-        }
-        let (marker, body) = match body.first() {
-            Some(&m @ (b'<' | b'=' | b'>' | b'?')) => (Some(m), &body[1..]),
-            _ => (None, body),
-        };
-        let split = body
-            .iter()
-            .position(|b| (0x20..=0x2f).contains(b))
-            .unwrap_or(body.len());
-        let (params, intermediates) = body.split_at(split);
-        let valid = params.iter().all(|b| (0x30..=0x3f).contains(b))
-            && intermediates.iter().all(|b| (0x20..=0x2f).contains(b));
-        valid.then_some(Csi {
-            marker,
-            params,
-            intermediates,
-            final_byte,
-        })
-    }
-
-    /// The numeric parameters (first sub-parameter of each); `None` for an empty one.
-    pub(crate) fn numbers(&self) -> Vec<Option<u16>> {
-        if self.params.is_empty() {
-            return Vec::new();
-        }
-        self.params
-            .split(|&b| b == b';')
-            .map(|p| {
-                let first = p.split(|&b| b == b':').next().unwrap_or_default();
-                std::str::from_utf8(first).ok().and_then(|s| s.parse().ok())
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]

@@ -9,9 +9,8 @@
 
 use std::collections::VecDeque;
 
-use super::Csi;
-use super::layer::{LayerModes, StrKind};
-use crate::theme::Theme;
+use super::sequence::{Csi, EmulatedModes, StrKind};
+use crate::color::Theme;
 
 /// The most recent queries kept per session.
 const TRANSCRIPT_LEN: usize = 256;
@@ -112,7 +111,7 @@ impl Responder {
         raw: &[u8],
         csi: &Csi<'_>,
         screen: &vt100::Screen,
-        modes: LayerModes,
+        modes: EmulatedModes,
     ) {
         let numbers = csi.numbers();
         let first = numbers.first().copied().flatten();
@@ -264,7 +263,7 @@ impl Responder {
 }
 
 /// DECRQM state for a DEC private mode: 1 set, 2 reset, 0 not recognised.
-fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: LayerModes) -> u8 {
+fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -> u8 {
     use vt100::{MouseProtocolEncoding as Enc, MouseProtocolMode as Mouse};
     let flag = |on: bool| if on { 1 } else { 2 };
     match mode {
@@ -285,7 +284,7 @@ fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: LayerModes) -> u
 }
 
 /// DECRQM state for an ANSI mode.
-fn ansi_mode_state(mode: u16, modes: LayerModes) -> u8 {
+fn ansi_mode_state(mode: u16, modes: EmulatedModes) -> u8 {
     match mode {
         4 => {
             if modes.insert {

@@ -1,4 +1,4 @@
-//! A thin byte-stream layer in front of `vt100` that closes its gaps.
+//! The gap layer: a thin byte-stream layer in front of `vt100` that closes its gaps.
 //!
 //! `vt100` ignores or misreads a handful of sequences that real programs depend on. This
 //! layer tokenizes the output stream just enough to find them (escape sequences, CSI,
@@ -17,8 +17,9 @@
 
 use unicode_width::UnicodeWidthChar;
 
+use super::Parser;
 use super::respond::Responder;
-use super::{Csi, Parser};
+use super::sequence::{Csi, EmulatedModes, StrKind};
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
@@ -37,32 +38,6 @@ const DEC_GRAPHICS: [char; 32] = [
     '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻', '─', '⎼',
     '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
 ];
-
-/// Terminal modes the layer emulates because `vt100` does not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct LayerModes {
-    /// IRM, `CSI 4 h`.
-    pub insert: bool,
-    /// DECAWM, `CSI ? 7 h` (on by default).
-    pub autowrap: bool,
-}
-
-impl Default for LayerModes {
-    fn default() -> Self {
-        LayerModes {
-            insert: false,
-            autowrap: true,
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum StrKind {
-    Osc,
-    Dcs,
-    /// SOS, PM and APC: skipped.
-    Other,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -84,7 +59,7 @@ enum Action {
 }
 
 /// The layer's state, carried across chunks of output.
-pub(crate) struct Layer {
+pub(crate) struct GapLayer {
     state: State,
     /// The escape sequence being collected, from its ESC.
     seq: Vec<u8>,
@@ -96,19 +71,19 @@ pub(crate) struct Layer {
     graphics: [bool; 2],
     /// SO selected G1 into GL.
     shift_out: bool,
-    pub(crate) modes: LayerModes,
+    pub(crate) modes: EmulatedModes,
 }
 
-impl Layer {
-    pub(crate) fn new() -> Layer {
-        Layer {
+impl GapLayer {
+    pub(crate) fn new() -> GapLayer {
+        GapLayer {
             state: State::Ground,
             seq: Vec::with_capacity(64),
             carried: 0,
             capture: Vec::new(),
             graphics: [false; 2],
             shift_out: false,
-            modes: LayerModes::default(),
+            modes: EmulatedModes::default(),
         }
     }
 
@@ -123,7 +98,7 @@ impl Layer {
     fn reset(&mut self) {
         self.graphics = [false; 2];
         self.shift_out = false;
-        self.modes = LayerModes::default();
+        self.modes = EmulatedModes::default();
     }
 
     /// Feeds one chunk of program output through the layer into `parser`.

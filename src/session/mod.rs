@@ -1,40 +1,52 @@
 //! A program running under a PTY, driven like a person at a keyboard.
 //!
-//! [`Session`] ties the pieces together: the PTY (spawned by the private `pty` module), a reader
-//! thread that feeds output through the [`Terminal`] and writes query replies back, a
-//! writer thread that sends every key as one write, an exit watcher that reaps the child,
-//! and the waits in [`crate::wait`]. Dropping a session ends the program's whole process
-//! session and leaves nothing behind.
+//! [`Session`] is the public face: input, waits, state, ending. It ties the pieces
+//! together, one job a file:
+//!
+//! - `builder`: [`SessionBuilder`] — configuration, spawning the program under a PTY (the
+//!   private `pty` module) and starting the threads;
+//! - `pipeline`: the reader, parser, writer and exit-watcher threads: output flows through
+//!   the [`Terminal`](crate::Terminal), query replies go straight back, keys go out one
+//!   write each;
+//! - `shared`: the state those threads and every waiter share (screen, output ring, exit
+//!   status, generation counter) and the condition variable that wakes waiters;
+//! - `output_ring`: the bounded ring of raw output that output waits read.
+//!
+//! The waits themselves are in [`crate::wait`]. Dropping a session ends the program's whole
+//! process session and leaves nothing behind.
+
+mod builder;
+mod output_ring;
+mod pipeline;
+mod shared;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
-use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
 
 use portable_pty::{MasterPty, PtySize};
 
+pub use builder::{SessionBuilder, parse_timeout_ms};
+pub use output_ring::DEFAULT_LOG_CAPACITY;
+pub(crate) use output_ring::OutputRing;
+pub(crate) use shared::{Shared, State};
+
+use builder::pixel_size;
+use pipeline::WriteJob;
+
 use crate::error::{Error, Result};
 use crate::keys::{Key, encode_paste, parse_key_list};
-use crate::outlog::{DEFAULT_LOG_CAPACITY, OutputLog};
 use crate::process::{self, ExitStatus};
-use crate::pty::{self, SpawnSpec};
 use crate::snapshot::Snapshot;
-use crate::terminal::{CellSize, DEFAULT_SCROLLBACK, QueryRecord, Terminal, TerminalOptions, check_size};
-use crate::theme::Theme;
+use crate::terminal::QueryRecord;
 use crate::wait::{Baseline, Condition, Satisfied, wait_until};
 
 /// The wait timeout when neither the builder nor `TUIPILOT_TIMEOUT_MS` sets one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long after the child exits its output may keep arriving before the exit is
-/// reported anyway (only when background processes keep the PTY open).
-const DRAIN_GRACE: Duration = Duration::from_millis(100);
 
 /// A position in the output stream, for [`Session::wait_for_output_since`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -82,377 +94,6 @@ impl Input {
     }
 }
 
-/// Shared between the session, its threads and its waiters.
-pub(crate) struct Shared {
-    state: Mutex<State>,
-    changed: Condvar,
-}
-
-pub(crate) struct State {
-    pub(crate) terminal: Terminal,
-    /// Bumped after every chunk of output is parsed.
-    pub(crate) generation: u64,
-    pub(crate) log: OutputLog,
-    /// Set once the child has exited and its output has been drained.
-    pub(crate) exit: Option<ExitStatus>,
-    reader_done: bool,
-    /// Set once `exit()`/`kill()` ended the session.
-    pub(crate) closed: bool,
-}
-
-impl State {
-    pub(crate) fn snapshot(&self) -> Snapshot {
-        let mut snap = self.terminal.snapshot();
-        snap.exit = self.exit;
-        snap
-    }
-}
-
-impl Shared {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding the lock cannot leave State half-updated in a way that
-        // matters more than losing the session, so keep going with the data.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub(crate) fn sleep<'a>(&self, guard: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
-        match self.changed.wait_timeout(guard, timeout) {
-            Ok((guard, _)) => guard,
-            Err(p) => p.into_inner().0,
-        }
-    }
-
-    fn notify(&self) {
-        self.changed.notify_all();
-    }
-}
-
-enum WriteJob {
-    Bytes(Vec<u8>, Option<mpsc::SyncSender<std::io::Result<()>>>),
-    Stop,
-}
-
-/// Configures and starts a [`Session`].
-#[derive(Clone, Debug)]
-pub struct SessionBuilder {
-    program: OsString,
-    args: Vec<OsString>,
-    env: Vec<(OsString, Option<OsString>)>,
-    cwd: Option<PathBuf>,
-    cols: u16,
-    rows: u16,
-    scrollback: usize,
-    timeout: Option<Duration>,
-    log_capacity: usize,
-    theme: Theme,
-    exit_grace: Duration,
-}
-
-impl SessionBuilder {
-    /// Adds one argument.
-    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
-        self.args.push(arg.as_ref().to_os_string());
-        self
-    }
-
-    /// Adds arguments.
-    pub fn args<I, S>(mut self, args: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<OsStr>,
-    {
-        self.args
-            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
-        self
-    }
-
-    /// Terminal size in columns and rows (default 80×24; 10–1000 columns, 2–1000 rows).
-    pub fn size(mut self, cols: u16, rows: u16) -> Self {
-        self.cols = cols;
-        self.rows = rows;
-        self
-    }
-
-    /// Sets an environment variable for the program (overrides the defaults too).
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
-        self.env
-            .push((key.as_ref().to_os_string(), Some(value.as_ref().to_os_string())));
-        self
-    }
-
-    /// Removes an environment variable from the program's environment.
-    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
-        self.env.push((key.as_ref().to_os_string(), None));
-        self
-    }
-
-    /// The program's working directory (default: the caller's current directory).
-    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.cwd = Some(dir.into());
-        self
-    }
-
-    /// Lines of scrollback kept (default 1000).
-    pub fn scrollback(mut self, lines: usize) -> Self {
-        self.scrollback = lines;
-        self
-    }
-
-    /// The default timeout of every wait (default: `TUIPILOT_TIMEOUT_MS`, else 10 s).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = Some(timeout);
-        self
-    }
-
-    /// Bytes of raw output kept for output waits (default 1 MiB).
-    pub fn output_log_capacity(mut self, bytes: usize) -> Self {
-        self.log_capacity = bytes;
-        self
-    }
-
-    /// The theme reported to colour queries.
-    pub fn theme(mut self, theme: Theme) -> Self {
-        self.theme = theme;
-        self
-    }
-
-    /// How long `exit()` waits after each of SIGHUP and SIGTERM before escalating
-    /// (default 1 s).
-    pub fn exit_grace(mut self, grace: Duration) -> Self {
-        self.exit_grace = grace;
-        self
-    }
-
-    /// Starts the program.
-    pub fn spawn(self) -> Result<Session> {
-        check_size(self.cols, self.rows)?;
-        let timeout = match self.timeout {
-            Some(t) => t,
-            None => timeout_from_env()?,
-        };
-        let terminal = Terminal::with_options(TerminalOptions {
-            cols: self.cols,
-            rows: self.rows,
-            scrollback: self.scrollback,
-            theme: self.theme.clone(),
-            cell_size: CellSize::default(),
-        })?;
-        let (pixel_width, pixel_height) = pixel_size(self.cols, self.rows);
-        let spawned = pty::spawn(&SpawnSpec {
-            program: self.program.clone(),
-            args: self.args.clone(),
-            env: self.env.clone(),
-            cwd: self.cwd.clone(),
-            cols: self.cols,
-            rows: self.rows,
-            pixel_width,
-            pixel_height,
-        })?;
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                terminal,
-                generation: 0,
-                log: OutputLog::new(self.log_capacity),
-                exit: None,
-                reader_done: false,
-                closed: false,
-            }),
-            changed: Condvar::new(),
-        });
-        let (jobs, job_rx) = mpsc::channel();
-        let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
-        let pid = spawned.pid;
-        let pending_fd = pty::dup_master(spawned.master.as_ref())?;
-        let threads = [
-            spawn_thread("tuipilot-writer", {
-                let writer = spawned.writer;
-                move || write_loop(writer, job_rx)
-            }),
-            spawn_thread("tuipilot-reader", {
-                let reader = spawned.reader;
-                move || read_loop(reader, pending_fd, chunk_tx)
-            }),
-            spawn_thread("tuipilot-parser", {
-                let (shared, jobs) = (shared.clone(), jobs.clone());
-                move || parse_loop(chunk_rx, &shared, &jobs)
-            }),
-            spawn_thread("tuipilot-exit", {
-                let shared = shared.clone();
-                move || watch_exit(pid, &shared)
-            }),
-        ];
-        let mut session = Session {
-            shared,
-            jobs,
-            master: Mutex::new(spawned.master),
-            _child: spawned.child,
-            pid,
-            program: self.program.to_string_lossy().into_owned(),
-            command: std::iter::once(self.program.clone())
-                .chain(self.args.iter().cloned())
-                .collect(),
-            started: std::time::SystemTime::now(),
-            timeout,
-            exit_grace: self.exit_grace,
-            exit_thread: Mutex::new(None),
-            ended: AtomicBool::new(false),
-        };
-        // On an early return the session is dropped, which ends the program.
-        let [writer, reader, parser, exit] = threads;
-        *session.exit_thread.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(exit?);
-        // The other threads end on their own (end of file, Stop); they are detached so
-        // that a stray process that escaped the session cannot block a drop.
-        writer?;
-        reader?;
-        parser?;
-        Ok(session)
-    }
-}
-
-fn spawn_thread(name: &str, body: impl FnOnce() + Send + 'static) -> Result<thread::JoinHandle<()>> {
-    thread::Builder::new()
-        .name(name.to_string())
-        .spawn(body)
-        .map_err(|e| Error::io(format!("starting the {name} thread"), e))
-}
-
-/// The text area in pixels for a grid, as the renderer would draw it (what the PTY
-/// reports to programs through TIOCGWINSZ, matching the `CSI 14 t` reply).
-fn pixel_size(cols: u16, rows: u16) -> (u16, u16) {
-    let cell = CellSize::default();
-    (cols.saturating_mul(cell.width), rows.saturating_mul(cell.height))
-}
-
-/// `TUIPILOT_TIMEOUT_MS`, if set, else [`DEFAULT_TIMEOUT`].
-fn timeout_from_env() -> Result<Duration> {
-    parse_timeout_ms(std::env::var("TUIPILOT_TIMEOUT_MS").ok())
-}
-
-/// Interprets a `TUIPILOT_TIMEOUT_MS` value (`None`: unset).
-pub fn parse_timeout_ms(value: Option<String>) -> Result<Duration> {
-    match value {
-        None => Ok(DEFAULT_TIMEOUT),
-        Some(value) => value
-            .trim()
-            .parse::<u64>()
-            .ok()
-            .filter(|ms| *ms > 0)
-            .map(Duration::from_millis)
-            .ok_or(Error::InvalidEnv {
-                name: "TUIPILOT_TIMEOUT_MS",
-                value,
-                expected: "a positive whole number of milliseconds",
-            }),
-    }
-}
-
-fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<WriteJob>) {
-    for job in jobs {
-        match job {
-            WriteJob::Bytes(bytes, ack) => {
-                let result = writer.write_all(&bytes).and_then(|()| writer.flush());
-                if let Some(ack) = ack {
-                    let _ = ack.send(result);
-                }
-            }
-            WriteJob::Stop => break,
-        }
-    }
-    // Dropping the writer types newline + EOF into the PTY; by now the program is gone.
-}
-
-/// One read from the PTY, and whether more output was already waiting after it.
-struct Chunk {
-    bytes: Vec<u8>,
-    more_pending: bool,
-}
-
-/// Chunks queued between the reader and the parser (each at most 64 KiB).
-const CHUNK_QUEUE: usize = 64;
-/// Under a continuous flood, waiters are still woken after this much output.
-const NOTIFY_EVERY: usize = 1 << 20;
-
-/// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
-/// separate cores. `pending_fd` is a private duplicate of the master descriptor, used
-/// only to ask how much output is already waiting.
-fn read_loop(mut reader: Box<dyn Read + Send>, pending_fd: OwnedFd, chunks: SyncSender<Chunk>) {
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            // EIO once every holder of the PTY's slave side is gone.
-            Err(_) => break,
-        };
-        let chunk = Chunk {
-            bytes: buf[..n].to_vec(),
-            more_pending: pty::bytes_waiting(pending_fd.as_raw_fd()) > 0,
-        };
-        if chunks.send(chunk).is_err() {
-            break;
-        }
-    }
-}
-
-/// Parses chunks into the screen, sends query replies back at once, and wakes waiters
-/// when the output has paused (or after [`NOTIFY_EVERY`] bytes of a flood), so a flood
-/// does not make every waiter re-read the screen for every 4 KiB.
-fn parse_loop(chunks: Receiver<Chunk>, shared: &Shared, jobs: &Sender<WriteJob>) {
-    let mut unnotified = 0usize;
-    while let Ok(first) = chunks.recv() {
-        let mut batch = vec![first];
-        let mut size = batch[0].bytes.len();
-        while size < NOTIFY_EVERY {
-            match chunks.try_recv() {
-                Ok(chunk) => {
-                    size += chunk.bytes.len();
-                    batch.push(chunk);
-                }
-                Err(_) => break,
-            }
-        }
-        let paused = batch.last().is_some_and(|c| !c.more_pending);
-        let replies = {
-            let mut state = shared.lock();
-            for chunk in &batch {
-                state.log.push(&chunk.bytes);
-                state.terminal.process(&chunk.bytes);
-            }
-            state.generation += 1;
-            state.terminal.take_replies()
-        };
-        if !replies.is_empty() {
-            let _ = jobs.send(WriteJob::Bytes(replies, None));
-        }
-        unnotified += size;
-        if paused || unnotified >= NOTIFY_EVERY {
-            shared.notify();
-            unnotified = 0;
-        }
-    }
-    shared.lock().reader_done = true;
-    shared.notify();
-}
-
-fn watch_exit(pid: i32, shared: &Shared) {
-    // If waitpid fails (something else reaped the child), the status is unknowable;
-    // report the conventional "killed" status rather than hang every waiter.
-    let status = process::wait_for_exit(pid).unwrap_or(ExitStatus::Signaled(libc::SIGKILL));
-    let mut state = shared.lock();
-    let deadline = std::time::Instant::now() + DRAIN_GRACE;
-    while !state.reader_done {
-        let now = std::time::Instant::now();
-        if now >= deadline {
-            break;
-        }
-        state = shared.sleep(state, deadline - now);
-    }
-    state.exit = Some(status);
-    drop(state);
-    shared.notify();
-}
-
 /// A program running under a pseudo-terminal.
 ///
 /// ```no_run
@@ -484,19 +125,7 @@ pub struct Session {
 impl Session {
     /// Starts configuring a session for `program` (found on `PATH` unless it has a `/`).
     pub fn builder(program: impl AsRef<OsStr>) -> SessionBuilder {
-        SessionBuilder {
-            program: program.as_ref().to_os_string(),
-            args: Vec::new(),
-            env: Vec::new(),
-            cwd: None,
-            cols: 80,
-            rows: 24,
-            scrollback: DEFAULT_SCROLLBACK,
-            timeout: None,
-            log_capacity: DEFAULT_LOG_CAPACITY,
-            theme: Theme::default(),
-            exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
-        }
+        SessionBuilder::new(program.as_ref())
     }
 
     /// The program's process id (also its session id).

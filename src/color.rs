@@ -1,8 +1,32 @@
-//! Colour themes: the 16-colour palette, default foreground/background and cursor colour.
+//! Colours: what a cell asks for ([`Color`]), what it is in sRGB ([`Rgb`]), and the themes
+//! that turn one into the other (the 16-colour palette, default foreground/background,
+//! cursor colour, and the 256-colour cube and grey ramp).
 //!
 //! The engine answers a program's colour queries (OSC 4/10/11/12) from the theme, and the
 //! renderer paints with the same values, so what a program asks for and what an image
 //! shows agree. Colours 16–255 are the xterm cube and grey ramp, computed exactly.
+
+/// A cell colour as the program set it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Color {
+    /// The terminal's default foreground or background.
+    #[default]
+    Default,
+    /// A palette index: 0–15 the ANSI colours, 16–231 the cube, 232–255 the grey ramp.
+    Indexed(u8),
+    /// A 24-bit colour.
+    Rgb(u8, u8, u8),
+}
+
+impl From<vt100::Color> for Color {
+    fn from(c: vt100::Color) -> Color {
+        match c {
+            vt100::Color::Default => Color::Default,
+            vt100::Color::Idx(i) => Color::Indexed(i),
+            vt100::Color::Rgb(r, g, b) => Color::Rgb(r, g, b),
+        }
+    }
+}
 
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

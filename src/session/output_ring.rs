@@ -9,15 +9,15 @@ use std::collections::VecDeque;
 /// Default capacity of the raw output log (1 MiB).
 pub const DEFAULT_LOG_CAPACITY: usize = 1 << 20;
 
-pub(crate) struct OutputLog {
+pub(crate) struct OutputRing {
     buf: VecDeque<u8>,
     capacity: usize,
     total: u64,
 }
 
-impl OutputLog {
-    pub(crate) fn new(capacity: usize) -> OutputLog {
-        OutputLog {
+impl OutputRing {
+    pub(crate) fn new(capacity: usize) -> OutputRing {
+        OutputRing {
             buf: VecDeque::with_capacity(capacity.min(64 * 1024)),
             capacity: capacity.max(1),
             total: 0,
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn the_ring_stays_bounded_and_offsets_stay_absolute() {
-        let mut log = OutputLog::new(8);
+        let mut log = OutputRing::new(8);
         log.push(b"hello ");
         log.push(b"world!");
         assert_eq!(log.len(), 8);

@@ -1,0 +1,247 @@
+//! Configuring and starting a [`Session`]: size, environment, timeouts, theme.
+//!
+//! `spawn` checks the configuration, starts the program under a PTY, and starts the
+//! session's threads ([`super::pipeline`]); if anything fails on the way, the half-made
+//! session is dropped, which ends the program.
+
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use super::output_ring::DEFAULT_LOG_CAPACITY;
+use super::output_ring::OutputRing;
+use super::pipeline::{CHUNK_QUEUE, parse_loop, read_loop, spawn_thread, watch_exit, write_loop};
+use super::shared::{Shared, State};
+use super::{DEFAULT_TIMEOUT, Session};
+use crate::color::Theme;
+use crate::error::{Error, Result};
+use crate::pty::{self, SpawnSpec};
+use crate::terminal::DEFAULT_SCROLLBACK;
+use crate::terminal::{CellSize, Terminal, TerminalOptions, check_size};
+
+/// Configures and starts a [`Session`].
+#[derive(Clone, Debug)]
+pub struct SessionBuilder {
+    program: OsString,
+    args: Vec<OsString>,
+    env: Vec<(OsString, Option<OsString>)>,
+    cwd: Option<PathBuf>,
+    cols: u16,
+    rows: u16,
+    scrollback: usize,
+    timeout: Option<Duration>,
+    log_capacity: usize,
+    theme: Theme,
+    exit_grace: Duration,
+}
+
+impl SessionBuilder {
+    /// The defaults: 80×24, the caller's cwd and environment, 10 s waits.
+    pub(super) fn new(program: &OsStr) -> SessionBuilder {
+        SessionBuilder {
+            program: program.to_os_string(),
+            args: Vec::new(),
+            env: Vec::new(),
+            cwd: None,
+            cols: 80,
+            rows: 24,
+            scrollback: DEFAULT_SCROLLBACK,
+            timeout: None,
+            log_capacity: DEFAULT_LOG_CAPACITY,
+            theme: Theme::default(),
+            exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Self {
+        self.args.push(arg.as_ref().to_os_string());
+        self
+    }
+
+    /// Adds arguments.
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    /// Terminal size in columns and rows (default 80×24; 10–1000 columns, 2–1000 rows).
+    pub fn size(mut self, cols: u16, rows: u16) -> Self {
+        self.cols = cols;
+        self.rows = rows;
+        self
+    }
+
+    /// Sets an environment variable for the program (overrides the defaults too).
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
+        self.env
+            .push((key.as_ref().to_os_string(), Some(value.as_ref().to_os_string())));
+        self
+    }
+
+    /// Removes an environment variable from the program's environment.
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
+        self.env.push((key.as_ref().to_os_string(), None));
+        self
+    }
+
+    /// The program's working directory (default: the caller's current directory).
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.cwd = Some(dir.into());
+        self
+    }
+
+    /// Lines of scrollback kept (default 1000).
+    pub fn scrollback(mut self, lines: usize) -> Self {
+        self.scrollback = lines;
+        self
+    }
+
+    /// The default timeout of every wait (default: `TUIPILOT_TIMEOUT_MS`, else 10 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Bytes of raw output kept for output waits (default 1 MiB).
+    pub fn output_log_capacity(mut self, bytes: usize) -> Self {
+        self.log_capacity = bytes;
+        self
+    }
+
+    /// The theme reported to colour queries.
+    pub fn theme(mut self, theme: Theme) -> Self {
+        self.theme = theme;
+        self
+    }
+
+    /// How long `exit()` waits after each of SIGHUP and SIGTERM before escalating
+    /// (default 1 s).
+    pub fn exit_grace(mut self, grace: Duration) -> Self {
+        self.exit_grace = grace;
+        self
+    }
+
+    /// Starts the program.
+    pub fn spawn(self) -> Result<Session> {
+        check_size(self.cols, self.rows)?;
+        let timeout = match self.timeout {
+            Some(t) => t,
+            None => timeout_from_env()?,
+        };
+        let terminal = Terminal::with_options(TerminalOptions {
+            cols: self.cols,
+            rows: self.rows,
+            scrollback: self.scrollback,
+            theme: self.theme.clone(),
+            cell_size: CellSize::default(),
+        })?;
+        let (pixel_width, pixel_height) = pixel_size(self.cols, self.rows);
+        let spawned = pty::spawn(&SpawnSpec {
+            program: self.program.clone(),
+            args: self.args.clone(),
+            env: self.env.clone(),
+            cwd: self.cwd.clone(),
+            cols: self.cols,
+            rows: self.rows,
+            pixel_width,
+            pixel_height,
+        })?;
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                terminal,
+                generation: 0,
+                log: OutputRing::new(self.log_capacity),
+                exit: None,
+                reader_done: false,
+                closed: false,
+            }),
+            changed: Condvar::new(),
+        });
+        let (jobs, job_rx) = mpsc::channel();
+        let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
+        let pid = spawned.pid;
+        let pending_fd = pty::dup_master(spawned.master.as_ref())?;
+        let threads = [
+            spawn_thread("tuipilot-writer", {
+                let writer = spawned.writer;
+                move || write_loop(writer, job_rx)
+            }),
+            spawn_thread("tuipilot-reader", {
+                let reader = spawned.reader;
+                move || read_loop(reader, pending_fd, chunk_tx)
+            }),
+            spawn_thread("tuipilot-parser", {
+                let (shared, jobs) = (shared.clone(), jobs.clone());
+                move || parse_loop(chunk_rx, &shared, &jobs)
+            }),
+            spawn_thread("tuipilot-exit", {
+                let shared = shared.clone();
+                move || watch_exit(pid, &shared)
+            }),
+        ];
+        let mut session = Session {
+            shared,
+            jobs,
+            master: Mutex::new(spawned.master),
+            _child: spawned.child,
+            pid,
+            program: self.program.to_string_lossy().into_owned(),
+            command: std::iter::once(self.program.clone())
+                .chain(self.args.iter().cloned())
+                .collect(),
+            started: std::time::SystemTime::now(),
+            timeout,
+            exit_grace: self.exit_grace,
+            exit_thread: Mutex::new(None),
+            ended: AtomicBool::new(false),
+        };
+        // On an early return the session is dropped, which ends the program.
+        let [writer, reader, parser, exit] = threads;
+        *session.exit_thread.get_mut().unwrap_or_else(|p| p.into_inner()) = Some(exit?);
+        // The other threads end on their own (end of file, Stop); they are detached so
+        // that a stray process that escaped the session cannot block a drop.
+        writer?;
+        reader?;
+        parser?;
+        Ok(session)
+    }
+}
+
+/// The text area in pixels for a grid, as the renderer would draw it (what the PTY
+/// reports to programs through TIOCGWINSZ, matching the `CSI 14 t` reply).
+pub(super) fn pixel_size(cols: u16, rows: u16) -> (u16, u16) {
+    let cell = CellSize::default();
+    (cols.saturating_mul(cell.width), rows.saturating_mul(cell.height))
+}
+
+/// `TUIPILOT_TIMEOUT_MS`, if set, else [`DEFAULT_TIMEOUT`].
+fn timeout_from_env() -> Result<Duration> {
+    parse_timeout_ms(std::env::var("TUIPILOT_TIMEOUT_MS").ok())
+}
+
+/// Interprets a `TUIPILOT_TIMEOUT_MS` value (`None`: unset).
+pub fn parse_timeout_ms(value: Option<String>) -> Result<Duration> {
+    match value {
+        None => Ok(DEFAULT_TIMEOUT),
+        Some(value) => value
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| *ms > 0)
+            .map(Duration::from_millis)
+            .ok_or(Error::InvalidEnv {
+                name: "TUIPILOT_TIMEOUT_MS",
+                value,
+                expected: "a positive whole number of milliseconds",
+            }),
+    }
+}
