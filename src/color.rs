@@ -48,9 +48,13 @@ impl Rgb {
 /// A named colour theme.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Theme {
+    /// Its name (`dark`, `light`).
     pub name: &'static str,
+    /// Default text colour.
     pub foreground: Rgb,
+    /// Default background.
     pub background: Rgb,
+    /// Cursor colour.
     pub cursor: Rgb,
     /// The 16 ANSI colours: 0–7 normal, 8–15 bright.
     pub ansi: [Rgb; 16],

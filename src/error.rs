@@ -18,52 +18,123 @@ use crate::wait::WaitError;
 #[non_exhaustive]
 pub enum Error {
     /// A terminal size outside what the engine accepts.
-    InvalidSize { cols: u16, rows: u16 },
+    InvalidSize {
+        /// The columns asked for.
+        cols: u16,
+        /// The rows asked for.
+        rows: u16,
+    },
     /// The program could not be found on `PATH` (or at the given path).
-    ProgramNotFound { program: String, searched: String },
+    ProgramNotFound {
+        /// The program as given.
+        program: String,
+        /// Where it was looked for.
+        searched: String,
+    },
     /// The working directory given for the program is not a directory.
-    CwdNotDirectory { path: PathBuf },
+    CwdNotDirectory {
+        /// The directory as given.
+        path: PathBuf,
+    },
     /// The program was found but could not be started.
-    Spawn { program: String, message: String },
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// Why it could not start.
+        message: String,
+    },
     /// A key name that is not in the grammar.
-    UnknownKey { spec: String, suggestions: Vec<String> },
+    UnknownKey {
+        /// The key spec as given.
+        spec: String,
+        /// Known names close to it.
+        suggestions: Vec<String>,
+    },
     /// A key spec that parses but has no encoding (such as Ctrl with a digit 9).
-    InvalidKey { spec: String, reason: String },
+    InvalidKey {
+        /// The key spec as given.
+        spec: String,
+        /// Why it has no encoding.
+        reason: String,
+    },
     /// A regular expression that does not compile.
-    InvalidRegex { pattern: String, message: String },
+    InvalidRegex {
+        /// The pattern as given.
+        pattern: String,
+        /// The regex engine's message.
+        message: String,
+    },
     /// An environment variable the engine reads holds a value it cannot use.
     InvalidEnv {
+        /// The variable.
         name: &'static str,
+        /// Its value.
         value: String,
+        /// What it should hold.
         expected: &'static str,
     },
     /// The program has exited, so the requested action cannot happen.
     Exited {
+        /// What was asked, in words (`send input`).
         action: &'static str,
+        /// How the program ended.
         status: ExitStatus,
     },
     /// The session was already ended with `exit()` or `kill()`.
-    Closed { action: &'static str },
+    Closed {
+        /// What was asked, in words.
+        action: &'static str,
+    },
     /// A wait's condition did not hold in time.
     Timeout(Box<WaitError>),
     /// The program exited while a wait's condition had not yet held, so it never will.
     ExitedWhileWaiting(Box<WaitError>),
     /// The terminal parser failed on the program's output; the screen is frozen as it was.
-    TerminalFault { message: String },
+    TerminalFault {
+        /// The parser's panic message.
+        message: String,
+    },
     /// A font file could not be used.
-    InvalidFont { path: PathBuf, message: String },
+    InvalidFont {
+        /// The font file.
+        path: PathBuf,
+        /// Why it cannot be used.
+        message: String,
+    },
     /// A theme name that does not exist.
-    UnknownTheme { name: String },
+    UnknownTheme {
+        /// The name as given.
+        name: String,
+    },
     /// An image did not match its golden file.
-    ImageMismatch { report: String },
+    ImageMismatch {
+        /// What differs and where the actual and diff images were written.
+        report: String,
+    },
     /// A render option out of range (font size, scale).
-    InvalidRenderOption { message: String },
+    InvalidRenderOption {
+        /// Which option, its value and the range.
+        message: String,
+    },
     /// A request that is malformed as a whole (no command, conflicting options).
-    InvalidArgument { message: String },
+    InvalidArgument {
+        /// What is wrong and what to do.
+        message: String,
+    },
     /// Something this build or this face cannot do.
-    Unsupported { what: String, fix: String },
+    Unsupported {
+        /// What was asked.
+        what: String,
+        /// How to get it.
+        fix: String,
+    },
     /// An operating-system call failed.
-    Io { context: String, source: io::Error },
+    Io {
+        /// What was being done.
+        context: String,
+        /// The OS error.
+        source: io::Error,
+    },
 }
 
 /// Broad classes of [`Error`], for mapping to exit codes and protocol error codes.

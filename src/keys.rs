@@ -25,20 +25,35 @@ use crate::error::Error;
 pub enum KeyCode {
     /// A printable character, typed as itself.
     Char(char),
+    /// Return (sends CR).
     Enter,
+    /// Tab.
     Tab,
+    /// Escape.
     Escape,
+    /// Space.
     Space,
+    /// Backspace (sends DEL).
     Backspace,
+    /// Arrow up.
     Up,
+    /// Arrow down.
     Down,
+    /// Arrow left.
     Left,
+    /// Arrow right.
     Right,
+    /// Home.
     Home,
+    /// End.
     End,
+    /// Page up.
     PageUp,
+    /// Page down.
     PageDown,
+    /// Insert.
     Insert,
+    /// Delete (forward).
     Delete,
     /// A function key, `F(1)` to `F(12)`.
     F(u8),
@@ -47,8 +62,11 @@ pub enum KeyCode {
 /// Modifier keys held while a key is pressed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Modifiers {
+    /// Control held.
     pub ctrl: bool,
+    /// Alt (Meta) held.
     pub alt: bool,
+    /// Shift held.
     pub shift: bool,
 }
 
@@ -66,7 +84,9 @@ impl Modifiers {
 /// A key press: a key plus the modifiers held with it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
+    /// The key.
     pub code: KeyCode,
+    /// The modifiers held with it.
     pub mods: Modifiers,
 }
 

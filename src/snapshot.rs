@@ -23,12 +23,19 @@ impl Cell {
 /// The drawing attributes of one cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Style {
+    /// Foreground colour.
     pub fg: Color,
+    /// Background colour.
     pub bg: Color,
+    /// Bold (SGR 1).
     pub bold: bool,
+    /// Dim, faint (SGR 2).
     pub dim: bool,
+    /// Italic (SGR 3).
     pub italic: bool,
+    /// Underlined (SGR 4).
     pub underline: bool,
+    /// Foreground and background swapped (SGR 7).
     pub inverse: bool,
 }
 
@@ -80,6 +87,7 @@ impl fmt::Debug for CellText {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cell {
     text: CellText,
+    /// How it is drawn.
     pub style: Style,
     /// The first half of a double-width character.
     pub wide: bool,
@@ -91,26 +99,37 @@ pub struct Cell {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CursorShape {
     #[default]
+    /// A filled block.
     Block,
+    /// An underline.
     Underline,
+    /// A vertical bar.
     Bar,
 }
 
 /// Where the cursor is (0-based, always inside the grid) and how it looks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cursor {
+    /// Row, 0-based from the top.
     pub row: u16,
+    /// Column, 0-based from the left.
     pub col: u16,
+    /// Whether the program shows it.
     pub visible: bool,
+    /// Block, underline or bar.
     pub shape: CursorShape,
+    /// Whether it blinks.
     pub blinking: bool,
 }
 
 /// A regex match on the screen: its row, its starting column, and the matched text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
+    /// Row of the match, 0-based.
     pub row: u16,
+    /// Column where the match starts (in cells), 0-based.
     pub col: u16,
+    /// The matched text.
     pub text: String,
 }
 

@@ -129,7 +129,9 @@ pub(crate) enum Satisfied {
 pub struct WaitError {
     /// The condition, in words.
     pub condition: String,
+    /// How long the wait ran.
     pub elapsed: Duration,
+    /// The timeout it had.
     pub timeout: Duration,
     /// Set when the wait failed because the program exited.
     pub exited: Option<ExitStatus>,

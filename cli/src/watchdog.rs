@@ -66,6 +66,7 @@ impl Watchdog {
             _ => {
                 // SAFETY: the read end belongs to the child now; the write end is ours.
                 unsafe { libc::close(fds[0]) };
+                // SAFETY: fds[1] is open, owned by nobody else, and closed once by the File.
                 let file = std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fds[1]) });
                 Ok(Watchdog {
                     pipe: Mutex::new(file),

@@ -3,8 +3,15 @@
 //! A pixel differs when any channel differs by more than `channel` (0–255); the images
 //! match when at most `max_share` of the pixels differ. On a mismatch the actual image and
 //! a diff image (differing pixels red, the rest a faint grey copy) are written next to the
-//! golden as `NAME.actual.png` and `NAME.diff.png`. With `TUIPILOT_UPDATE=1` the golden is
-//! written (or overwritten) instead. A missing golden is an error that says how to create it.
+//! golden as `NAME.actual.png` and `NAME.diff.png` (git-ignore `*.actual.png` and
+//! `*.diff.png`). A relative golden path is resolved from the crate being tested
+//! (`CARGO_MANIFEST_DIR`, which `cargo test` sets), not from wherever the test runs.
+//!
+//! Updating works the way insta's does: `TUIPILOT_UPDATE=1` writes (or overwrites) the
+//! golden instead of comparing — except when `CI` is set, where goldens are never written
+//! and a missing or different golden fails, so a CI run cannot bless its own output.
+//! `TUIPILOT_UPDATE=force` writes even on CI. A missing golden is an error that says how
+//! to create it.
 //!
 //! ```no_run
 //! use tuipilot::render::{RenderOptions, compare::{Tolerance, assert_png_matches}};
@@ -39,7 +46,10 @@ impl Tolerance {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// The images match within the tolerance.
-    Matched { differing: usize },
+    Matched {
+        /// Pixels that differ within the tolerance.
+        differing: usize,
+    },
     /// `TUIPILOT_UPDATE=1` was set: the golden was written.
     Updated,
 }
@@ -88,11 +98,34 @@ fn sibling(golden: &Path, suffix: &str) -> PathBuf {
     golden.with_file_name(format!("{stem}.{suffix}.png"))
 }
 
-/// Compares `actual` with the golden PNG at `golden`; with `TUIPILOT_UPDATE=1` in the
-/// environment, writes the golden instead.
+/// Compares `actual` with the golden PNG at `golden` (relative paths from the crate's
+/// manifest directory); with `TUIPILOT_UPDATE=1` and no `CI`, or `TUIPILOT_UPDATE=force`,
+/// writes the golden instead.
 pub fn compare_png(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) -> Result<Outcome> {
-    let update = std::env::var_os("TUIPILOT_UPDATE").is_some_and(|v| v == "1");
+    let update = update_wanted(
+        std::env::var("TUIPILOT_UPDATE").ok().as_deref(),
+        std::env::var("CI").ok().as_deref(),
+    );
+    let golden = resolve_golden(golden.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
     compare_png_or_update(actual, golden, tolerance, update)
+}
+
+/// Whether goldens are written: `TUIPILOT_UPDATE=1` outside CI, `force` anywhere.
+fn update_wanted(update: Option<&str>, ci: Option<&str>) -> bool {
+    let on_ci = ci.is_some_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
+    match update {
+        Some("force") => true,
+        Some("1") => !on_ci,
+        _ => false,
+    }
+}
+
+/// A relative golden path taken from the crate under test, when cargo says which it is.
+fn resolve_golden(golden: &Path, manifest_dir: Option<std::ffi::OsString>) -> PathBuf {
+    match manifest_dir {
+        Some(dir) if golden.is_relative() => PathBuf::from(dir).join(golden),
+        _ => golden.to_path_buf(),
+    }
 }
 
 /// [`compare_png`] with the update decision made by the caller.
@@ -113,7 +146,7 @@ pub fn compare_png_or_update(
     if !golden.exists() {
         return Err(Error::ImageMismatch {
             report: format!(
-                "golden image {} does not exist: run the test with TUIPILOT_UPDATE=1 to create it, check it, and commit it",
+                "golden image {} does not exist: run the test with TUIPILOT_UPDATE=1 to create it (not on CI), check it, and commit it",
                 golden.display()
             ),
         });
@@ -181,5 +214,36 @@ pub fn compare_png_or_update(
 pub fn assert_png_matches(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) {
     if let Err(e) = compare_png(actual, golden, tolerance) {
         panic!("{e}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn goldens_are_never_written_on_ci_unless_forced() {
+        assert!(update_wanted(Some("1"), None));
+        assert!(update_wanted(Some("1"), Some("")));
+        assert!(update_wanted(Some("1"), Some("false")));
+        assert!(!update_wanted(Some("1"), Some("true")));
+        assert!(!update_wanted(Some("1"), Some("1")));
+        assert!(update_wanted(Some("force"), Some("true")));
+        assert!(!update_wanted(None, None));
+        assert!(!update_wanted(Some("yes"), None));
+    }
+
+    #[test]
+    fn relative_goldens_resolve_from_the_manifest_dir() {
+        let dir = Some(std::ffi::OsString::from("/crate"));
+        assert_eq!(
+            resolve_golden(Path::new("tests/golden/a.png"), dir.clone()),
+            PathBuf::from("/crate/tests/golden/a.png")
+        );
+        assert_eq!(
+            resolve_golden(Path::new("/abs/a.png"), dir),
+            PathBuf::from("/abs/a.png")
+        );
+        assert_eq!(resolve_golden(Path::new("a.png"), None), PathBuf::from("a.png"));
     }
 }

@@ -57,6 +57,7 @@ pub struct RenderOptions {
     pub fonts: Vec<PathBuf>,
     /// Draw the cursor (when the program shows it).
     pub cursor: bool,
+    /// How hard PNG encoding works.
     pub compression: PngCompression,
 }
 
@@ -137,7 +138,9 @@ pub const MAX_PADDING: u32 = 256;
 /// An opaque RGBA image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Image {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
     /// Row-major RGBA, 4 bytes a pixel, alpha always 255.
     pub pixels: Vec<u8>,
@@ -216,13 +219,17 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Integer cell metrics for a font size and scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Metrics {
+    /// Cell width in pixels.
     pub cell_width: u32,
+    /// Cell height in pixels.
     pub cell_height: u32,
     /// Pixels from the top of a cell to the baseline.
     pub baseline: u32,
     /// Pixels from the baseline down to the top of the underline, and its thickness.
     pub underline_offset: i32,
+    /// Underline thickness in pixels.
     pub underline_thickness: u32,
+    /// Padding around the grid in pixels (scaled).
     pub padding: u32,
 }
 

@@ -31,7 +31,9 @@ use respond::Responder;
 /// Smallest and largest accepted sizes: vt100 can panic on very narrow screens, and a
 /// huge grid is a memory hazard rather than a terminal.
 pub const MIN_COLS: u16 = 10;
+/// The fewest rows a screen may have.
 pub const MIN_ROWS: u16 = 2;
+/// The most columns or rows a screen may have.
 pub const MAX_SIZE: u16 = 1000;
 
 /// Default number of scrollback lines kept.
@@ -69,7 +71,9 @@ pub(crate) fn check_size(cols: u16, rows: u16) -> Result<()> {
 /// Options for a [`Terminal`].
 #[derive(Clone, Debug)]
 pub struct TerminalOptions {
+    /// Columns.
     pub cols: u16,
+    /// Rows.
     pub rows: u16,
     /// Lines of scrollback kept (older lines are dropped).
     pub scrollback: usize,

@@ -30,7 +30,9 @@ pub struct QueryRecord {
 /// used by the renderer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CellSize {
+    /// Width in pixels.
     pub width: u16,
+    /// Height in pixels.
     pub height: u16,
 }
 

@@ -118,6 +118,7 @@ pub fn wait_for_pid_exit(pid: i32, timeout: Duration) -> bool {
     };
     // SAFETY: one valid pollfd; the descriptor is closed right after.
     let ready = unsafe { libc::poll(&mut pfd, 1, timeout.as_millis() as i32) };
+    // SAFETY: `fd` is the pidfd opened above, closed once.
     unsafe { libc::close(fd) };
     ready == 1
 }
