@@ -8,28 +8,15 @@ use std::time::{Duration, Instant};
 
 use tuipilot::Session;
 
-/// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`).
-fn status_kib(field: &str) -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| {
-            l.strip_prefix(field)?
-                .trim_start_matches(':')
-                .trim()
-                .strip_suffix(" kB")?
-                .parse()
-                .ok()
-        })
-        .unwrap_or(0)
-}
+mod support;
+use support::status_kib;
 
 fn main() {
     let secs: u64 = std::env::var("TUIPILOT_FLOOD_SECS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(60);
-    let before = status_kib("VmRSS");
+    let before = status_kib(None, "VmRSS");
     let s = Session::builder("yes")
         .arg("tuipilot flood line")
         .spawn()
@@ -38,13 +25,13 @@ fn main() {
     let mut samples = Vec::new();
     while start.elapsed() < Duration::from_secs(secs) {
         std::thread::sleep(Duration::from_secs(1));
-        samples.push(status_kib("VmRSS"));
+        samples.push(status_kib(None, "VmRSS"));
     }
     let (held, total) = s.output_log_usage();
     let screen = s.snapshot();
     s.kill().unwrap();
     // VmHWM is updated lazily; the samples can be a little higher.
-    let peak = status_kib("VmHWM").max(samples.iter().copied().max().unwrap_or(0));
+    let peak = status_kib(None, "VmHWM").max(samples.iter().copied().max().unwrap_or(0));
     let after_first = samples.first().copied().unwrap_or(before);
     let last = samples.last().copied().unwrap_or(before);
     println!("flood memory: `yes` through a session for {secs} s");

@@ -4,27 +4,11 @@
 //!
 //! `cargo bench --bench render`
 
-use std::time::{Duration, Instant};
-
 use tuipilot::Terminal;
 use tuipilot::render::{PngCompression, RenderOptions, encode_png};
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
-
-fn time(runs: usize, mut f: impl FnMut()) -> Duration {
-    median(
-        (0..runs)
-            .map(|_| {
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            })
-            .collect(),
-    )
-}
+mod support;
+use support::time;
 
 /// A busy screen: coloured text on every row, box drawing, a few attributes.
 fn busy(cols: u16, rows: u16) -> tuipilot::Snapshot {

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use tuipilot::Session;
 
+mod support;
+use support::median;
+
 const TOTAL: usize = 20_000_000;
 const RUNS: usize = 5;
 
@@ -86,11 +89,6 @@ fn vt100_alone(bytes: &[u8]) -> Duration {
     }
     std::hint::black_box(parser.screen().cursor_position());
     start.elapsed()
-}
-
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
 }
 
 fn main() {

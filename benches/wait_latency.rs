@@ -11,6 +11,9 @@ use std::time::Duration;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use tuipilot::{Condition, Session};
 
+mod support;
+use support::median_p90;
+
 const ROUNDS: u32 = 300;
 
 fn monotonic_ns() -> u64 {
@@ -109,19 +112,14 @@ fn bare_latencies(exe: &str) -> Vec<f64> {
     lat
 }
 
-fn summary(mut v: Vec<f64>) -> (f64, f64) {
-    v.sort_by(|a, b| a.total_cmp(b));
-    (v[v.len() / 2], v[v.len() * 9 / 10])
-}
-
 fn main() {
     if std::env::var_os("TUIPILOT_BENCH_CHILD").is_some() {
         child().unwrap();
         return;
     }
     let exe = std::env::current_exe().unwrap().to_string_lossy().into_owned();
-    let (floor_med, floor_p90) = summary(bare_latencies(&exe));
-    let (med, p90) = summary(session_latencies(&exe));
+    let (floor_med, floor_p90) = median_p90(bare_latencies(&exe));
+    let (med, p90) = median_p90(session_latencies(&exe));
     println!("wait latency: marker written -> wait returns, {ROUNDS} rounds");
     println!("  bare PTY reader thread (floor): median {floor_med:>7.1} us  p90 {floor_p90:>7.1} us");
     println!("  tuipilot wait (screen regex):   median {med:>7.1} us  p90 {p90:>7.1} us");

@@ -11,12 +11,11 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
 
-const CALLS: usize = 100;
+#[path = "../../benches/support/mod.rs"]
+mod support;
+use support::median;
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
-    v[v.len() / 2]
-}
+const CALLS: usize = 100;
 
 fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();

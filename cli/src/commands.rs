@@ -6,9 +6,8 @@
 //! Exit codes: 0 success, 1 a wait or condition not met, 2 usage or operational error.
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command as Process, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -154,13 +153,6 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         artifact_dir: Option<PathBuf>,
     },
-    #[command(name = "__host", hide = true)]
-    Host {
-        #[arg(long)]
-        dir: PathBuf,
-        #[arg(long)]
-        spec: String,
-    },
 }
 
 /// `start`'s arguments.
@@ -302,11 +294,6 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let name = cli.session.as_str();
     let json = cli.json;
     match cli.command {
-        Command::Host { dir, spec } => {
-            let spec: HostSpec = serde_json::from_str(&spec)
-                .map_err(|e| Failure::bad_request(format!("bad host spec: {e}")))?;
-            std::process::exit(server::run(&dir, name, spec));
-        }
         Command::Start(args) => start(name, json, args),
         Command::Send {
             wait,
@@ -575,29 +562,20 @@ fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failure> {
 
 /// Starts the host in the background and waits for its ready (or error) line.
 fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> {
-    let exe = std::env::current_exe()
-        .map_err(|e| Failure::internal(format!("finding the tuipilot binary: {e}")))?;
     let log = std::fs::File::create(&paths.log)
         .map_err(|e| Failure::internal(format!("creating the log {}: {e}", paths.log.display())))?;
     let dir = paths.socket.parent().unwrap_or(Path::new("."));
-    let spec_json = serde_json::to_string(spec).map_err(|e| Failure::internal(e.to_string()))?;
-    let mut host = Process::new(exe)
-        .arg("__host")
-        .arg("--dir")
-        .arg(dir)
-        .args(["-s", &paths.name, "--spec", &spec_json])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(log)
-        .process_group(0)
-        .spawn()
-        .map_err(|e| Failure::internal(format!("starting the session host: {e}")))?;
+    // SAFETY: the command line runs on the main thread alone: nothing before this point
+    // (argument parsing, runtime-directory checks) starts a thread.
+    let (pid, ready) = unsafe { server::fork(dir, &paths.name, spec, log) }?;
     let mut line = String::new();
-    if let Some(stdout) = host.stdout.take() {
-        let _ = BufReader::new(stdout).read_line(&mut line);
-    }
+    let _ = BufReader::new(std::fs::File::from(ready)).read_line(&mut line);
+    let reap = || {
+        // SAFETY: waitpid on our own child, writing only the status integer.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+    };
     if line.trim().is_empty() {
-        let _ = host.wait();
+        reap();
         let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
         paths.remove();
         return Err(Failure::internal(format!(
@@ -610,7 +588,7 @@ fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> 
     match (response.ok, response.error) {
         (Some(ok), None) => Ok(ok),
         (_, Some(error)) => {
-            let _ = host.wait();
+            reap();
             paths.remove();
             Err(error)
         }

@@ -52,6 +52,7 @@ impl Watchdog {
                 unsafe {
                     libc::close(fds[1]);
                     libc::setpgid(0, 0);
+                    libc::prctl(libc::PR_SET_NAME, c"tuipilot-watch".as_ptr());
                     let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
                     if null >= 0 {
                         libc::dup2(null, 0);

@@ -167,7 +167,9 @@ pub fn read_line_limited(reader: &mut impl BufRead, max: usize) -> io::Result<Li
                 Line::Complete(line)
             });
         }
-        let (chunk, done) = match memchr::memchr(b'\n', available) {
+        // A plain search: lines here are short, and the `memchr` crate's first call probes
+        // the CPU (CPUID), which costs tens of microseconds in a VM on every CLI call.
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
             Some(i) => (&available[..i], i + 1),
             None => (available, available.len()),
         };

@@ -1,7 +1,7 @@
 //! The host process: owns one session and serves it on a Unix socket.
 //!
-//! Started by `tuipilot start` as `tuipilot __host …` in its own process group, with
-//! stdout a pipe for the ready handshake and stderr the session's log. It answers
+//! Forked by `tuipilot start` (see [`fork`]) into its own process group, with stdout a
+//! pipe for the ready handshake and stderr the session's log. It answers
 //! requests from connections whose peer has the host's uid, translating each protocol
 //! request into calls on the [`Session`]. It outlives the program (the final screen and
 //! exit status stay readable) and stops on `exit`, after the idle timeout, or when it can
@@ -13,7 +13,7 @@
 //! outlives the host.
 
 use std::io::{BufReader, Write};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
@@ -58,9 +58,70 @@ struct Host {
     watchdog: Watchdog,
 }
 
+/// Forks the host from the calling process and returns its pid and the read end of the
+/// pipe on which it reports readiness (one protocol line: `ok` with the pid, or the error).
+///
+/// The child leaves the caller's process group (so it survives the caller and the
+/// terminal's job control), takes `/dev/null` as stdin, the pipe as stdout and `log` as
+/// stderr, names itself `tuipilot-host`, and runs [`run`]; it never returns. Forking
+/// instead of executing the binary again saves a whole process start-up per `start`.
+///
+/// # Safety
+///
+/// No other thread may exist in the calling process: the child runs ordinary Rust code
+/// (allocation, locks) after `fork`.
+pub unsafe fn fork(
+    dir: &Path,
+    name: &str,
+    spec: &HostSpec,
+    log: std::fs::File,
+) -> Result<(i32, OwnedFd), Failure> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two descriptors.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(Failure::internal(format!(
+            "creating the host's ready pipe: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    // SAFETY: both descriptors are open and owned by nobody else.
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    // SAFETY: the caller guarantees no other thread exists (this function's contract).
+    match unsafe { libc::fork() } {
+        -1 => Err(Failure::internal(format!(
+            "starting the session host: {}",
+            std::io::Error::last_os_error()
+        ))),
+        0 => {
+            drop(read);
+            // SAFETY: plain system calls on descriptors this process owns; dup2 clears
+            // close-on-exec on the copies, which the program the host starts must not
+            // inherit anyway (the PTY replaces them).
+            unsafe {
+                libc::setpgid(0, 0);
+                libc::prctl(libc::PR_SET_NAME, c"tuipilot-host".as_ptr());
+                let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+                if null >= 0 {
+                    libc::dup2(null, 0);
+                    libc::close(null);
+                }
+                libc::dup2(write.as_raw_fd(), 1);
+                libc::dup2(log.as_raw_fd(), 2);
+            }
+            drop(write);
+            drop(log);
+            let code = run(dir, name, spec.clone());
+            // SAFETY: leave without running the caller's exit handlers or flushing its
+            // buffers a second time.
+            unsafe { libc::_exit(code) }
+        }
+        pid => Ok((pid, read)),
+    }
+}
+
 /// Runs the host: reports readiness (or the error) on stdout, then serves until it
 /// stops. Returns the process exit code when start-up fails; otherwise never returns.
-pub fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
+fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
     let mut ready = std::io::stdout();
     match start(dir, name, &spec) {
         Err(error) => {
@@ -83,8 +144,8 @@ pub fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
 fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener), Failure> {
     ensure_runtime_dir(dir)?;
     let paths = SessionPaths::new(dir, name)?;
-    // SAFETY: the host is a freshly executed process that has started no thread yet (the
-    // session below starts the first ones).
+    // SAFETY: the host was just forked from the single-threaded CLI and has started no
+    // thread yet (the session below starts the first ones).
     let watchdog = unsafe { Watchdog::fork() }.map_err(Failure::internal)?;
     // Check the spec before the socket exists: a bad one leaves nothing behind.
     let builder = spec.start.builder()?;
@@ -272,7 +333,9 @@ fn connection(host: &Host, stream: UnixStream) {
             Ok(body) => ok_line(id, &body),
             Err(e) => error_line(id, &e),
         };
-        if writeln!(writer, "{reply}").and_then(|()| writer.flush()).is_err() {
+        // One write per reply: `writeln!` on a socket sends the line and its newline as two
+        // packets, and the client wakes for each.
+        if writer.write_all(format!("{reply}\n").as_bytes()).is_err() {
             return;
         }
         if stopping {

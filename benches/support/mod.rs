@@ -1,0 +1,101 @@
+//! Helpers every benchmark shares: medians, timing loops, resident memory, and a tmux
+//! runner for the baselines. The CLI's benches include this file by path.
+
+#![allow(dead_code)]
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The median of some durations.
+pub fn median(mut v: Vec<Duration>) -> Duration {
+    assert!(!v.is_empty(), "no samples");
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// The median and the 90th percentile of some numbers.
+pub fn median_p90(mut v: Vec<f64>) -> (f64, f64) {
+    assert!(!v.is_empty(), "no samples");
+    v.sort_by(|a, b| a.total_cmp(b));
+    (v[v.len() / 2], v[v.len() * 9 / 10])
+}
+
+/// The median time of `runs` calls of `f`.
+pub fn time(runs: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// Milliseconds, for printing.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// A `/proc/PID/status` field in KiB (`VmRSS`, `VmHWM`); `pid` `None` for this process.
+pub fn status_kib(pid: Option<i64>, field: &str) -> u64 {
+    let path = match pid {
+        Some(pid) => format!("/proc/{pid}/status"),
+        None => "/proc/self/status".to_string(),
+    };
+    let status = std::fs::read_to_string(path).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(field)?
+                .trim_start_matches(':')
+                .trim()
+                .strip_suffix(" kB")?
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0)
+}
+
+/// tmux on a private server socket with no configuration: the baseline for the agent loop.
+pub struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    /// A tmux server named after this process, so parallel runs do not meet.
+    pub fn new(tag: &str) -> Tmux {
+        Tmux {
+            socket: format!("tp{tag}-{}", std::process::id()),
+        }
+    }
+
+    /// The arguments that select this server (for timing a bare command).
+    pub fn args(&self) -> [&str; 2] {
+        ["-L", &self.socket]
+    }
+
+    /// Runs a tmux command on this server and asserts it succeeded.
+    pub fn run(&self, args: &[&str]) -> Output {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("running tmux");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
