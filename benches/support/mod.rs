@@ -76,6 +76,11 @@ impl Tmux {
         ["-L", &self.socket]
     }
 
+    /// Starts `command` in a detached 80x24 session called `name`.
+    pub fn new_session(&self, name: &str, command: &str) -> Output {
+        self.run(&["new-session", "-d", "-x", "80", "-y", "24", "-s", name, command])
+    }
+
     /// Runs a tmux command on this server and asserts it succeeded.
     pub fn run(&self, args: &[&str]) -> Output {
         let out = Command::new("tmux")

@@ -64,17 +64,7 @@ fn tuipilot_loop(dir: &str, n: usize) -> [Duration; 4] {
 fn tmux_loop(tmux: &Tmux, n: usize) -> Duration {
     let start = Instant::now();
     let marker = format!("hello-{n}");
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "80",
-        "-y",
-        "24",
-        "-s",
-        "bench",
-        "bash --norc --noprofile",
-    ]);
+    tmux.new_session("bench", "bash --norc --noprofile");
     tmux.run(&["send-keys", "-t", "bench", &format!("echo {marker}"), "Enter"]);
     while !String::from_utf8_lossy(&tmux.run(&["capture-pane", "-p", "-t", "bench"]).stdout).contains(&marker)
     {
@@ -112,17 +102,7 @@ fn main() {
     // Per-call cost of a trivial request on an idle session.
     tuipilot(&dir, &["start", "--", "bash", "--norc", "--noprofile"]);
     tuipilot(&dir, &["wait", "--stable", "200"]);
-    tmux.run(&[
-        "new-session",
-        "-d",
-        "-x",
-        "80",
-        "-y",
-        "24",
-        "-s",
-        "idle",
-        "bash --norc --noprofile",
-    ]);
+    tmux.new_session("idle", "bash --norc --noprofile");
     // Each call as a shell tool makes it: run the command, output to a file, wait.
     let quiet = |cmd: &mut Command| {
         let status = cmd.stdout(Stdio::null()).stderr(Stdio::null()).status().unwrap();
