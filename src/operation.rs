@@ -399,11 +399,11 @@ pub struct StartSpec {
 }
 
 fn default_cols() -> u16 {
-    80
+    crate::terminal::DEFAULT_COLS
 }
 
 fn default_rows() -> u16 {
-    24
+    crate::terminal::DEFAULT_ROWS
 }
 
 impl StartSpec {

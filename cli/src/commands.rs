@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use serde::de::DeserializeOwned;
 use tuipilot::operation::{ExitReport, PngRequest, Screen, Step, WaitFor};
 use tuipilot::render::{FONT_SIZES, SCALES};
+use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
 use tuipilot::{Operation, StartSpec};
 
 use crate::error::{ErrorCode, Failure};
@@ -159,10 +160,10 @@ enum Command {
 #[derive(clap::Args)]
 struct StartArgs {
     /// Terminal width in columns (10-1000).
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, default_value_t = DEFAULT_COLS)]
     cols: u16,
     /// Terminal height in rows (2-1000).
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = DEFAULT_ROWS)]
     rows: u16,
     /// Working directory of the program (default: the current directory).
     #[arg(long, value_name = "DIR")]
@@ -185,10 +186,10 @@ struct StartArgs {
 #[derive(clap::Args)]
 struct OnceArgs {
     /// Terminal width in columns (10-1000).
-    #[arg(long, default_value_t = 80)]
+    #[arg(long, default_value_t = DEFAULT_COLS)]
     cols: u16,
     /// Terminal height in rows (2-1000).
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = DEFAULT_ROWS)]
     rows: u16,
     /// Wait until this regex is on the screen before anything else.
     #[arg(long, value_name = "REGEX")]

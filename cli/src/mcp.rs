@@ -331,7 +331,10 @@ impl TerminalArgs {
 
     /// The requested size, within this server's cap.
     fn size(&self) -> Result<(u16, u16), Failure> {
-        let (cols, rows) = (self.cols.unwrap_or(80), self.rows.unwrap_or(24));
+        let (cols, rows) = (
+            self.cols.unwrap_or(tuipilot::terminal::DEFAULT_COLS),
+            self.rows.unwrap_or(tuipilot::terminal::DEFAULT_ROWS),
+        );
         if cols > MAX_COLS || rows > MAX_ROWS {
             return fail(format!(
                 "{cols}x{rows} is larger than this server renders ({MAX_COLS}x{MAX_ROWS} cells at most)"

@@ -189,7 +189,7 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8], compression: PngCompress
 
 /// Writes `bytes` to `path` through a temporary file in the same directory, so a failed
 /// write never leaves a partial file.
-pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

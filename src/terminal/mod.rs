@@ -33,6 +33,10 @@ use respond::Responder;
 pub const MIN_COLS: u16 = 10;
 /// The fewest rows a screen may have.
 pub const MIN_ROWS: u16 = 2;
+/// Columns when nobody says otherwise.
+pub const DEFAULT_COLS: u16 = 80;
+/// Rows when nobody says otherwise.
+pub const DEFAULT_ROWS: u16 = 24;
 /// The most columns or rows a screen may have.
 pub const MAX_SIZE: u16 = 1000;
 
@@ -86,8 +90,8 @@ pub struct TerminalOptions {
 impl Default for TerminalOptions {
     fn default() -> Self {
         TerminalOptions {
-            cols: 80,
-            rows: 24,
+            cols: DEFAULT_COLS,
+            rows: DEFAULT_ROWS,
             scrollback: DEFAULT_SCROLLBACK,
             theme: Theme::default(),
             cell_size: CellSize::default(),
