@@ -434,13 +434,14 @@ impl State {
             }
             Action::Exit => {
                 let session = self.session(&name)?;
-                let reply = session.apply(&Operation::Exit {
-                    timeout_ms: args.timeout_ms,
-                })?;
+                // Forgotten whatever the outcome: an ended session cannot be ended again.
                 self.sessions
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&name);
+                let reply = session.apply(&Operation::Exit {
+                    timeout_ms: args.timeout_ms,
+                })?;
                 if let Some(w) = &self.watchdog {
                     let _ = w.disarm(session.pid());
                 }
