@@ -9,6 +9,7 @@ mod commands;
 mod error;
 mod host;
 mod mcp;
+mod title;
 mod watchdog;
 
 fn main() -> std::process::ExitCode {

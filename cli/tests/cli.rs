@@ -746,3 +746,37 @@ fn wait_no_text_waits_for_a_line_to_go() {
     dir.ok(&["send", "-k", "Enter"]);
     dir.ok(&["wait", "--no-text", "^busy$"]);
 }
+
+#[test]
+fn the_hosts_command_line_shows_no_environment_values() {
+    let dir = Dir::new();
+    let secret = format!("hunter2-{}", std::process::id());
+    dir.ok(&[
+        "start",
+        "--env",
+        &format!("TP_SECRET={secret}"),
+        "--",
+        "sh",
+        "-c",
+        "echo up; exec sleep 600",
+    ]);
+    let info = dir.json(&["list", "--json"]);
+    let host = info[0]["host_pid"].as_i64().unwrap();
+    let cmdline = std::fs::read(format!("/proc/{host}/cmdline")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&cmdline).starts_with("tuipilot-host default"),
+        "{:?}",
+        String::from_utf8_lossy(&cmdline)
+    );
+    // No process at all (host, watchdog, program) shows the value in its command line.
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            assert!(
+                !String::from_utf8_lossy(&cmdline).contains(&secret),
+                "{:?} shows the secret: {:?}",
+                entry.path(),
+                String::from_utf8_lossy(&cmdline)
+            );
+        }
+    }
+}

@@ -110,6 +110,9 @@ pub unsafe fn fork(
             }
             drop(write);
             drop(log);
+            // The CLI's arguments (its `--env KEY=VALUE`s among them) must not stay
+            // readable in `ps` for the session's life; the watchdog inherits this title.
+            crate::title::set(&format!("tuipilot-host {name}"));
             let code = run(dir, name, spec.clone());
             // SAFETY: leave without running the caller's exit handlers or flushing its
             // buffers a second time.
