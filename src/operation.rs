@@ -656,6 +656,12 @@ impl Session {
                 scrollback,
                 png,
             } => {
+                #[cfg(feature = "render")]
+                if let Some(png) = &png {
+                    // A picture too large to draw is refused before the wait, not after.
+                    let (cols, rows) = self.size();
+                    crate::render::image_size(cols, rows, &png.options)?;
+                }
                 let snapshot = match wait {
                     Some(condition) => self.wait_timeout(&condition, timeout)?,
                     None => self.snapshot(),

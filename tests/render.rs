@@ -367,3 +367,27 @@ fn bad_render_inputs_are_clear_errors() {
         "nothing half-written"
     );
 }
+
+#[test]
+fn an_image_over_the_pixel_budget_is_refused_before_anything_is_allocated() {
+    let snapshot = Terminal::new(1000, 1000).unwrap().snapshot();
+    let huge = RenderOptions {
+        font_size: 128.0,
+        scale: 4,
+        ..RenderOptions::default()
+    };
+    let started = std::time::Instant::now();
+    let err = snapshot.render(&huge).unwrap_err();
+    assert_eq!(err.kind(), tuipilot::ErrorKind::BadInput);
+    assert!(
+        err.to_string().contains("over the limit of 64 megapixels"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "it tried to draw"
+    );
+    // The largest screen MCP allows fits at the default size.
+    let (w, h) = tuipilot::render::image_size(400, 200, &RenderOptions::default()).unwrap();
+    assert!(u64::from(w) * u64::from(h) <= tuipilot::render::MAX_PIXELS);
+}

@@ -780,3 +780,29 @@ fn the_hosts_command_line_shows_no_environment_values() {
         }
     }
 }
+
+#[test]
+fn a_png_too_large_to_draw_is_bad_input_and_the_host_survives() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "--cols",
+        "1000",
+        "--rows",
+        "1000",
+        "--",
+        "sh",
+        "-c",
+        "echo up; exec sleep 600",
+    ]);
+    let out = dir.run(&["capture", "--png", "--scale", "4", "--font-size", "128", "--json"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["error"]["code"], "bad_request");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("megapixels"),
+        "{v}"
+    );
+    // The host is still there and answers.
+    assert!(dir.ok(&["capture"]).contains("up"));
+}

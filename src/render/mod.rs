@@ -283,9 +283,36 @@ fn resolve(color: Color, default: Rgb, theme: &Theme) -> Rgb {
     }
 }
 
+/// The size in pixels of a `cols`×`rows` screen drawn with `options`, or a bad-input
+/// error when it is over [`MAX_PIXELS`] — checked before anything is allocated, so no
+/// request can make a host try to allocate gigabytes.
+pub fn image_size(cols: u16, rows: u16, options: &RenderOptions) -> Result<(u32, u32)> {
+    options.check()?;
+    let m = Metrics::of(options);
+    let width = u64::from(cols) * u64::from(m.cell_width) + 2 * u64::from(m.padding);
+    let height = u64::from(rows) * u64::from(m.cell_height) + 2 * u64::from(m.padding);
+    if width * height > MAX_PIXELS {
+        return Err(Error::InvalidRenderOption {
+            message: format!(
+                "a {cols}x{rows} screen at {} px, scale {} would be {width}x{height} pixels, over the limit of {} megapixels: use a smaller font size or scale",
+                options.font_size,
+                options.scale,
+                MAX_PIXELS / 1_000_000
+            ),
+        });
+    }
+    // Both fit: each is at most MAX_PIXELS.
+    Ok((width as u32, height as u32))
+}
+
+/// The most pixels one image may have (64 million: 8000×8000, about 256 MB of RGBA).
+pub const MAX_PIXELS: u64 = 64_000_000;
+
 /// Renders a snapshot to pixels.
 pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
-    options.check()?;
+    let (cols, rows) = snapshot.size();
+    // Checks the options and the pixel budget before anything is allocated.
+    let (width, height) = image_size(cols, rows, options)?;
     let user: Vec<_> = options
         .fonts
         .iter()
@@ -294,10 +321,7 @@ pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
     let bundled = fonts::bundled();
     let m = Metrics::of(options);
     let theme = &options.theme;
-    let (cols, rows) = snapshot.size();
     let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
-    let width = u32::from(cols) * m.cell_width + 2 * m.padding;
-    let height = u32::from(rows) * m.cell_height + 2 * m.padding;
     let mut canvas = Canvas::new(width, height, theme.background).ok_or_else(|| {
         Error::io(
             "rendering",
