@@ -220,16 +220,16 @@ struct OnceArgs {
 #[derive(clap::Args, Clone, Debug, Default)]
 struct RenderArgs {
     /// Colour theme for the PNG: dark or light.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "png")]
     theme: Option<String>,
     /// A fallback font file for characters the bundled fonts lack (repeatable).
-    #[arg(long = "font", value_name = "PATH")]
+    #[arg(long = "font", value_name = "PATH", requires = "png")]
     fonts: Vec<PathBuf>,
     /// Font size in pixels (default 16).
-    #[arg(long, value_name = "PX", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
+    #[arg(long, value_name = "PX", requires = "png", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
     font_size: Option<f32>,
     /// Pixel scale factor (default 1).
-    #[arg(long, value_name = "N", help = format!("Pixel scale factor, {} to {} (default 1)", SCALES.start(), SCALES.end()))]
+    #[arg(long, value_name = "N", requires = "png", help = format!("Pixel scale factor, {} to {} (default 1)", SCALES.start(), SCALES.end()))]
     scale: Option<u32>,
 }
 
@@ -254,6 +254,26 @@ fn current_dir() -> Result<PathBuf, Failure> {
     std::env::current_dir().map_err(|e| Failure::internal(format!("reading the current directory: {e}")))
 }
 
+/// Prints one line on stdout. A reader that has gone away (`tuipilot describe | head`) is
+/// not an error: the rest of the output is dropped and the command finishes normally (a
+/// `once` still ends its program).
+fn say(line: impl std::fmt::Display) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::internal(format!("writing the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `println!` through [`say`], returning its error from the calling function.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        say(format_args!($($arg)*))?
+    };
+}
+
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let json_wanted = std::env::args().any(|a| a == "--json");
@@ -268,7 +288,7 @@ pub fn main() -> ExitCode {
                 .to_string();
             let message = first.trim_start_matches("error: ").to_string();
             let err = Failure::bad_request(format!("{message}; see `tuipilot --help`"));
-            println!("{}", json!({ "error": err }));
+            let _ = say(json!({ "error": err }));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -282,7 +302,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if json {
-                println!("{}", json!({ "error": e }));
+                let _ = say(json!({ "error": e }));
             } else {
                 eprintln!("tuipilot: {e}");
             }
@@ -379,7 +399,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             if wants_png && !json {
                 if let Some(path) = &screen.png {
-                    println!("{}", path.display());
+                    say!("{}", path.display());
                 }
                 return Ok(());
             }
@@ -408,7 +428,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         })
         .map_err(Failure::internal),
         Command::Describe => {
-            println!(
+            say!(
                 "{}",
                 serde_json::to_string_pretty(&describe()).unwrap_or_default()
             );
@@ -448,7 +468,7 @@ fn print_json(name: &str, value: &impl serde::Serialize) -> Result<(), Failure> 
     if let Value::Object(object) = &mut value {
         object.insert("session".into(), json!(name));
     }
-    println!("{value}");
+    say!("{value}");
     Ok(())
 }
 
@@ -459,7 +479,7 @@ fn print_screen(name: &str, json: bool, screen: &Screen, print_text: bool) -> Re
         print_json(name, screen)
     } else {
         if print_text {
-            println!("{}", screen.text);
+            say!("{}", screen.text);
         }
         Ok(())
     }
@@ -470,7 +490,7 @@ fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(), Failure> {
     if json {
         print_json(name, &exit)
     } else {
-        println!("{}", exit.words());
+        say!("{}", exit.words());
         Ok(())
     }
 }
@@ -548,12 +568,12 @@ fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failure> {
     let reply = launch_host(&paths, &spec)?;
     let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
     if json {
-        println!(
+        say!(
             "{}",
             json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": command })
         );
     } else {
-        println!(
+        say!(
             "session {name} started: pid {pid}, {cols}x{rows}, {}",
             command.join(" ")
         );
@@ -616,19 +636,23 @@ fn list(json: bool) -> Result<(), Failure> {
     }
     if json {
         let rows = serde_json::to_value(&rows).map_err(|e| Failure::internal(e.to_string()))?;
-        println!("{rows}");
+        say!("{rows}");
         return Ok(());
     }
     if rows.is_empty() {
-        println!("no sessions");
+        say!("no sessions");
         return Ok(());
     }
-    println!(
+    say!(
         "{:<16} {:>8}  {:<9} {:<18} {:>7}  COMMAND",
-        "NAME", "PID", "SIZE", "STATUS", "AGE"
+        "NAME",
+        "PID",
+        "SIZE",
+        "STATUS",
+        "AGE"
     );
     for r in &rows {
-        println!(
+        say!(
             "{:<16} {:>8}  {:<9} {:<18} {:>6}s  {}",
             r.session,
             r.info.pid,
@@ -765,9 +789,9 @@ fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     let screen = screen.ok_or_else(|| Failure::internal("the capture returned no screen"))?;
     if json {
         let value = serde_json::to_value(&screen).map_err(|e| Failure::internal(e.to_string()))?;
-        println!("{value}");
+        say!("{value}");
     } else {
-        println!("{}", screen.text);
+        say!("{}", screen.text);
     }
     let _ = std::io::stdout().flush();
     session.apply(&Operation::Exit { timeout_ms: None })?;

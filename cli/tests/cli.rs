@@ -806,3 +806,40 @@ fn a_png_too_large_to_draw_is_bad_input_and_the_host_survives() {
     // The host is still there and answers.
     assert!(dir.ok(&["capture"]).contains("up"));
 }
+
+#[test]
+fn render_options_without_png_are_refused_not_ignored() {
+    let dir = Dir::new();
+    for args in [
+        &["capture", "--theme", "light"][..],
+        &["capture", "--scale", "2"],
+        &["capture", "--font-size", "20"],
+        &["once", "--theme", "light", "--", "true"],
+    ] {
+        let out = dir.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("--png"),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_quietly() {
+    let dir = Dir::new();
+    // The pipe's read end is closed before the binary has even started: its first write
+    // fails with EPIPE.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .arg("describe")
+        .env("TUIPILOT_DIR", &dir.0)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
