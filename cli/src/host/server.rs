@@ -336,14 +336,17 @@ fn connection(host: &Host, stream: UnixStream) {
             Ok(body) => ok_line(id, &body),
             Err(e) => error_line(id, &e),
         };
+        if stopping {
+            // The name is free once the client has its answer, so a `start` right after
+            // an `exit` never finds the old socket; and a client gone by now changes nothing.
+            host.paths.remove();
+            let _ = writer.write_all(format!("{reply}\n").as_bytes());
+            std::process::exit(0);
+        }
         // One write per reply: `writeln!` on a socket sends the line and its newline as two
         // packets, and the client wakes for each.
         if writer.write_all(format!("{reply}\n").as_bytes()).is_err() {
             return;
-        }
-        if stopping {
-            host.paths.remove();
-            std::process::exit(0);
         }
     }
 }
