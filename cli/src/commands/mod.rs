@@ -1,29 +1,45 @@
-//! The command line: clap definitions and thin handlers.
+//! The command line: clap definitions, `main`, and the dispatch to thin handlers.
 //!
 //! Session commands are clients of a per-session host ([`crate::host`]); `once` uses
 //! the library directly. Output is text for people or, with `--json`, one JSON value on
 //! stdout; errors are one line (`tuipilot: …` on stderr, or `{"error":{…}}` with `--json`).
 //! Exit codes: 0 success, 1 a wait or condition not met, 2 usage or operational error.
+//!
+//! - this file: the arguments (clap) and [`main`], which maps every failure to its exit
+//!   code in one place;
+//! - `client`: the session commands, each a request to the session's host;
+//! - `output`: printing replies as text or JSON;
+//! - `once`: start, wait, keys, capture and exit in one process;
+//! - `describe`: the machine-readable catalogue.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
-use serde_json::{Value, json};
-
-use serde::de::DeserializeOwned;
-use tuipilot::operation::{ExitReport, PngRequest, Screen, Step, WaitFor};
+use serde_json::json;
+use tuipilot::Operation;
+use tuipilot::operation::{PngRequest, Screen, WaitFor};
 use tuipilot::render::{FONT_SIZES, SCALES};
 use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
-use tuipilot::{Operation, StartSpec};
 
-use crate::error::{ErrorCode, Failure};
-use crate::host::client::Client;
-use crate::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
-use crate::host::protocol::{self, HostInfo, Request};
-use crate::host::server::{self, HostSpec};
+use crate::error::Failure;
+
+/// `println!` through [`output::say`], returning its error from the calling function.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::commands::output::say(format_args!($($arg)*))?
+    };
+}
+
+mod client;
+mod describe;
+mod once;
+mod output;
+
+use client::{call, decode, list, send_steps, start};
+use describe::describe;
+use once::once;
+use output::{print_exit, print_json, print_screen};
 
 const EXIT_CODES: &str =
     "Exit codes: 0 success; 1 a wait or condition was not met (timeout); 2 usage or operational error.";
@@ -254,26 +270,6 @@ fn current_dir() -> Result<PathBuf, Failure> {
     std::env::current_dir().map_err(|e| Failure::internal(format!("reading the current directory: {e}")))
 }
 
-/// Prints one line on stdout. A reader that has gone away (`tuipilot describe | head`) is
-/// not an error: the rest of the output is dropped and the command finishes normally (a
-/// `once` still ends its program).
-fn say(line: impl std::fmt::Display) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    match writeln!(out, "{line}").and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(Failure::internal(format!("writing the output: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// `println!` through [`say`], returning its error from the calling function.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        say(format_args!($($arg)*))?
-    };
-}
-
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let json_wanted = std::env::args().any(|a| a == "--json");
@@ -288,7 +284,7 @@ pub fn main() -> ExitCode {
                 .to_string();
             let message = first.trim_start_matches("error: ").to_string();
             let err = Failure::bad_request(format!("{message}; see `tuipilot --help`"));
-            let _ = say(json!({ "error": err }));
+            let _ = output::say(json!({ "error": err }));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -302,7 +298,7 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if json {
-                let _ = say(json!({ "error": e }));
+                let _ = output::say(json!({ "error": e }));
             } else {
                 eprintln!("tuipilot: {e}");
             }
@@ -436,364 +432,4 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         Command::Once(args) => once(args, json),
     }
-}
-
-/// The runtime directory and the paths of session `name`, checked.
-fn session_paths(name: &str) -> Result<SessionPaths, Failure> {
-    let dir = runtime_dir_from_env();
-    ensure_runtime_dir(&dir)?;
-    SessionPaths::new(&dir, name)
-}
-
-/// How long to wait for the host's answer: the request's own timeout plus a margin.
-fn reply_timeout(timeout_ms: Option<u64>) -> Duration {
-    Duration::from_millis(timeout_ms.map_or(120_000, |ms| ms.saturating_add(15_000)))
-}
-
-fn call(name: &str, operation: Operation, timeout_ms: Option<u64>) -> Result<Value, Failure> {
-    let paths = session_paths(name)?;
-    Client::request_once(&paths, &Request::Op(operation), reply_timeout(timeout_ms))
-}
-
-/// A reply's JSON as the typed reply it is.
-fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
-    serde_json::from_value(value)
-        .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))
-}
-
-/// Prints `value` as JSON with the session's name added.
-fn print_json(name: &str, value: &impl serde::Serialize) -> Result<(), Failure> {
-    let mut value =
-        serde_json::to_value(value).map_err(|e| Failure::internal(format!("encoding the output: {e}")))?;
-    if let Value::Object(object) = &mut value {
-        object.insert("session".into(), json!(name));
-    }
-    say!("{value}");
-    Ok(())
-}
-
-/// Prints a screen: its text, or with `--json` its fields (`text`, `cols`, `rows`,
-/// `cursor`, …) with the session's name.
-fn print_screen(name: &str, json: bool, screen: &Screen, print_text: bool) -> Result<(), Failure> {
-    if json {
-        print_json(name, screen)
-    } else {
-        if print_text {
-            say!("{}", screen.text);
-        }
-        Ok(())
-    }
-}
-
-/// Prints how the program ended: `exited with code N` / `killed by SIGNAME`, or the JSON.
-fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(), Failure> {
-    if json {
-        print_json(name, &exit)
-    } else {
-        say!("{}", exit.words());
-        Ok(())
-    }
-}
-
-/// The send steps in the order they appeared on the command line.
-fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
-    let mut ordered: Vec<(usize, Step)> = Vec::new();
-    let mut collect = |id: &str, make: &dyn Fn(&str) -> Result<Step, Failure>| {
-        if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
-            for (index, value) in indices.zip(values) {
-                ordered.push((index, make(&value.to_string_lossy())?));
-            }
-        }
-        Ok::<(), Failure>(())
-    };
-    collect("text", &|v| Ok(Step::Text(v.to_string())))?;
-    collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
-    collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
-    collect("sleep_ms", &|v| {
-        v.parse()
-            .map(Step::SleepMs)
-            .map_err(|_| Failure::bad_request(format!("invalid --sleep-ms `{v}`: expected milliseconds")))
-    })?;
-    ordered.sort_by_key(|(index, _)| *index);
-    Ok(ordered.into_iter().map(|(_, step)| step).collect())
-}
-
-fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failure> {
-    let StartArgs {
-        cols,
-        rows,
-        cwd,
-        env,
-        scrollback,
-        idle_timeout,
-        command,
-    } = args;
-    let paths = session_paths(name)?;
-    if paths.socket.exists() {
-        match Client::connect(&paths) {
-            Ok((_, hello)) => {
-                let pid = hello.get("pid").and_then(Value::as_i64).unwrap_or(0);
-                return Err(Failure::bad_request(format!(
-                    "session `{name}` is already running (pid {pid}): end it with `tuipilot exit -s {name}` or choose another name with -s"
-                )));
-            }
-            // Its host is gone: clean up and reuse the name.
-            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
-            Err(e) => return Err(e),
-        }
-    }
-    let env = env
-        .iter()
-        .map(|pair| match pair.split_once('=') {
-            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
-            _ => Err(Failure::bad_request(format!(
-                "invalid --env `{pair}`: expected KEY=VALUE"
-            ))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let here = current_dir()?;
-    let spec = HostSpec {
-        start: StartSpec {
-            command: command.clone(),
-            cols,
-            rows,
-            // Absolute: the host resolves nothing against a directory of its own.
-            cwd: Some(cwd.map(|d| here.join(d)).unwrap_or(here)),
-            env,
-            scrollback,
-            timeout_ms: None,
-        },
-        idle_timeout_secs: idle_timeout,
-    };
-    let reply = launch_host(&paths, &spec)?;
-    let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
-    if json {
-        say!(
-            "{}",
-            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": command })
-        );
-    } else {
-        say!(
-            "session {name} started: pid {pid}, {cols}x{rows}, {}",
-            command.join(" ")
-        );
-    }
-    Ok(())
-}
-
-/// Starts the host in the background and waits for its ready (or error) line.
-fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> {
-    let log = std::fs::File::create(&paths.log)
-        .map_err(|e| Failure::internal(format!("creating the log {}: {e}", paths.log.display())))?;
-    let dir = paths.socket.parent().unwrap_or(Path::new("."));
-    // SAFETY: the command line runs on the main thread alone: nothing before this point
-    // (argument parsing, runtime-directory checks) starts a thread.
-    let (pid, ready) = unsafe { server::fork(dir, &paths.name, spec, log) }?;
-    let mut line = String::new();
-    let _ = BufReader::new(std::fs::File::from(ready)).read_line(&mut line);
-    let reap = || {
-        // SAFETY: waitpid on our own child, writing only the status integer.
-        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
-    };
-    if line.trim().is_empty() {
-        reap();
-        let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
-        paths.remove();
-        return Err(Failure::internal(format!(
-            "the session host stopped before it was ready: {}",
-            log.lines().last().unwrap_or("no message")
-        )));
-    }
-    let response: protocol::Response = serde_json::from_str(&line)
-        .map_err(|e| Failure::internal(format!("unreadable host handshake: {e}")))?;
-    match (response.ok, response.error) {
-        (Some(ok), None) => Ok(ok),
-        (_, Some(error)) => {
-            reap();
-            paths.remove();
-            Err(error)
-        }
-        _ => Err(Failure::internal(
-            "the host's handshake has neither `ok` nor `error`",
-        )),
-    }
-}
-
-fn list(json: bool) -> Result<(), Failure> {
-    let dir = runtime_dir_from_env();
-    ensure_runtime_dir(&dir)?;
-    let mut rows = Vec::new();
-    for name in session_names(&dir) {
-        let paths = SessionPaths::new(&dir, &name)?;
-        let info = Client::connect(&paths)
-            .and_then(|(mut c, _)| c.call(&Request::Op(Operation::Info), Duration::from_secs(5)));
-        match info.and_then(decode::<HostInfo>) {
-            Ok(info) => rows.push(info),
-            // A socket nobody answers on belongs to a host that is gone.
-            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
-            Err(e) => return Err(e),
-        }
-    }
-    if json {
-        let rows = serde_json::to_value(&rows).map_err(|e| Failure::internal(e.to_string()))?;
-        say!("{rows}");
-        return Ok(());
-    }
-    if rows.is_empty() {
-        say!("no sessions");
-        return Ok(());
-    }
-    say!(
-        "{:<16} {:>8}  {:<9} {:<18} {:>7}  COMMAND",
-        "NAME",
-        "PID",
-        "SIZE",
-        "STATUS",
-        "AGE"
-    );
-    for r in &rows {
-        say!(
-            "{:<16} {:>8}  {:<9} {:<18} {:>6}s  {}",
-            r.session,
-            r.info.pid,
-            format!("{}x{}", r.info.cols, r.info.rows),
-            r.info.exit.words(),
-            r.info.age_secs,
-            r.info.command
-        );
-    }
-    Ok(())
-}
-
-/// The machine-readable catalogue behind `describe`.
-fn describe() -> Value {
-    let command = Cli::command();
-    let arg_json = |arg: &clap::Arg| {
-        json!({
-            "name": arg.get_id().as_str(),
-            "long": arg.get_long().map(|l| format!("--{l}")),
-            "short": arg.get_short().map(|s| format!("-{s}")),
-            "value": arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()),
-            "help": arg.get_help().map(|h| h.to_string()),
-            "required": arg.is_required_set(),
-            "repeatable": matches!(arg.get_action(), ArgAction::Append),
-            "default": arg.get_default_values().first().map(|v| v.to_string_lossy().into_owned()),
-            "positional": arg.is_positional(),
-        })
-    };
-    let skip = |arg: &&clap::Arg| !matches!(arg.get_id().as_str(), "help" | "version" | "session" | "json");
-    let commands: Vec<Value> = command
-        .get_subcommands()
-        .filter(|c| !c.is_hide_set())
-        .map(|c| {
-            json!({
-                "name": c.get_name(),
-                "about": c.get_about().map(|a| a.to_string()),
-                "args": c.get_arguments().filter(skip).map(arg_json).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    let globals: Vec<Value> = command
-        .get_arguments()
-        .filter(|a| matches!(a.get_id().as_str(), "session" | "json"))
-        .map(arg_json)
-        .collect();
-    json!({
-        "name": "tuipilot",
-        "version": env!("CARGO_PKG_VERSION"),
-        "global_args": globals,
-        "commands": commands,
-        "keys": {
-            "names": tuipilot::keys::KEY_NAMES,
-            "modifiers": tuipilot::keys::MODIFIER_PREFIXES,
-            "single_characters": "any one printable character is itself",
-            "lists": "several keys separated by spaces or commas: 'Down Down Enter'",
-            "examples": ["Enter", "C-c", "M-x", "S-Tab", "C-S-Up", "Ctrl+C", "^C", "F5", "q"],
-        },
-        "exit_codes": {
-            "0": "success",
-            "1": "a wait or condition was not met (timeout, or the program exited first)",
-            "2": "usage or operational error (unknown key, bad regex, no such session, program not found, host unreachable)",
-        },
-        "protocol": {
-            "version": protocol::PROTOCOL_VERSION,
-            "transport": "Unix socket NAME.sock in the runtime directory; one JSON object per line",
-            "max_line_bytes": protocol::MAX_LINE,
-            "operations": protocol::CAPABILITIES,
-            "error_codes": ErrorCode::ALL
-                .iter()
-                .map(|(code, meaning)| json!({ "code": code, "meaning": meaning, "exit_status": Failure::new(*code, "").exit_code() }))
-                .collect::<Vec<_>>(),
-        },
-        "runtime_dir": runtime_dir_from_env(),
-    })
-}
-
-/// `once`: the same operations as a session's, applied in one process — start, wait,
-/// press keys, wait for a quiet screen, capture, exit.
-fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
-    let OnceArgs {
-        cols,
-        rows,
-        wait,
-        keys,
-        stable,
-        timeout_ms,
-        ansi,
-        png,
-        render,
-        command,
-    } = args;
-    let mut operations = Vec::new();
-    if let Some(re) = wait {
-        operations.push(Operation::Wait {
-            condition: WaitFor::Text(re),
-            timeout_ms,
-        });
-    }
-    if !keys.is_empty() {
-        operations.push(Operation::Send {
-            steps: keys.into_iter().map(Step::Keys).collect(),
-            wait: None,
-            timeout_ms,
-            capture: false,
-        });
-    }
-    operations.push(Operation::Wait {
-        condition: WaitFor::StableMs(stable),
-        timeout_ms,
-    });
-    operations.push(Operation::Capture {
-        wait: None,
-        timeout_ms,
-        ansi,
-        scrollback: false,
-        png: png.map(|p| render.request(Some(p))).transpose()?,
-    });
-    // Check every operation before starting anything: a bad key or regex fails at once.
-    for operation in &operations {
-        operation.check()?;
-    }
-    let session = StartSpec {
-        cols,
-        rows,
-        ..StartSpec::new(command)
-    }
-    .spawn()?;
-    let mut screen = None;
-    for operation in &operations {
-        if let tuipilot::Reply::Screen { screen: s } = session.apply(operation)? {
-            screen = Some(s);
-        }
-    }
-    let screen = screen.ok_or_else(|| Failure::internal("the capture returned no screen"))?;
-    if json {
-        let value = serde_json::to_value(&screen).map_err(|e| Failure::internal(e.to_string()))?;
-        say!("{value}");
-    } else {
-        say!("{}", screen.text);
-    }
-    let _ = std::io::stdout().flush();
-    session.apply(&Operation::Exit { timeout_ms: None })?;
-    Ok(())
 }

@@ -1,0 +1,211 @@
+//! The session commands: each one request to the session's host (`start` forks it).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::time::Duration;
+
+use clap::ArgMatches;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tuipilot::operation::Step;
+use tuipilot::{Operation, StartSpec};
+
+use super::{StartArgs, current_dir};
+use crate::error::{ErrorCode, Failure};
+use crate::host::client::Client;
+use crate::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
+use crate::host::protocol::{self, HostInfo, Request};
+use crate::host::server::{self, HostSpec};
+
+/// The runtime directory and the paths of session `name`, checked.
+pub(super) fn session_paths(name: &str) -> Result<SessionPaths, Failure> {
+    let dir = runtime_dir_from_env();
+    ensure_runtime_dir(&dir)?;
+    SessionPaths::new(&dir, name)
+}
+
+/// How long to wait for the host's answer: the request's own timeout plus a margin.
+pub(super) fn reply_timeout(timeout_ms: Option<u64>) -> Duration {
+    Duration::from_millis(timeout_ms.map_or(120_000, |ms| ms.saturating_add(15_000)))
+}
+
+pub(super) fn call(name: &str, operation: Operation, timeout_ms: Option<u64>) -> Result<Value, Failure> {
+    let paths = session_paths(name)?;
+    Client::request_once(&paths, &Request::Op(operation), reply_timeout(timeout_ms))
+}
+
+/// A reply's JSON as the typed reply it is.
+pub(super) fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
+    serde_json::from_value(value)
+        .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))
+}
+
+/// The send steps in the order they appeared on the command line.
+pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
+    let mut ordered: Vec<(usize, Step)> = Vec::new();
+    let mut collect = |id: &str, make: &dyn Fn(&str) -> Result<Step, Failure>| {
+        if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
+            for (index, value) in indices.zip(values) {
+                ordered.push((index, make(&value.to_string_lossy())?));
+            }
+        }
+        Ok::<(), Failure>(())
+    };
+    collect("text", &|v| Ok(Step::Text(v.to_string())))?;
+    collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
+    collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
+    collect("sleep_ms", &|v| {
+        v.parse()
+            .map(Step::SleepMs)
+            .map_err(|_| Failure::bad_request(format!("invalid --sleep-ms `{v}`: expected milliseconds")))
+    })?;
+    ordered.sort_by_key(|(index, _)| *index);
+    Ok(ordered.into_iter().map(|(_, step)| step).collect())
+}
+
+pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failure> {
+    let StartArgs {
+        cols,
+        rows,
+        cwd,
+        env,
+        scrollback,
+        idle_timeout,
+        command,
+    } = args;
+    let paths = session_paths(name)?;
+    if paths.socket.exists() {
+        match Client::connect(&paths) {
+            Ok((_, hello)) => {
+                let pid = hello.get("pid").and_then(Value::as_i64).unwrap_or(0);
+                return Err(Failure::bad_request(format!(
+                    "session `{name}` is already running (pid {pid}): end it with `tuipilot exit -s {name}` or choose another name with -s"
+                )));
+            }
+            // Its host is gone: clean up and reuse the name.
+            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
+            Err(e) => return Err(e),
+        }
+    }
+    let env = env
+        .iter()
+        .map(|pair| match pair.split_once('=') {
+            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            _ => Err(Failure::bad_request(format!(
+                "invalid --env `{pair}`: expected KEY=VALUE"
+            ))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let here = current_dir()?;
+    let spec = HostSpec {
+        start: StartSpec {
+            command: command.clone(),
+            cols,
+            rows,
+            // Absolute: the host resolves nothing against a directory of its own.
+            cwd: Some(cwd.map(|d| here.join(d)).unwrap_or(here)),
+            env,
+            scrollback,
+            timeout_ms: None,
+        },
+        idle_timeout_secs: idle_timeout,
+    };
+    let reply = launch_host(&paths, &spec)?;
+    let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
+    if json {
+        say!(
+            "{}",
+            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": command })
+        );
+    } else {
+        say!(
+            "session {name} started: pid {pid}, {cols}x{rows}, {}",
+            command.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// Starts the host in the background and waits for its ready (or error) line.
+pub(super) fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> {
+    let log = std::fs::File::create(&paths.log)
+        .map_err(|e| Failure::internal(format!("creating the log {}: {e}", paths.log.display())))?;
+    let dir = paths.socket.parent().unwrap_or(Path::new("."));
+    // SAFETY: the command line runs on the main thread alone: nothing before this point
+    // (argument parsing, runtime-directory checks) starts a thread.
+    let (pid, ready) = unsafe { server::fork(dir, &paths.name, spec, log) }?;
+    let mut line = String::new();
+    let _ = BufReader::new(std::fs::File::from(ready)).read_line(&mut line);
+    let reap = || {
+        // SAFETY: waitpid on our own child, writing only the status integer.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+    };
+    if line.trim().is_empty() {
+        reap();
+        let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
+        paths.remove();
+        return Err(Failure::internal(format!(
+            "the session host stopped before it was ready: {}",
+            log.lines().last().unwrap_or("no message")
+        )));
+    }
+    let response: protocol::Response = serde_json::from_str(&line)
+        .map_err(|e| Failure::internal(format!("unreadable host handshake: {e}")))?;
+    match (response.ok, response.error) {
+        (Some(ok), None) => Ok(ok),
+        (_, Some(error)) => {
+            reap();
+            paths.remove();
+            Err(error)
+        }
+        _ => Err(Failure::internal(
+            "the host's handshake has neither `ok` nor `error`",
+        )),
+    }
+}
+
+pub(super) fn list(json: bool) -> Result<(), Failure> {
+    let dir = runtime_dir_from_env();
+    ensure_runtime_dir(&dir)?;
+    let mut rows = Vec::new();
+    for name in session_names(&dir) {
+        let paths = SessionPaths::new(&dir, &name)?;
+        let info = Client::connect(&paths)
+            .and_then(|(mut c, _)| c.call(&Request::Op(Operation::Info), Duration::from_secs(5)));
+        match info.and_then(decode::<HostInfo>) {
+            Ok(info) => rows.push(info),
+            // A socket nobody answers on belongs to a host that is gone.
+            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
+            Err(e) => return Err(e),
+        }
+    }
+    if json {
+        let rows = serde_json::to_value(&rows).map_err(|e| Failure::internal(e.to_string()))?;
+        say!("{rows}");
+        return Ok(());
+    }
+    if rows.is_empty() {
+        say!("no sessions");
+        return Ok(());
+    }
+    say!(
+        "{:<16} {:>8}  {:<9} {:<18} {:>7}  COMMAND",
+        "NAME",
+        "PID",
+        "SIZE",
+        "STATUS",
+        "AGE"
+    );
+    for r in &rows {
+        say!(
+            "{:<16} {:>8}  {:<9} {:<18} {:>6}s  {}",
+            r.session,
+            r.info.pid,
+            format!("{}x{}", r.info.cols, r.info.rows),
+            r.info.exit.words(),
+            r.info.age_secs,
+            r.info.command
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,74 @@
+//! `tuipilot describe`: every command, flag, key name, exit code and error code, read
+//! from the clap definitions and the error table themselves.
+
+use clap::{ArgAction, CommandFactory};
+use serde_json::{Value, json};
+
+use super::Cli;
+use crate::error::{ErrorCode, Failure};
+use crate::host::paths::runtime_dir_from_env;
+use crate::host::protocol;
+
+/// The machine-readable catalogue behind `describe`.
+pub(super) fn describe() -> Value {
+    let command = Cli::command();
+    let arg_json = |arg: &clap::Arg| {
+        json!({
+            "name": arg.get_id().as_str(),
+            "long": arg.get_long().map(|l| format!("--{l}")),
+            "short": arg.get_short().map(|s| format!("-{s}")),
+            "value": arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()),
+            "help": arg.get_help().map(|h| h.to_string()),
+            "required": arg.is_required_set(),
+            "repeatable": matches!(arg.get_action(), ArgAction::Append),
+            "default": arg.get_default_values().first().map(|v| v.to_string_lossy().into_owned()),
+            "positional": arg.is_positional(),
+        })
+    };
+    let skip = |arg: &&clap::Arg| !matches!(arg.get_id().as_str(), "help" | "version" | "session" | "json");
+    let commands: Vec<Value> = command
+        .get_subcommands()
+        .filter(|c| !c.is_hide_set())
+        .map(|c| {
+            json!({
+                "name": c.get_name(),
+                "about": c.get_about().map(|a| a.to_string()),
+                "args": c.get_arguments().filter(skip).map(arg_json).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let globals: Vec<Value> = command
+        .get_arguments()
+        .filter(|a| matches!(a.get_id().as_str(), "session" | "json"))
+        .map(arg_json)
+        .collect();
+    json!({
+        "name": "tuipilot",
+        "version": env!("CARGO_PKG_VERSION"),
+        "global_args": globals,
+        "commands": commands,
+        "keys": {
+            "names": tuipilot::keys::KEY_NAMES,
+            "modifiers": tuipilot::keys::MODIFIER_PREFIXES,
+            "single_characters": "any one printable character is itself",
+            "lists": "several keys separated by spaces or commas: 'Down Down Enter'",
+            "examples": ["Enter", "C-c", "M-x", "S-Tab", "C-S-Up", "Ctrl+C", "^C", "F5", "q"],
+        },
+        "exit_codes": {
+            "0": "success",
+            "1": "a wait or condition was not met (timeout, or the program exited first)",
+            "2": "usage or operational error (unknown key, bad regex, no such session, program not found, host unreachable)",
+        },
+        "protocol": {
+            "version": protocol::PROTOCOL_VERSION,
+            "transport": "Unix socket NAME.sock in the runtime directory; one JSON object per line",
+            "max_line_bytes": protocol::MAX_LINE,
+            "operations": protocol::CAPABILITIES,
+            "error_codes": ErrorCode::ALL
+                .iter()
+                .map(|(code, meaning)| json!({ "code": code, "meaning": meaning, "exit_status": Failure::new(*code, "").exit_code() }))
+                .collect::<Vec<_>>(),
+        },
+        "runtime_dir": runtime_dir_from_env(),
+    })
+}

@@ -1,0 +1,78 @@
+//! `tuipilot once`: the operations of a session applied in one process, no host.
+
+use std::io::Write;
+
+use tuipilot::operation::{Step, WaitFor};
+use tuipilot::{Operation, StartSpec};
+
+use super::OnceArgs;
+use crate::error::Failure;
+
+/// `once`: the same operations as a session's, applied in one process — start, wait,
+/// press keys, wait for a quiet screen, capture, exit.
+pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
+    let OnceArgs {
+        cols,
+        rows,
+        wait,
+        keys,
+        stable,
+        timeout_ms,
+        ansi,
+        png,
+        render,
+        command,
+    } = args;
+    let mut operations = Vec::new();
+    if let Some(re) = wait {
+        operations.push(Operation::Wait {
+            condition: WaitFor::Text(re),
+            timeout_ms,
+        });
+    }
+    if !keys.is_empty() {
+        operations.push(Operation::Send {
+            steps: keys.into_iter().map(Step::Keys).collect(),
+            wait: None,
+            timeout_ms,
+            capture: false,
+        });
+    }
+    operations.push(Operation::Wait {
+        condition: WaitFor::StableMs(stable),
+        timeout_ms,
+    });
+    operations.push(Operation::Capture {
+        wait: None,
+        timeout_ms,
+        ansi,
+        scrollback: false,
+        png: png.map(|p| render.request(Some(p))).transpose()?,
+    });
+    // Check every operation before starting anything: a bad key or regex fails at once.
+    for operation in &operations {
+        operation.check()?;
+    }
+    let session = StartSpec {
+        cols,
+        rows,
+        ..StartSpec::new(command)
+    }
+    .spawn()?;
+    let mut screen = None;
+    for operation in &operations {
+        if let tuipilot::Reply::Screen { screen: s } = session.apply(operation)? {
+            screen = Some(s);
+        }
+    }
+    let screen = screen.ok_or_else(|| Failure::internal("the capture returned no screen"))?;
+    if json {
+        let value = serde_json::to_value(&screen).map_err(|e| Failure::internal(e.to_string()))?;
+        say!("{value}");
+    } else {
+        say!("{}", screen.text);
+    }
+    let _ = std::io::stdout().flush();
+    session.apply(&Operation::Exit { timeout_ms: None })?;
+    Ok(())
+}

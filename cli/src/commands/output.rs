@@ -1,0 +1,55 @@
+//! Printing replies: text for people, one JSON value with `--json`.
+
+use std::io::Write;
+
+use serde_json::{Value, json};
+use tuipilot::operation::{ExitReport, Screen};
+
+use crate::error::Failure;
+
+/// Prints one line on stdout. A reader that has gone away (`tuipilot describe | head`) is
+/// not an error: the rest of the output is dropped and the command finishes normally (a
+/// `once` still ends its program).
+pub(super) fn say(line: impl std::fmt::Display) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{line}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(Failure::internal(format!("writing the output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Prints `value` as JSON with the session's name added.
+pub(super) fn print_json(name: &str, value: &impl serde::Serialize) -> Result<(), Failure> {
+    let mut value =
+        serde_json::to_value(value).map_err(|e| Failure::internal(format!("encoding the output: {e}")))?;
+    if let Value::Object(object) = &mut value {
+        object.insert("session".into(), json!(name));
+    }
+    say!("{value}");
+    Ok(())
+}
+
+/// Prints a screen: its text, or with `--json` its fields (`text`, `cols`, `rows`,
+/// `cursor`, …) with the session's name.
+pub(super) fn print_screen(name: &str, json: bool, screen: &Screen, print_text: bool) -> Result<(), Failure> {
+    if json {
+        print_json(name, screen)
+    } else {
+        if print_text {
+            say!("{}", screen.text);
+        }
+        Ok(())
+    }
+}
+
+/// Prints how the program ended: `exited with code N` / `killed by SIGNAME`, or the JSON.
+pub(super) fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(), Failure> {
+    if json {
+        print_json(name, &exit)
+    } else {
+        say!("{}", exit.words());
+        Ok(())
+    }
+}

@@ -1,0 +1,84 @@
+//! What the command-line tests share: a private runtime directory per test and ways to
+//! run the real `tuipilot` binary in it.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A private runtime directory; on drop, every session in it is ended and it is removed.
+pub struct Dir(pub PathBuf);
+
+impl Dir {
+    pub fn new() -> Dir {
+        static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // Short: socket paths must fit in 108 bytes.
+        let dir = PathBuf::from(format!("/tmp/tpcli-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Dir(dir)
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .args(args)
+            .env("TUIPILOT_DIR", &self.0)
+            .output()
+            .expect("running tuipilot")
+    }
+
+    /// Runs and asserts the exit code; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}{}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    pub fn json(&self, args: &[&str]) -> Value {
+        serde_json::from_str(&self.ok(args)).expect("JSON output")
+    }
+
+    pub fn socket(&self, name: &str) -> PathBuf {
+        self.0.join(format!("{name}.sock"))
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        for entry in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
+            if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".sock")) {
+                let _ = self.run(&["exit", "-s", name, "--timeout-ms", "2000"]);
+            }
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn start_bash(dir: &Dir, name: &str) {
+    dir.ok(&[
+        "start",
+        "-s",
+        name,
+        "--env",
+        "PS1=$ ",
+        "--env",
+        "HISTFILE=/dev/null",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    dir.ok(&["capture", "-s", name, "--wait", r"^\$$"]);
+}

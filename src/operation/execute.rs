@@ -1,0 +1,300 @@
+//! The one executor: [`Session::apply`] checks an [`Operation`] whole, then runs it.
+//!
+//! Checking first is what makes an operation one unit for every face: a bad key in the
+//! last step, a regex that does not compile or a render option out of range fails the
+//! operation before a byte is sent or a wait starts.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::{Info, Operation, PngRequest, Reply, Screen, Step, WaitFor};
+use crate::error::Result;
+use crate::keys::{Key, parse_key_list};
+use crate::session::Session;
+use crate::snapshot::Snapshot;
+use crate::wait::Condition;
+
+/// Everything an operation needs, checked before anything is sent or waited for: a bad
+/// key, regex or render option fails the whole operation with nothing done.
+enum Checked {
+    Info,
+    Send {
+        steps: Vec<CheckedStep>,
+        wait: Option<Condition>,
+        timeout: Duration,
+        capture: bool,
+    },
+    Wait {
+        condition: Condition,
+        timeout: Duration,
+    },
+    Capture {
+        wait: Option<Condition>,
+        timeout: Duration,
+        ansi: bool,
+        scrollback: bool,
+        png: Option<CheckedPng>,
+    },
+    Resize {
+        cols: u16,
+        rows: u16,
+    },
+    Exit {
+        grace: Option<Duration>,
+    },
+}
+
+enum CheckedStep {
+    Text(String),
+    Keys(Vec<Key>),
+    Paste(String),
+    Bytes(Vec<u8>),
+    Sleep(Duration),
+}
+
+#[cfg(feature = "render")]
+struct CheckedPng {
+    path: Option<std::path::PathBuf>,
+    options: crate::render::RenderOptions,
+}
+
+#[cfg(not(feature = "render"))]
+enum CheckedPng {}
+
+fn check_png(request: &PngRequest) -> Result<CheckedPng> {
+    #[cfg(feature = "render")]
+    {
+        Ok(CheckedPng {
+            path: request.path.clone(),
+            options: request.options()?,
+        })
+    }
+    #[cfg(not(feature = "render"))]
+    {
+        let _ = request;
+        Err(crate::error::Error::Unsupported {
+            what: "PNG capture".into(),
+            fix: "build tuipilot with its `render` feature".into(),
+        })
+    }
+}
+
+impl Operation {
+    /// Checks everything in the operation that can be wrong before it runs (key names,
+    /// regexes, sizes, render options and fonts), so a face can refuse a bad request
+    /// before it starts a program for it.
+    pub fn check(&self) -> Result<()> {
+        self.checked(crate::DEFAULT_TIMEOUT).map(|_| ())
+    }
+
+    fn checked(&self, default_timeout: Duration) -> Result<Checked> {
+        let timeout = |ms: &Option<u64>| ms.map_or(default_timeout, Duration::from_millis);
+        let condition = |wait: &Option<WaitFor>| wait.as_ref().map(WaitFor::condition).transpose();
+        Ok(match self {
+            Operation::Info => Checked::Info,
+            Operation::Send {
+                steps,
+                wait,
+                timeout_ms,
+                capture,
+            } => Checked::Send {
+                steps: steps
+                    .iter()
+                    .map(|step| {
+                        Ok(match step {
+                            Step::Text(text) => CheckedStep::Text(text.clone()),
+                            Step::Keys(spec) => CheckedStep::Keys(parse_key_list(spec)?),
+                            Step::Paste(text) => CheckedStep::Paste(text.clone()),
+                            Step::Bytes(bytes) => CheckedStep::Bytes(bytes.clone()),
+                            Step::SleepMs(ms) => CheckedStep::Sleep(Duration::from_millis(*ms)),
+                        })
+                    })
+                    .collect::<Result<_>>()?,
+                wait: condition(wait)?,
+                timeout: timeout(timeout_ms),
+                capture: *capture,
+            },
+            Operation::Wait {
+                condition,
+                timeout_ms,
+            } => Checked::Wait {
+                condition: condition.condition()?,
+                timeout: timeout(timeout_ms),
+            },
+            Operation::Capture {
+                wait,
+                timeout_ms,
+                ansi,
+                scrollback,
+                png,
+            } => Checked::Capture {
+                wait: condition(wait)?,
+                timeout: timeout(timeout_ms),
+                ansi: *ansi,
+                scrollback: *scrollback,
+                png: png.as_ref().map(check_png).transpose()?,
+            },
+            Operation::Resize { cols, rows } => {
+                crate::terminal::check_size(*cols, *rows)?;
+                Checked::Resize {
+                    cols: *cols,
+                    rows: *rows,
+                }
+            }
+            Operation::Exit { timeout_ms } => Checked::Exit {
+                grace: timeout_ms.map(|ms| Duration::from_millis(ms / 2)),
+            },
+        })
+    }
+}
+
+impl Session {
+    /// Applies one operation: the executor behind every face. Everything in the operation
+    /// (keys, regexes, sizes, render options) is checked before anything is sent.
+    ///
+    /// ```
+    /// use tuipilot::operation::{Operation, Step, WaitFor};
+    /// use tuipilot::Session;
+    ///
+    /// # fn main() -> tuipilot::Result<()> {
+    /// let s = Session::builder("sh").env("PS1", "$ ").spawn()?;
+    /// s.apply(&Operation::Wait { condition: WaitFor::Text(r"^\$".into()), timeout_ms: None })?;
+    /// let reply = s.apply(&Operation::Send {
+    ///     steps: vec![Step::Text("echo $((6 * 7))".into()), Step::Keys("Enter".into())],
+    ///     wait: Some(WaitFor::Text("^42$".into())),
+    ///     timeout_ms: None,
+    ///     capture: true,
+    /// })?;
+    /// assert!(reply.screen().unwrap().text.contains("42"));
+    /// s.apply(&Operation::Exit { timeout_ms: None })?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn apply(&self, operation: &Operation) -> Result<Reply> {
+        match operation.checked(self.timeout())? {
+            Checked::Info => Ok(Reply::Info(self.info())),
+            Checked::Send {
+                steps,
+                wait,
+                timeout,
+                capture,
+            } => {
+                let start = self.wait_start();
+                for step in steps {
+                    match step {
+                        CheckedStep::Text(text) => self.send_text(&text)?,
+                        CheckedStep::Keys(keys) => keys.into_iter().try_for_each(|k| self.press_key(k))?,
+                        CheckedStep::Paste(text) => self.paste(&text)?,
+                        CheckedStep::Bytes(bytes) => self.send_bytes(&bytes)?,
+                        CheckedStep::Sleep(pause) => std::thread::sleep(pause),
+                    }
+                }
+                let snapshot = match wait {
+                    Some(condition) => Some(self.wait_since_timeout(&start, &condition, timeout)?),
+                    None => None,
+                };
+                Ok(match (capture, snapshot) {
+                    (false, _) => Reply::Sent {},
+                    (true, snapshot) => {
+                        let snapshot = snapshot.unwrap_or_else(|| self.snapshot());
+                        Reply::Screen {
+                            screen: Screen::of(&snapshot, snapshot.text()),
+                        }
+                    }
+                })
+            }
+            Checked::Wait {
+                condition: Condition::Exit,
+                timeout,
+            } => Ok(Reply::Exit(self.wait_exit_timeout(timeout)?.into())),
+            Checked::Wait { condition, timeout } => {
+                let snapshot = self.wait_timeout(&condition, timeout)?;
+                Ok(Reply::Screen {
+                    screen: Screen::of(&snapshot, snapshot.text()),
+                })
+            }
+            Checked::Capture {
+                wait,
+                timeout,
+                ansi,
+                scrollback,
+                png,
+            } => {
+                #[cfg(feature = "render")]
+                if let Some(png) = &png {
+                    // A picture too large to draw is refused before the wait, not after.
+                    let (cols, rows) = self.size();
+                    crate::render::image_size(cols, rows, &png.options)?;
+                }
+                let snapshot = match wait {
+                    Some(condition) => self.wait_timeout(&condition, timeout)?,
+                    None => self.snapshot(),
+                };
+                let mut text = if ansi { snapshot.ansi() } else { snapshot.text() };
+                if scrollback {
+                    let mut lines = self.scrollback();
+                    lines.push(text);
+                    text = lines.join("\n");
+                }
+                let mut screen = Screen::of(&snapshot, text);
+                if let Some(png) = png {
+                    render_png(&snapshot, png, &mut screen)?;
+                }
+                Ok(Reply::Screen { screen })
+            }
+            Checked::Resize { cols, rows } => {
+                self.resize(cols, rows)?;
+                Ok(Reply::Resized { cols, rows })
+            }
+            Checked::Exit { grace } => {
+                let status = match grace {
+                    Some(grace) => self.exit_within(grace)?,
+                    None => self.exit()?,
+                };
+                Ok(Reply::Exit(status.into()))
+            }
+        }
+    }
+
+    /// The session's identity and state, as the `info` operation reports it.
+    pub fn info(&self) -> Info {
+        let (cols, rows) = self.size();
+        let exit = self.exit_status();
+        let started = self.started();
+        Info {
+            pid: self.pid(),
+            command: self
+                .command()
+                .iter()
+                .map(|a| a.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(" "),
+            cols,
+            rows,
+            running: exit.is_none(),
+            exit: exit.into(),
+            started_unix: started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
+            age_secs: SystemTime::now()
+                .duration_since(started)
+                .map_or(0, |d| d.as_secs()),
+        }
+    }
+}
+
+#[cfg(feature = "render")]
+fn render_png(snapshot: &Snapshot, png: CheckedPng, screen: &mut Screen) -> Result<()> {
+    let image = snapshot.render(&png.options)?;
+    let bytes = image.to_png(png.options.compression)?;
+    if let Some(path) = &png.path {
+        crate::render::write_file_atomically(path, &bytes)?;
+        screen.png = Some(path.clone());
+    }
+    screen.width = Some(image.width);
+    screen.height = Some(image.height);
+    screen.png_bytes = Some(bytes);
+    Ok(())
+}
+
+#[cfg(not(feature = "render"))]
+fn render_png(_: &Snapshot, png: CheckedPng, _: &mut Screen) -> Result<()> {
+    match png {}
+}

@@ -1,0 +1,195 @@
+//! What operations answer: the screen, how a program ended, a session's identity. Each
+//! serialises to the host protocol's version-1 JSON, so the faces never build it by hand.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::process::ExitStatus;
+use crate::snapshot::Snapshot;
+
+/// How a program ended, as the protocol reports it: both fields null while it runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitReport {
+    /// The exit code, if it exited normally.
+    pub exit_code: Option<i32>,
+    /// The signal's name (`SIGKILL`), if a signal ended it.
+    pub signal: Option<String>,
+}
+
+impl From<Option<ExitStatus>> for ExitReport {
+    fn from(status: Option<ExitStatus>) -> ExitReport {
+        ExitReport {
+            exit_code: status.and_then(|s| s.code()),
+            signal: status.and_then(|s| s.signal()),
+        }
+    }
+}
+
+impl From<ExitStatus> for ExitReport {
+    fn from(status: ExitStatus) -> ExitReport {
+        Some(status).into()
+    }
+}
+
+impl ExitReport {
+    /// `exited with code N`, `killed by SIGNAME`, or `running`.
+    pub fn words(&self) -> String {
+        match (&self.exit_code, &self.signal) {
+            (_, Some(signal)) => format!("killed by {signal}"),
+            (Some(code), None) => format!("exited with code {code}"),
+            (None, None) => "running".to_string(),
+        }
+    }
+}
+
+/// The cursor in a [`Screen`] reply (0-based).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CursorReport {
+    /// Row, from the top.
+    pub row: u16,
+    /// Column, from the left.
+    pub col: u16,
+    /// Whether the program shows it.
+    pub visible: bool,
+}
+
+/// The screen as the faces report it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Screen {
+    /// The rows as text (or with escape sequences, for an ANSI capture), scrollback first
+    /// when asked for.
+    pub text: String,
+    /// Columns.
+    pub cols: u16,
+    /// Rows.
+    pub rows: u16,
+    /// Where the cursor is.
+    pub cursor: CursorReport,
+    /// The window title the program set.
+    pub title: String,
+    /// Whether the program is on the alternate screen (full-screen programs are).
+    pub alternate_screen: bool,
+    /// How the program ended, if it has.
+    #[serde(flatten)]
+    pub exit: ExitReport,
+    /// Where the PNG was written, if one was asked for with a path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub png: Option<PathBuf>,
+    /// The PNG's width in pixels, if one was rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    /// The PNG's height in pixels, if one was rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// The PNG itself, if one was rendered (not serialised: the protocol passes a path).
+    #[serde(skip)]
+    pub png_bytes: Option<Vec<u8>>,
+}
+
+impl Screen {
+    /// A snapshot's fields with `text` as its text.
+    pub fn of(snapshot: &Snapshot, text: String) -> Screen {
+        let (cols, rows) = snapshot.size();
+        let cursor = snapshot.cursor();
+        Screen {
+            text,
+            cols,
+            rows,
+            cursor: CursorReport {
+                row: cursor.row,
+                col: cursor.col,
+                visible: cursor.visible,
+            },
+            title: snapshot.title().to_string(),
+            alternate_screen: snapshot.alternate_screen(),
+            exit: snapshot.exit_status().copied().into(),
+            png: None,
+            width: None,
+            height: None,
+            png_bytes: None,
+        }
+    }
+}
+
+/// A session's identity and state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Info {
+    /// The program's pid (also its process session id).
+    pub pid: i32,
+    /// The program and its arguments, joined by spaces.
+    pub command: String,
+    /// Columns.
+    pub cols: u16,
+    /// Rows.
+    pub rows: u16,
+    /// Whether the program is still running.
+    pub running: bool,
+    /// How it ended, if it has.
+    #[serde(flatten)]
+    pub exit: ExitReport,
+    /// When the session started, in seconds since the Unix epoch.
+    pub started_unix: u64,
+    /// Seconds since the session started.
+    pub age_secs: u64,
+}
+
+/// The result of an operation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// `capture`, `wait` for the screen, and `send` with `capture`: `{"screen": {...}}`.
+    Screen {
+        /// The screen.
+        screen: Screen,
+    },
+    /// `wait` for the exit, and `exit`: `{"exit_code": .., "signal": ..}`.
+    Exit(ExitReport),
+    /// `info`.
+    Info(Info),
+    /// `resize`: the new size.
+    Resized {
+        /// Columns.
+        cols: u16,
+        /// Rows.
+        rows: u16,
+    },
+    /// `send` without `capture`: `{}`.
+    Sent {},
+}
+
+impl Reply {
+    /// The screen, for replies that carry one.
+    pub fn screen(&self) -> Option<&Screen> {
+        match self {
+            Reply::Screen { screen } => Some(screen),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replies_serialise_to_the_protocols_json() {
+        let exit = Reply::Exit(ExitStatus::Signaled(9).into());
+        assert_eq!(
+            serde_json::to_string(&exit).unwrap(),
+            r#"{"exit_code":null,"signal":"SIGKILL"}"#
+        );
+        assert_eq!(serde_json::to_string(&Reply::Sent {}).unwrap(), "{}");
+        let screen = Screen {
+            text: "hi".into(),
+            cols: 80,
+            rows: 24,
+            ..Screen::default()
+        };
+        let json = serde_json::to_value(Reply::Screen { screen }).unwrap();
+        assert_eq!(json["screen"]["text"], "hi");
+        assert_eq!(json["screen"]["exit_code"], serde_json::Value::Null);
+        assert_eq!(json["screen"]["cursor"]["visible"], false);
+        assert!(json["screen"].get("png").is_none());
+    }
+}

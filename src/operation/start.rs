@@ -1,0 +1,98 @@
+//! [`StartSpec`]: what to start, the one description of a session every face fills in.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::session::{Session, SessionBuilder};
+
+/// What to start: the one spec every face fills in to make a session.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartSpec {
+    /// The program (found on `PATH` unless it has a `/`) and its arguments.
+    pub command: Vec<String>,
+    /// Columns (default 80).
+    #[serde(default = "default_cols")]
+    pub cols: u16,
+    /// Rows (default 24).
+    #[serde(default = "default_rows")]
+    pub rows: u16,
+    /// The working directory (default: the caller's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<PathBuf>,
+    /// Environment variables set for the program, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<(String, String)>,
+    /// Lines of scrollback kept (default 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scrollback: Option<usize>,
+    /// The default wait timeout (default: `TUIPILOT_TIMEOUT_MS`, else 10 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+fn default_cols() -> u16 {
+    crate::terminal::DEFAULT_COLS
+}
+
+fn default_rows() -> u16 {
+    crate::terminal::DEFAULT_ROWS
+}
+
+impl StartSpec {
+    /// A spec for `command` at the default size.
+    pub fn new<I, S>(command: I) -> StartSpec
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        StartSpec {
+            command: command.into_iter().map(Into::into).collect(),
+            cols: default_cols(),
+            rows: default_rows(),
+            ..StartSpec::default()
+        }
+    }
+
+    /// The builder this spec describes.
+    pub fn builder(&self) -> Result<SessionBuilder> {
+        let Some((program, args)) = self.command.split_first() else {
+            return Err(Error::InvalidArgument {
+                message: "no command given: name the program to start (and its arguments)".into(),
+            });
+        };
+        let mut builder = Session::builder(program).args(args).size(self.cols, self.rows);
+        if let Some(cwd) = &self.cwd {
+            builder = builder.cwd(cwd);
+        }
+        for (key, value) in &self.env {
+            builder = builder.env(key, value);
+        }
+        if let Some(lines) = self.scrollback {
+            builder = builder.scrollback(lines);
+        }
+        if let Some(ms) = self.timeout_ms {
+            builder = builder.timeout(Duration::from_millis(ms));
+        }
+        Ok(builder)
+    }
+
+    /// Starts the session.
+    pub fn spawn(&self) -> Result<Session> {
+        self.builder()?.spawn()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_spec_without_a_command_is_bad_input() {
+        let err = StartSpec::default().spawn().unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::BadInput);
+        assert!(err.to_string().contains("no command given"), "{err}");
+    }
+}
