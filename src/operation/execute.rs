@@ -8,8 +8,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use super::{Info, Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::error::Result;
-use crate::keys::{Key, parse_key_list};
-use crate::session::Session;
+use crate::keys::parse_key_list;
+use crate::session::{Input, Session};
 use crate::snapshot::Snapshot;
 use crate::wait::Condition;
 
@@ -43,11 +43,9 @@ enum Checked {
     },
 }
 
+/// A send step ready to go: input for [`Session::send`], or a pause.
 enum CheckedStep {
-    Text(String),
-    Keys(Vec<Key>),
-    Paste(String),
-    Bytes(Vec<u8>),
+    Input(Input),
     Sleep(Duration),
 }
 
@@ -101,10 +99,10 @@ impl Operation {
                     .iter()
                     .map(|step| {
                         Ok(match step {
-                            Step::Text(text) => CheckedStep::Text(text.clone()),
-                            Step::Keys(spec) => CheckedStep::Keys(parse_key_list(spec)?),
-                            Step::Paste(text) => CheckedStep::Paste(text.clone()),
-                            Step::Bytes(bytes) => CheckedStep::Bytes(bytes.clone()),
+                            Step::Text(text) => CheckedStep::Input(Input::Text(text.clone())),
+                            Step::Keys(spec) => CheckedStep::Input(Input::Keys(parse_key_list(spec)?)),
+                            Step::Paste(text) => CheckedStep::Input(Input::Paste(text.clone())),
+                            Step::Bytes(bytes) => CheckedStep::Input(Input::Bytes(bytes.clone())),
                             Step::SleepMs(ms) => CheckedStep::Sleep(Duration::from_millis(*ms)),
                         })
                     })
@@ -181,10 +179,7 @@ impl Session {
                 let start = self.wait_start();
                 for step in steps {
                     match step {
-                        CheckedStep::Text(text) => self.send_text(&text)?,
-                        CheckedStep::Keys(keys) => keys.into_iter().try_for_each(|k| self.press_key(k))?,
-                        CheckedStep::Paste(text) => self.paste(&text)?,
-                        CheckedStep::Bytes(bytes) => self.send_bytes(&bytes)?,
+                        CheckedStep::Input(input) => self.send(&input)?,
                         CheckedStep::Sleep(pause) => std::thread::sleep(pause),
                     }
                 }
