@@ -85,6 +85,20 @@ pub enum Error {
         /// What was asked, in words.
         action: &'static str,
     },
+    /// The caller cancelled the operation (see [`Cancel`](crate::Cancel)) before it
+    /// finished; what was already sent stays sent.
+    Cancelled {
+        /// What was cancelled, in words.
+        action: &'static str,
+    },
+    /// A duration beyond the documented maximum
+    /// ([`MAX_DURATION_MS`](crate::operation::MAX_DURATION_MS)).
+    DurationTooLong {
+        /// Which duration (`timeout_ms`, `sleep_ms`).
+        what: &'static str,
+        /// The value given, in milliseconds.
+        ms: u64,
+    },
     /// A wait's condition did not hold in time.
     Timeout(Box<WaitError>),
     /// The program exited while a wait's condition had not yet held, so it never will.
@@ -154,6 +168,8 @@ pub enum ErrorKind {
     Mismatch,
     /// Something this build or face cannot do.
     Unsupported,
+    /// The caller cancelled the operation.
+    Cancelled,
     /// Anything else: I/O failures, parser faults.
     Internal,
 }
@@ -171,7 +187,9 @@ impl Error {
             | Error::InvalidFont { .. }
             | Error::UnknownTheme { .. }
             | Error::InvalidRenderOption { .. }
-            | Error::InvalidArgument { .. } => ErrorKind::BadInput,
+            | Error::InvalidArgument { .. }
+            | Error::DurationTooLong { .. } => ErrorKind::BadInput,
+            Error::Cancelled { .. } => ErrorKind::Cancelled,
             Error::Unsupported { .. } => ErrorKind::Unsupported,
             Error::ImageMismatch { .. } => ErrorKind::Mismatch,
             Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
@@ -240,6 +258,12 @@ impl fmt::Display for Error {
             Error::Closed { action } => write!(
                 f,
                 "cannot {action}: the session was already ended; start a new session"
+            ),
+            Error::Cancelled { action } => write!(f, "{action} was cancelled before it finished"),
+            Error::DurationTooLong { what, ms } => write!(
+                f,
+                "{what} {ms} is too long: the most is {} ms (24 hours); wait in several steps for longer",
+                crate::operation::MAX_DURATION_MS
             ),
             Error::Timeout(report) | Error::ExitedWhileWaiting(report) => write!(f, "{report}"),
             Error::TerminalFault { message } => write!(

@@ -59,7 +59,9 @@ pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use operation::{Operation, Reply, StartSpec};
 pub use process::ExitStatus;
-pub use session::{DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart};
+pub use session::{
+    Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart,
+};
 pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
 pub use wait::{Condition, WaitError};

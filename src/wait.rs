@@ -13,6 +13,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -270,16 +271,20 @@ impl OutputScan {
     }
 }
 
+/// Far enough to be "never" for a wait, near enough not to overflow an `Instant`.
+const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
 /// Waits until `condition` holds, the program exits in a way that means it never will,
-/// the session is closed, or `timeout` passes.
+/// the session is closed, `cancelled` is set, or `timeout` passes.
 pub(crate) fn wait_until(
     shared: &Shared,
     condition: &Condition,
     baseline: Baseline,
     timeout: Duration,
+    cancelled: Option<&AtomicBool>,
 ) -> Result<Satisfied> {
     let start = Instant::now();
-    let deadline = start + timeout;
+    let deadline = start + timeout.min(NEVER);
     let mut state = shared.lock();
     let mut scan = OutputScan::new(baseline.output_offset);
     let mut seen_generation = None;
@@ -289,6 +294,9 @@ pub(crate) fn wait_until(
     loop {
         if let Some(fault) = state.terminal.fault() {
             return Err(fault);
+        }
+        if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            return Err(Error::Cancelled { action: "the wait" });
         }
         if seen_generation != Some(state.generation) {
             seen_generation = Some(state.generation);
@@ -342,7 +350,7 @@ pub(crate) fn wait_until(
         }
         let mut wake = deadline;
         if let Condition::Stable(quiet) = condition {
-            wake = wake.min(quiet_since + *quiet);
+            wake = wake.min(quiet_since.checked_add(*quiet).unwrap_or(deadline));
         }
         state = shared.sleep(state, wake.saturating_duration_since(now));
     }

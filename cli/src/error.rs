@@ -29,13 +29,17 @@ pub enum ErrorCode {
     Mismatch,
     /// A protocol version or operation this build does not support.
     Unsupported,
+    /// The session's host is serving as many requests as it takes; retry when one ends.
+    Busy,
+    /// The session's host died while the request was on its way or being answered.
+    HostDied,
     /// Anything else: I/O failures, a host that does not answer.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code with what it means, for `describe`.
-    pub const ALL: [(ErrorCode, &'static str); 8] = [
+    pub const ALL: [(ErrorCode, &'static str); 10] = [
         (
             ErrorCode::BadRequest,
             "the request was malformed or named something invalid",
@@ -51,6 +55,14 @@ impl ErrorCode {
         (
             ErrorCode::Unsupported,
             "a protocol version or operation this build does not support",
+        ),
+        (
+            ErrorCode::Busy,
+            "the session's host is serving as many requests as it takes; retry shortly",
+        ),
+        (
+            ErrorCode::HostDied,
+            "the session's host died before answering (its log's last lines are in the message)",
         ),
         (
             ErrorCode::Internal,

@@ -48,9 +48,15 @@ impl Watchdog {
             0 => {
                 // SAFETY: the child owns these descriptors. Its stdin/stdout become
                 // /dev/null: stdout may be a pipe someone waits on (the host's handshake,
-                // an MCP client), and the watchdog must not hold it open.
+                // an MCP client), and the watchdog must not hold it open. Every other
+                // inherited descriptor is closed too: above all a host's session-name
+                // lock, which must end with the host, not with its watchdog.
                 unsafe {
                     libc::close(fds[1]);
+                    if fds[0] > 3 {
+                        libc::syscall(libc::SYS_close_range, 3u32, (fds[0] - 1) as u32, 0u32);
+                    }
+                    libc::syscall(libc::SYS_close_range, (fds[0] + 1) as u32, u32::MAX, 0u32);
                     libc::setpgid(0, 0);
                     libc::prctl(libc::PR_SET_NAME, c"tuipilot-watch".as_ptr());
                     let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);

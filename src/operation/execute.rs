@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use super::{Info, Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::error::Result;
 use crate::keys::parse_key_list;
-use crate::session::{Input, Session};
+use crate::session::{Cancel, Input, Session};
 use crate::snapshot::Snapshot;
 use crate::wait::Condition;
 
@@ -85,7 +85,11 @@ impl Operation {
     }
 
     fn checked(&self, default_timeout: Duration) -> Result<Checked> {
-        let timeout = |ms: &Option<u64>| ms.map_or(default_timeout, Duration::from_millis);
+        let timeout = |ms: &Option<u64>| {
+            ms.map_or(Ok(default_timeout), |ms| {
+                super::checked_duration("timeout_ms", ms)
+            })
+        };
         let condition = |wait: &Option<WaitFor>| wait.as_ref().map(WaitFor::condition).transpose();
         Ok(match self {
             Operation::Info => Checked::Info,
@@ -103,12 +107,14 @@ impl Operation {
                             Step::Keys(spec) => CheckedStep::Input(Input::Keys(parse_key_list(spec)?)),
                             Step::Paste(text) => CheckedStep::Input(Input::Paste(text.clone())),
                             Step::Bytes(bytes) => CheckedStep::Input(Input::Bytes(bytes.clone())),
-                            Step::SleepMs(ms) => CheckedStep::Sleep(Duration::from_millis(*ms)),
+                            Step::SleepMs(ms) => {
+                                CheckedStep::Sleep(super::checked_duration("sleep_ms", *ms)?)
+                            }
                         })
                     })
                     .collect::<Result<_>>()?,
                 wait: condition(wait)?,
-                timeout: timeout(timeout_ms),
+                timeout: timeout(timeout_ms)?,
                 capture: *capture,
             },
             Operation::Wait {
@@ -116,7 +122,7 @@ impl Operation {
                 timeout_ms,
             } => Checked::Wait {
                 condition: condition.condition()?,
-                timeout: timeout(timeout_ms),
+                timeout: timeout(timeout_ms)?,
             },
             Operation::Capture {
                 wait,
@@ -126,7 +132,7 @@ impl Operation {
                 png,
             } => Checked::Capture {
                 wait: condition(wait)?,
-                timeout: timeout(timeout_ms),
+                timeout: timeout(timeout_ms)?,
                 ansi: *ansi,
                 scrollback: *scrollback,
                 png: png.as_ref().map(check_png).transpose()?,
@@ -139,7 +145,9 @@ impl Operation {
                 }
             }
             Operation::Exit { timeout_ms } => Checked::Exit {
-                grace: timeout_ms.map(|ms| Duration::from_millis(ms / 2)),
+                grace: timeout_ms
+                    .map(|ms| timeout(&Some(ms)).map(|t| t / 2))
+                    .transpose()?,
             },
         })
     }
@@ -168,6 +176,16 @@ impl Session {
     /// # }
     /// ```
     pub fn apply(&self, operation: &Operation) -> Result<Reply> {
+        self.apply_inner(operation, None)
+    }
+
+    /// [`apply`](Self::apply), ended early with [`Error::Cancelled`](crate::Error::Cancelled)
+    /// when `cancel` is cancelled from another thread while the operation waits or pauses.
+    pub fn apply_cancellable(&self, operation: &Operation, cancel: &Cancel) -> Result<Reply> {
+        self.apply_inner(operation, Some(cancel))
+    }
+
+    fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
         match operation.checked(self.timeout())? {
             Checked::Info => Ok(Reply::Info(self.info())),
             Checked::Send {
@@ -176,15 +194,23 @@ impl Session {
                 timeout,
                 capture,
             } => {
-                let start = self.wait_start();
-                for step in steps {
-                    match step {
-                        CheckedStep::Input(input) => self.send(&input)?,
-                        CheckedStep::Sleep(pause) => std::thread::sleep(pause),
+                // The steps and the wait's baseline are one unit: no other request's input
+                // lands between them, and requests are served in arrival order.
+                let start = {
+                    let _turn = self.input_turn();
+                    let start = self.wait_start();
+                    for step in steps {
+                        match step {
+                            CheckedStep::Input(input) => self.send(&input)?,
+                            CheckedStep::Sleep(pause) => self.pause(pause, cancel)?,
+                        }
                     }
-                }
+                    start
+                };
                 let snapshot = match wait {
-                    Some(condition) => Some(self.wait_since_timeout(&start, &condition, timeout)?),
+                    Some(condition) => {
+                        Some(self.wait_screen(&condition, start.baseline(), timeout, cancel)?)
+                    }
                     None => None,
                 };
                 Ok(match (capture, snapshot) {
@@ -200,9 +226,9 @@ impl Session {
             Checked::Wait {
                 condition: Condition::Exit,
                 timeout,
-            } => Ok(Reply::Exit(self.wait_exit_timeout(timeout)?.into())),
+            } => Ok(Reply::Exit(self.wait_exit_cancellable(timeout, cancel)?.into())),
             Checked::Wait { condition, timeout } => {
-                let snapshot = self.wait_timeout(&condition, timeout)?;
+                let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel)?;
                 Ok(Reply::Screen {
                     screen: Screen::of(&snapshot, snapshot.text()),
                 })
@@ -221,7 +247,7 @@ impl Session {
                     crate::render::image_size(cols, rows, &png.options)?;
                 }
                 let snapshot = match wait {
-                    Some(condition) => self.wait_timeout(&condition, timeout)?,
+                    Some(condition) => self.wait_screen(&condition, self.baseline_now(), timeout, cancel)?,
                     None => self.snapshot(),
                 };
                 let mut text = if ansi { snapshot.ansi() } else { snapshot.text() };

@@ -15,7 +15,8 @@
 //! the wait timeout ([`crate::DEFAULT_TIMEOUT`], or `TUIPILOT_TIMEOUT_MS`, or the
 //! session's own), the terminal size ([`crate::terminal::MIN_COLS`] …
 //! [`crate::terminal::MAX_SIZE`]), the PNG scale and font size (`render::SCALES`,
-//! `render::FONT_SIZES`) and the exit grace ([`DEFAULT_EXIT_GRACE`]).
+//! `render::FONT_SIZES`), the exit grace ([`DEFAULT_EXIT_GRACE`]) and the longest
+//! timeout or pause ([`MAX_DURATION_MS`]).
 //!
 //! This file holds the operations; `reply` their answers, `start` the [`StartSpec`], and
 //! `execute` the executor.
@@ -38,6 +39,19 @@ pub use start::StartSpec;
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the
 /// session or the operation says otherwise.
 pub const DEFAULT_EXIT_GRACE: Duration = Duration::from_secs(1);
+
+/// The longest timeout or pause an operation may ask for: 24 hours. Longer is an error
+/// ([`Error::DurationTooLong`](crate::Error::DurationTooLong)), not a silent clamp, so a
+/// typo of a few digits cannot hold a session's host for ever.
+pub const MAX_DURATION_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// `ms` as a duration, or the error naming `what` when it is over [`MAX_DURATION_MS`].
+pub(crate) fn checked_duration(what: &'static str, ms: u64) -> Result<Duration> {
+    if ms > MAX_DURATION_MS {
+        return Err(crate::Error::DurationTooLong { what, ms });
+    }
+    Ok(Duration::from_millis(ms))
+}
 
 /// One step of input, applied in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,7 +94,7 @@ impl WaitFor {
             WaitFor::Text(re) => Condition::text(re)?,
             WaitFor::NoText(re) => Condition::no_text(re)?,
             WaitFor::Output(re) => Condition::output(re)?,
-            WaitFor::StableMs(ms) => Condition::Stable(Duration::from_millis(*ms)),
+            WaitFor::StableMs(ms) => Condition::Stable(checked_duration("stable_ms", *ms)?),
             WaitFor::Exit => Condition::Exit,
         })
     }

@@ -203,6 +203,7 @@ impl SessionBuilder {
             exit_grace: self.exit_grace,
             exit_thread: Mutex::new(None),
             ended: AtomicBool::new(false),
+            turns: Default::default(),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;
@@ -236,12 +237,12 @@ pub fn parse_timeout_ms(value: Option<String>) -> Result<Duration> {
             .trim()
             .parse::<u64>()
             .ok()
-            .filter(|ms| *ms > 0)
+            .filter(|ms| (1..=crate::operation::MAX_DURATION_MS).contains(ms))
             .map(Duration::from_millis)
             .ok_or(Error::InvalidEnv {
                 name: "TUIPILOT_TIMEOUT_MS",
                 value,
-                expected: "a positive whole number of milliseconds",
+                expected: "a whole number of milliseconds from 1 to 86400000 (24 hours)",
             }),
     }
 }

@@ -33,6 +33,7 @@ use portable_pty::{MasterPty, PtySize};
 pub use builder::{SessionBuilder, parse_timeout_ms};
 pub use output_ring::DEFAULT_LOG_CAPACITY;
 pub(crate) use output_ring::OutputRing;
+use shared::InputTurns;
 pub(crate) use shared::{Shared, State};
 
 use builder::pixel_size;
@@ -63,6 +64,43 @@ impl Mark {
 /// ([`Session::wait_start`]).
 #[derive(Clone, Copy, Debug)]
 pub struct WaitStart(Baseline);
+
+impl WaitStart {
+    pub(crate) fn baseline(&self) -> Baseline {
+        self.0
+    }
+}
+
+/// Stops a running [`Session::apply_cancellable`] from another thread: its wait or pause
+/// ends at once with [`Error::Cancelled`]; input already sent stays sent. A session host
+/// cancels the request of a client that hung up, so a vanished client holds nothing.
+#[derive(Clone)]
+pub struct Cancel {
+    flag: Arc<AtomicBool>,
+    shared: Arc<Shared>,
+}
+
+impl Cancel {
+    /// Cancels the operation (it may already have finished; then nothing happens).
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        // Notify under the lock: a waiter between its check of the flag and its sleep
+        // holds the lock, so it cannot miss this wake-up.
+        let _state = self.shared.lock();
+        self.shared.notify();
+    }
+
+    /// Whether [`cancel`](Self::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+}
+
+impl fmt::Debug for Cancel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Cancel({})", self.is_cancelled())
+    }
+}
 
 /// Input for [`Session::send_and_wait`].
 #[derive(Clone, Debug)]
@@ -120,6 +158,7 @@ pub struct Session {
     exit_grace: Duration,
     exit_thread: Mutex<Option<thread::JoinHandle<()>>>,
     ended: AtomicBool,
+    turns: InputTurns,
 }
 
 impl Session {
@@ -274,8 +313,82 @@ impl Session {
 
     // ---- waits -------------------------------------------------------------
 
-    fn wait_inner(&self, condition: &Condition, baseline: Baseline, timeout: Duration) -> Result<Satisfied> {
-        wait_until(&self.shared, condition, baseline, timeout)
+    /// A handle that cancels an [`apply_cancellable`](Self::apply_cancellable) of this
+    /// session from another thread.
+    pub fn canceller(&self) -> Cancel {
+        Cancel {
+            flag: Arc::new(AtomicBool::new(false)),
+            shared: self.shared.clone(),
+        }
+    }
+
+    /// Waits for `condition` from `baseline` unless cancelled; the screen when it holds.
+    pub(crate) fn wait_screen(
+        &self,
+        condition: &Condition,
+        baseline: Baseline,
+        timeout: Duration,
+        cancel: Option<&Cancel>,
+    ) -> Result<Snapshot> {
+        let cancelled = cancel.map(|c| &*c.flag);
+        match wait_until(&self.shared, condition, baseline, timeout, cancelled)? {
+            Satisfied::Screen(snap) => Ok(snap),
+            Satisfied::Exit(_) => Ok(self.snapshot()),
+        }
+    }
+
+    /// Waits for the program's exit unless cancelled.
+    pub(crate) fn wait_exit_cancellable(
+        &self,
+        timeout: Duration,
+        cancel: Option<&Cancel>,
+    ) -> Result<ExitStatus> {
+        let cancelled = cancel.map(|c| &*c.flag);
+        match wait_until(
+            &self.shared,
+            &Condition::Exit,
+            self.baseline(false),
+            timeout,
+            cancelled,
+        )? {
+            Satisfied::Exit(status) => Ok(status),
+            Satisfied::Screen(_) => Err(Error::Closed {
+                action: "wait for exit",
+            }),
+        }
+    }
+
+    /// Pauses for `pause` unless cancelled first.
+    pub(crate) fn pause(&self, pause: Duration, cancel: Option<&Cancel>) -> Result<()> {
+        let Some(cancel) = cancel else {
+            thread::sleep(pause);
+            return Ok(());
+        };
+        let deadline = std::time::Instant::now() + pause;
+        let mut state = self.shared.lock();
+        loop {
+            if cancel.is_cancelled() {
+                return Err(Error::Cancelled { action: "the pause" });
+            }
+            let now = std::time::Instant::now();
+            if now >= deadline {
+                return Ok(());
+            }
+            state = self.shared.sleep(state, deadline - now);
+        }
+    }
+
+    /// Takes this caller's turn at sending input (see [`InputTurns`]).
+    pub(crate) fn input_turn(&self) -> shared::InputTurn<'_> {
+        self.turns.take()
+    }
+
+    /// The baseline of a wait that may be satisfied by the screen as it is now.
+    pub(crate) fn baseline_now(&self) -> Baseline {
+        Baseline {
+            output_offset: 0,
+            ..self.baseline(false)
+        }
     }
 
     fn baseline(&self, require_change: bool) -> Baseline {
@@ -289,14 +402,7 @@ impl Session {
 
     /// Waits for `condition` with an explicit timeout.
     pub fn wait_timeout(&self, condition: &Condition, timeout: Duration) -> Result<Snapshot> {
-        let baseline = Baseline {
-            output_offset: 0,
-            ..self.baseline(false)
-        };
-        match self.wait_inner(condition, baseline, timeout)? {
-            Satisfied::Screen(snap) => Ok(snap),
-            Satisfied::Exit(_) => Ok(self.snapshot()),
-        }
+        self.wait_screen(condition, self.baseline_now(), timeout, None)
     }
 
     /// Waits until a row of the screen matches the regex `pattern`.
@@ -352,10 +458,7 @@ impl Session {
             output_offset: mark.0,
             ..self.baseline(false)
         };
-        match self.wait_inner(&condition, baseline, timeout)? {
-            Satisfied::Screen(snap) => Ok(snap),
-            Satisfied::Exit(_) => Ok(self.snapshot()),
-        }
+        self.wait_screen(&condition, baseline, timeout, None)
     }
 
     /// Waits until the screen has not changed for `quiet`, counted from this call: a
@@ -390,12 +493,7 @@ impl Session {
 
     /// Like [`wait_exit`](Self::wait_exit) with an explicit timeout.
     pub fn wait_exit_timeout(&self, timeout: Duration) -> Result<ExitStatus> {
-        match self.wait_inner(&Condition::Exit, self.baseline(false), timeout)? {
-            Satisfied::Exit(status) => Ok(status),
-            Satisfied::Screen(_) => Err(Error::Closed {
-                action: "wait for exit",
-            }),
-        }
+        self.wait_exit_cancellable(timeout, None)
     }
 
     /// Sends `input` and waits for `condition`, with the baseline taken before writing:
@@ -425,10 +523,7 @@ impl Session {
         condition: &Condition,
         timeout: Duration,
     ) -> Result<Snapshot> {
-        match self.wait_inner(condition, start.0, timeout)? {
-            Satisfied::Screen(snap) => Ok(snap),
-            Satisfied::Exit(_) => Ok(self.snapshot()),
-        }
+        self.wait_screen(condition, start.0, timeout, None)
     }
 
     /// Like [`send_and_wait`](Self::send_and_wait) with an explicit timeout.
@@ -438,8 +533,12 @@ impl Session {
         condition: &Condition,
         timeout: Duration,
     ) -> Result<Snapshot> {
-        let start = self.wait_start();
-        self.send(input)?;
+        let start = {
+            let _turn = self.input_turn();
+            let start = self.wait_start();
+            self.send(input)?;
+            start
+        };
         self.wait_since_timeout(&start, condition, timeout)
     }
 

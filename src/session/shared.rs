@@ -57,3 +57,37 @@ impl Shared {
         self.changed.notify_all();
     }
 }
+
+/// Turns at sending input, served in the order they were asked for: one request's steps
+/// (and the baseline its wait starts from) go to the program as one unit, and requests
+/// from several threads or clients run in arrival order. A ticket lock, because std's
+/// mutex is neither fair nor ordered.
+#[derive(Default)]
+pub(crate) struct InputTurns {
+    /// (next ticket to hand out, ticket being served)
+    tickets: Mutex<(u64, u64)>,
+    turn_over: Condvar,
+}
+
+/// The right to send; the next caller's turn starts when it is dropped.
+pub(crate) struct InputTurn<'a>(&'a InputTurns);
+
+impl InputTurns {
+    /// Waits for this caller's turn.
+    pub(crate) fn take(&self) -> InputTurn<'_> {
+        let mut tickets = self.tickets.lock().unwrap_or_else(|p| p.into_inner());
+        let mine = tickets.0;
+        tickets.0 += 1;
+        while tickets.1 != mine {
+            tickets = self.turn_over.wait(tickets).unwrap_or_else(|p| p.into_inner());
+        }
+        InputTurn(self)
+    }
+}
+
+impl Drop for InputTurn<'_> {
+    fn drop(&mut self) {
+        self.0.tickets.lock().unwrap_or_else(|p| p.into_inner()).1 += 1;
+        self.0.turn_over.notify_all();
+    }
+}

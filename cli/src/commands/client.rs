@@ -13,7 +13,7 @@ use tuipilot::{Operation, StartSpec};
 use super::{StartArgs, current_dir};
 use crate::error::{ErrorCode, Failure};
 use crate::host::client::Client;
-use crate::host::paths::{SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
+use crate::host::paths::{NameLock, SessionPaths, ensure_runtime_dir, runtime_dir_from_env, session_names};
 use crate::host::protocol::{self, HostInfo, Request};
 use crate::host::server::{self, HostSpec};
 
@@ -74,19 +74,18 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         command,
     } = args;
     let paths = session_paths(name)?;
-    if paths.socket.exists() {
-        match Client::connect(&paths) {
-            Ok((_, hello)) => {
-                let pid = hello.get("pid").and_then(Value::as_i64).unwrap_or(0);
-                return Err(Failure::bad_request(format!(
-                    "session `{name}` is already running (pid {pid}): end it with `tuipilot exit -s {name}` or choose another name with -s"
-                )));
-            }
-            // Its host is gone: clean up and reuse the name.
-            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
-            Err(e) => return Err(e),
-        }
-    }
+    // Whoever holds the name's lock owns it; of two racing starts exactly one gets it.
+    let Some(lock) = NameLock::try_acquire(&paths)? else {
+        let pid = Client::connect(&paths)
+            .ok()
+            .and_then(|(_, hello)| hello.get("pid").and_then(Value::as_i64))
+            .map_or(String::new(), |pid| format!(" (pid {pid})"));
+        return Err(Failure::bad_request(format!(
+            "session `{name}` is already running{pid}: end it with `tuipilot exit -s {name}` or choose another name with -s"
+        )));
+    };
+    // Anything still under the name was left by a host that is gone.
+    paths.remove_leftovers(&lock);
     let env = env
         .iter()
         .map(|pair| match pair.split_once('=') {
@@ -110,7 +109,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         },
         idle_timeout_secs: idle_timeout,
     };
-    let reply = launch_host(&paths, &spec)?;
+    let reply = launch_host(&paths, &spec, &lock)?;
     let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
     if json {
         say!(
@@ -126,14 +125,15 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     Ok(())
 }
 
-/// Starts the host in the background and waits for its ready (or error) line.
-pub(super) fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value, Failure> {
+/// Starts the host in the background and waits for its ready (or error) line. The host
+/// inherits `lock`; the caller's handle may go once this returns.
+pub(super) fn launch_host(paths: &SessionPaths, spec: &HostSpec, lock: &NameLock) -> Result<Value, Failure> {
     let log = std::fs::File::create(&paths.log)
         .map_err(|e| Failure::internal(format!("creating the log {}: {e}", paths.log.display())))?;
     let dir = paths.socket.parent().unwrap_or(Path::new("."));
     // SAFETY: the command line runs on the main thread alone: nothing before this point
     // (argument parsing, runtime-directory checks) starts a thread.
-    let (pid, ready) = unsafe { server::fork(dir, &paths.name, spec, log) }?;
+    let (pid, ready) = unsafe { server::fork(dir, &paths.name, spec, log, lock) }?;
     let mut line = String::new();
     let _ = BufReader::new(std::fs::File::from(ready)).read_line(&mut line);
     let reap = || {
@@ -143,7 +143,7 @@ pub(super) fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value
     if line.trim().is_empty() {
         reap();
         let log = std::fs::read_to_string(&paths.log).unwrap_or_default();
-        paths.remove();
+        paths.remove(lock);
         return Err(Failure::internal(format!(
             "the session host stopped before it was ready: {}",
             log.lines().last().unwrap_or("no message")
@@ -155,7 +155,7 @@ pub(super) fn launch_host(paths: &SessionPaths, spec: &HostSpec) -> Result<Value
         (Some(ok), None) => Ok(ok),
         (_, Some(error)) => {
             reap();
-            paths.remove();
+            paths.remove(lock);
             Err(error)
         }
         _ => Err(Failure::internal(
@@ -174,8 +174,21 @@ pub(super) fn list(json: bool) -> Result<(), Failure> {
             .and_then(|(mut c, _)| c.call(&Request::Op(Operation::Info), Duration::from_secs(5)));
         match info.and_then(decode::<HostInfo>) {
             Ok(info) => rows.push(info),
-            // A socket nobody answers on belongs to a host that is gone.
-            Err(e) if e.code == ErrorCode::NoSession => paths.remove(),
+            // Nobody listens on the socket: if nobody holds the name either, its host is
+            // gone and its files are litter. (Held, it is a host still starting.)
+            Err(e) if e.code == ErrorCode::NoSession => {
+                if let Some(lock) = NameLock::try_acquire(&paths)? {
+                    paths.remove(&lock);
+                }
+            }
+            Err(e) if matches!(e.code, ErrorCode::Busy | ErrorCode::HostDied) => {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "tuipilot: not listing session `{name}`: {}",
+                    e.message
+                );
+            }
             Err(e) => return Err(e),
         }
     }

@@ -1,7 +1,14 @@
 //! Connecting to a session host and making requests.
+//!
+//! How a failure reads decides what callers do with the session's files, so each is told
+//! apart: only a socket that is missing or refuses connections is a session that is gone
+//! ([`ErrorCode::NoSession`]); a full host is [`ErrorCode::Busy`]; a connection that
+//! breaks before the answer is a host that died ([`ErrorCode::HostDied`], with the last
+//! lines of its log).
 
 use std::io::{BufReader, Write};
 use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -22,6 +29,7 @@ pub struct Client {
     writer: UnixStream,
     next_id: u64,
     name: String,
+    log: PathBuf,
 }
 
 impl Client {
@@ -56,10 +64,15 @@ impl Client {
                 ErrorCode::NoSession,
                 format!("session `{name}` is gone (its host is not running): start it again with `tuipilot start -s {name} -- CMD`"),
             ),
-            _ => Failure::new(
-                ErrorCode::NoSession,
-                format!("cannot reach session `{name}` at {}: {e}", paths.socket.display()),
+            // The host's queue of connections not yet accepted is full.
+            std::io::ErrorKind::WouldBlock => Failure::new(
+                ErrorCode::Busy,
+                format!("session `{name}` is busy: its host has more connections waiting than it queues; retry shortly"),
             ),
+            _ => Failure::internal(format!(
+                "cannot reach session `{name}` at {}: {e}",
+                paths.socket.display()
+            )),
         })?;
         let writer = stream
             .try_clone()
@@ -69,6 +82,7 @@ impl Client {
             writer,
             next_id: 1,
             name: name.clone(),
+            log: paths.log.clone(),
         })
     }
 
@@ -78,11 +92,9 @@ impl Client {
         self.receive(id, timeout)
     }
 
-    fn lost(&self, e: std::io::Error) -> Failure {
-        Failure::new(
-            ErrorCode::NoSession,
-            format!("lost the connection to session `{}`: {e}", self.name),
-        )
+    /// The connection broke before the answer came: the host died (or was killed).
+    fn host_died(&self, e: &std::io::Error) -> Failure {
+        host_died(&self.name, &self.log, e)
     }
 
     /// Writes a request line; returns its id.
@@ -104,27 +116,20 @@ impl Client {
         }
         self.writer
             .write_all(lines.as_bytes())
-            .map_err(|e| self.lost(e))?;
+            .map_err(|e| self.host_died(&e))?;
         Ok(ids)
     }
 
     /// Reads the response to request `id`.
     fn receive(&mut self, id: u64, timeout: Duration) -> Result<Value, Failure> {
-        let name = self.name.clone();
-        let lost = |e: std::io::Error| {
-            Failure::new(
-                ErrorCode::NoSession,
-                format!("lost the connection to session `{name}`: {e}"),
-            )
-        };
         self.reader
             .get_ref()
             .set_read_timeout(Some(timeout))
-            .map_err(lost)?;
+            .map_err(|e| self.host_died(&e))?;
         let reply = match read_line_limited(&mut self.reader, MAX_LINE) {
             Ok(Line::Complete(bytes)) => bytes,
             Ok(Line::Eof) => {
-                return Err(lost(std::io::Error::other("the host closed the connection")));
+                return Err(self.host_died(&std::io::Error::other("it closed the connection")));
             }
             Ok(Line::TooLong) => {
                 return Err(Failure::internal("the host's reply is longer than 1 MiB"));
@@ -141,7 +146,7 @@ impl Client {
                     timeout.as_millis()
                 )));
             }
-            Err(e) => return Err(lost(e)),
+            Err(e) => return Err(self.host_died(&e)),
         };
         let response: Response = serde_json::from_slice(&reply)
             .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))?;
@@ -157,4 +162,25 @@ impl Client {
             (None, None) => Err(Failure::internal("the host's reply has neither `ok` nor `error`")),
         }
     }
+}
+
+/// The error for a host that died mid-request, with the last lines of its log: what it
+/// said before it went is the best clue to why.
+fn host_died(name: &str, log: &std::path::Path, e: &std::io::Error) -> Failure {
+    let tail = match std::fs::read_to_string(log) {
+        Ok(text) => {
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+            match &lines[lines.len().saturating_sub(3)..] {
+                [] => "its log is empty".to_string(),
+                last => format!("its log ends: {}", last.join(" | ")),
+            }
+        }
+        Err(_) => "its log is gone".to_string(),
+    };
+    Failure::new(
+        ErrorCode::HostDied,
+        format!(
+            "the session's host died before answering (session `{name}`: {e}); {tail}; start the session again"
+        ),
+    )
 }

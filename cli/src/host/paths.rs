@@ -4,10 +4,17 @@
 //! `/tmp/tuipilot-$UID`. It is created with mode 0700 and refused if another user owns
 //! it or others can enter it: the sockets in it accept any process that can reach them,
 //! so the directory is the access control (with a peer-uid check on top).
+//!
+//! A name belongs to whoever holds the exclusive `flock` on `NAME.lock` ([`NameLock`]):
+//! `start` takes it before anything else and the host inherits it for its whole life, so
+//! exactly one of two racing `start`s wins and the loser touches nothing. Files are
+//! removed by name only under that lock, and a host removes only the files it made
+//! (checked by inode), so an old host can never delete a newer host's socket.
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::Failure;
@@ -114,6 +121,8 @@ pub struct SessionPaths {
     pub name: String,
     pub socket: PathBuf,
     pub log: PathBuf,
+    /// Held (`flock`) by the session's host for its life: the name's owner.
+    pub lock: PathBuf,
 }
 
 impl SessionPaths {
@@ -130,14 +139,123 @@ impl SessionPaths {
         Ok(SessionPaths {
             name: name.to_string(),
             log: dir.join(format!("{name}.log")),
+            lock: dir.join(format!("{name}.lock")),
             socket,
         })
     }
 
-    /// Removes the socket and log (a host that is gone, or one shutting down).
-    pub fn remove(&self) {
+    /// Removes a socket and log left by a host that is gone (the lock file stays: it is
+    /// the caller's, held). Only the holder of the name's lock may do this.
+    pub fn remove_leftovers(&self, _owner: &NameLock) {
         let _ = fs::remove_file(&self.socket);
         let _ = fs::remove_file(&self.log);
+    }
+
+    /// Removes the socket, log and lock file by name. Only the holder of the name's
+    /// [`NameLock`] may do this (the files are its own, or left by a host that is gone);
+    /// the lock file goes last, while still locked, so a waiting `start` never locks a
+    /// file that is about to disappear.
+    pub fn remove(&self, _owner: &NameLock) {
+        let _ = fs::remove_file(&self.socket);
+        let _ = fs::remove_file(&self.log);
+        let _ = fs::remove_file(&self.lock);
+    }
+}
+
+/// A file's identity (device and inode): what a host checks before removing a path, so it
+/// removes only what it created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The identity of what `path` names now (not following a symlink), if anything.
+    pub fn of_path(path: &Path) -> Option<FileId> {
+        fs::symlink_metadata(path).ok().map(|m| FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+        })
+    }
+
+    /// The identity of an open file.
+    pub fn of_file(file: &fs::File) -> Option<FileId> {
+        file.metadata().ok().map(|m| FileId {
+            dev: m.dev(),
+            ino: m.ino(),
+        })
+    }
+
+    /// Removes `path` if it is still this file; says whether it was.
+    pub fn remove_if_at(self, path: &Path) -> bool {
+        FileId::of_path(path) == Some(self) && fs::remove_file(path).is_ok()
+    }
+}
+
+/// The exclusive right to a session name: `flock(LOCK_EX)` on `NAME.lock`. Forked hosts
+/// share the open file (and so the lock) with the `start` that made them; the lock ends
+/// when the last process holding it exits, however it exits.
+#[derive(Debug)]
+pub struct NameLock {
+    file: fs::File,
+}
+
+impl NameLock {
+    /// Takes the lock on `paths.lock` without blocking: `Ok(None)` when another process
+    /// holds it (the session is running, or starting).
+    pub fn try_acquire(paths: &SessionPaths) -> Result<Option<NameLock>, Failure> {
+        // A lock file unlinked by a host that is shutting down may be locked by us after
+        // that host let go; then the name's lock file is a new one, so try again on it.
+        for _ in 0..100 {
+            let file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .open(&paths.lock)
+                .map_err(|e| {
+                    Failure::internal(format!(
+                        "cannot open the session lock {}: {e}",
+                        paths.lock.display()
+                    ))
+                })?;
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::WouldBlock {
+                    return Ok(None);
+                }
+                return Err(Failure::internal(format!(
+                    "cannot lock {}: {e}",
+                    paths.lock.display()
+                )));
+            }
+            if FileId::of_file(&file).is_some() && FileId::of_file(&file) == FileId::of_path(&paths.lock) {
+                return Ok(Some(NameLock { file }));
+            }
+        }
+        Err(Failure::internal(format!(
+            "the session lock {} keeps changing; is another program removing it?",
+            paths.lock.display()
+        )))
+    }
+
+    /// The lock file's identity.
+    pub fn id(&self) -> Option<FileId> {
+        FileId::of_file(&self.file)
+    }
+
+    /// Another handle on the same lock (the same open file, so the same `flock`): what a
+    /// forked host keeps while the `start` that forked it lets its own handle go.
+    pub fn try_clone(&self) -> Result<NameLock, Failure> {
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| Failure::internal(format!("duplicating the session lock: {e}")))?;
+        Ok(NameLock { file })
     }
 }
 
@@ -183,6 +301,23 @@ mod tests {
         let err = check_dir_metadata(dir, true, 1000, 0o40755, 1000).unwrap_err();
         assert!(err.message.contains("chmod 700"), "{}", err.message);
         assert!(check_dir_metadata(dir, false, 1000, 0o100600, 1000).is_err());
+    }
+
+    #[test]
+    fn a_name_has_one_owner_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("tp-lock-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let paths = SessionPaths::new(&dir, "x").unwrap();
+        let first = NameLock::try_acquire(&paths)
+            .unwrap()
+            .expect("the first takes the name");
+        assert!(NameLock::try_acquire(&paths).unwrap().is_none());
+        paths.remove(&first);
+        drop(first);
+        let again = NameLock::try_acquire(&paths).unwrap().expect("free again");
+        paths.remove(&again);
+        drop(again);
+        fs::remove_dir(&dir).unwrap();
     }
 
     #[test]

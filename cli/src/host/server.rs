@@ -4,16 +4,26 @@
 //! pipe for the ready handshake and stderr the session's log. It answers
 //! requests from connections whose peer has the host's uid, translating each protocol
 //! request into calls on the [`Session`]. It outlives the program (the final screen and
-//! exit status stay readable) and stops on `exit`, after the idle timeout, or when it can
-//! no longer accept connections, removing its socket and log.
+//! exit status stay readable) and stops on `exit`, after the idle timeout, when its socket
+//! is removed or replaced, or when it can no longer accept connections, removing the files
+//! it made (checked by inode) and ending its program.
+//!
+//! No client can hold the host: a connection must send each request line within
+//! [`LINE_DEADLINE`]; a client that hangs up while its request waits or pauses has that
+//! request cancelled at once (a watcher thread polls waiting connections for hang-ups);
+//! when [`MAX_CONNECTIONS`] requests are in progress, further connections are served by a
+//! control lane that answers `hello`, `info` and `exit` and tells the rest the host is
+//! busy, so a session can always be inspected and ended. Requests on one session are
+//! serialised where it matters: each `send`'s input goes to the program as one unit, in
+//! arrival order (the library's input turns).
 //!
 //! A watchdog process, forked from the host before it starts any thread, holds the read
 //! end of a pipe from the host; when the host dies by any means, even SIGKILL, the pipe
 //! closes and the watchdog ends every process left in the program's session, so nothing
 //! outlives the host.
 
-use std::io::{BufReader, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io::{BufReader, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
@@ -24,17 +34,30 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::paths::{SessionPaths, ensure_runtime_dir};
+use super::paths::{FileId, NameLock, SessionPaths, ensure_runtime_dir};
 use super::protocol::{
     CAPABILITIES, HostInfo, Line, MAX_LINE, PROTOCOL_VERSION, Request, error_line, ok_line, parse_request,
     read_line_limited, unsupported_version,
 };
 use crate::error::{ErrorCode, Failure};
 use crate::watchdog::Watchdog;
-use tuipilot::{Operation, Session, StartSpec};
+use tuipilot::{Cancel, Operation, Session, StartSpec};
 
-/// Connections served at once; more are told the host is busy.
-const MAX_CONNECTIONS: usize = 32;
+/// Requests served at once; beyond this, connections go to the control lane.
+pub const MAX_CONNECTIONS: usize = 32;
+
+/// How long a connection may take to send one whole request line, counted from when it
+/// connected or got its previous answer. A slower connection is closed.
+pub const LINE_DEADLINE: Duration = Duration::from_secs(5);
+
+/// The same for the control lane, which serves one connection at a time.
+const CONTROL_LINE_DEADLINE: Duration = Duration::from_secs(1);
+
+/// Connections waiting for the control lane; more are told the host is busy at once.
+const CONTROL_QUEUE: usize = 64;
+
+/// How often the host checks that its socket is still its own.
+const SOCKET_CHECK: Duration = Duration::from_secs(1);
 
 /// What `start` asks the host to run: the library's start spec plus the host's own
 /// idle timeout.
@@ -47,8 +70,36 @@ pub struct HostSpec {
     pub idle_timeout_secs: u64,
 }
 
-struct Host {
+/// The files a host made, by identity, and the lock that makes the name its own.
+struct HostFiles {
     paths: SessionPaths,
+    socket: Option<FileId>,
+    log: Option<FileId>,
+    lock: NameLock,
+}
+
+impl HostFiles {
+    /// Removes the socket, log and lock file, each only if it is still the one this host
+    /// made; the lock file last, while still locked.
+    fn remove(&self) {
+        for (id, path) in [(self.socket, &self.paths.socket), (self.log, &self.paths.log)] {
+            if let Some(id) = id {
+                id.remove_if_at(path);
+            }
+        }
+        if let Some(id) = self.lock.id() {
+            id.remove_if_at(&self.paths.lock);
+        }
+    }
+
+    /// Whether the socket clients find under this name is still this host's.
+    fn socket_is_ours(&self) -> bool {
+        self.socket.is_some() && FileId::of_path(&self.paths.socket) == self.socket
+    }
+}
+
+struct Host {
+    files: HostFiles,
     session: Session,
     idle_timeout: Duration,
     last_request: Mutex<Instant>,
@@ -56,6 +107,7 @@ struct Host {
     png_counter: AtomicUsize,
     /// Closing this pipe (when the host exits) sets the watchdog off.
     watchdog: Watchdog,
+    hangups: HangupWatch,
 }
 
 /// Forks the host from the calling process and returns its pid and the read end of the
@@ -64,7 +116,8 @@ struct Host {
 /// The child leaves the caller's process group (so it survives the caller and the
 /// terminal's job control), takes `/dev/null` as stdin, the pipe as stdout and `log` as
 /// stderr, names itself `tuipilot-host`, and runs [`run`]; it never returns. Forking
-/// instead of executing the binary again saves a whole process start-up per `start`.
+/// instead of executing the binary again saves a whole process start-up per `start`. The
+/// host keeps `lock` (the session name) for its whole life.
 ///
 /// # Safety
 ///
@@ -75,7 +128,9 @@ pub unsafe fn fork(
     name: &str,
     spec: &HostSpec,
     log: std::fs::File,
+    lock: &NameLock,
 ) -> Result<(i32, OwnedFd), Failure> {
+    let log_id = FileId::of_file(&log);
     let mut fds = [0; 2];
     // SAFETY: pipe2 fills two descriptors.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -113,7 +168,13 @@ pub unsafe fn fork(
             // The CLI's arguments (its `--env KEY=VALUE`s among them) must not stay
             // readable in `ps` for the session's life; the watchdog inherits this title.
             crate::title::set(&format!("tuipilot-host {name}"));
-            let code = run(dir, name, spec.clone());
+            let code = match lock.try_clone() {
+                Ok(lock) => run(dir, name, spec.clone(), lock, log_id),
+                Err(e) => {
+                    let _ = writeln!(std::io::stdout(), "{}", error_line(None, &e));
+                    2
+                }
+            };
             // SAFETY: leave without running the caller's exit handlers or flushing its
             // buffers a second time.
             unsafe { libc::_exit(code) }
@@ -124,9 +185,9 @@ pub unsafe fn fork(
 
 /// Runs the host: reports readiness (or the error) on stdout, then serves until it
 /// stops. Returns the process exit code when start-up fails; otherwise never returns.
-fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
+fn run(dir: &Path, name: &str, spec: HostSpec, lock: NameLock, log: Option<FileId>) -> i32 {
     let mut ready = std::io::stdout();
-    match start(dir, name, &spec) {
+    match start(dir, name, &spec, lock, log) {
         Err(error) => {
             let _ = writeln!(ready, "{}", error_line(None, &error));
             2
@@ -144,7 +205,13 @@ fn run(dir: &Path, name: &str, spec: HostSpec) -> i32 {
     }
 }
 
-fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener), Failure> {
+fn start(
+    dir: &Path,
+    name: &str,
+    spec: &HostSpec,
+    lock: NameLock,
+    log: Option<FileId>,
+) -> Result<(Host, UnixListener), Failure> {
     ensure_runtime_dir(dir)?;
     let paths = SessionPaths::new(dir, name)?;
     // SAFETY: the host was just forked from the single-threaded CLI and has started no
@@ -154,15 +221,23 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
     let builder = spec.start.builder()?;
     let listener = UnixListener::bind(&paths.socket)
         .map_err(|e| Failure::internal(format!("cannot listen on {}: {e}", paths.socket.display())))?;
-    // From here on, a failure must not leave the socket behind.
+    let files = HostFiles {
+        socket: FileId::of_path(&paths.socket),
+        paths,
+        log,
+        lock,
+    };
+    // From here on, a failure must not leave the socket behind (`start` removes the rest).
     let cleanup = |e: Failure| {
-        paths.remove();
+        if let Some(id) = files.socket {
+            id.remove_if_at(&files.paths.socket);
+        }
         e
     };
-    std::fs::set_permissions(&paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
+    std::fs::set_permissions(&files.paths.socket, std::fs::Permissions::from_mode(0o600)).map_err(|e| {
         cleanup(Failure::internal(format!(
             "securing {}: {e}",
-            paths.socket.display()
+            files.paths.socket.display()
         )))
     })?;
     let session = builder.spawn().map_err(|e| cleanup(e.into()))?;
@@ -170,14 +245,16 @@ fn start(dir: &Path, name: &str, spec: &HostSpec) -> Result<(Host, UnixListener)
         let _ = session.kill();
         return Err(cleanup(Failure::internal(e)));
     }
+    let hangups = HangupWatch::start().map_err(cleanup)?;
     let host = Host {
-        paths,
+        files,
         session,
         idle_timeout: Duration::from_secs(spec.idle_timeout_secs.max(1)),
         last_request: Mutex::new(Instant::now()),
         connections: AtomicUsize::new(0),
         png_counter: AtomicUsize::new(0),
         watchdog,
+        hangups,
     };
     Ok((host, listener))
 }
@@ -187,6 +264,23 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
         let host = host.clone();
         std::thread::spawn(move || idle_watch(&host));
     }
+    {
+        let host = host.clone();
+        std::thread::spawn(move || host.hangups.watch());
+    }
+    let control = {
+        let (queue, streams) = std::sync::mpsc::sync_channel::<UnixStream>(CONTROL_QUEUE);
+        let host = host.clone();
+        std::thread::Builder::new()
+            .name("tuipilot-control".into())
+            .spawn(move || {
+                for stream in streams {
+                    connection(&host, stream, Lane::Control);
+                }
+            })
+            .map(|_| queue)
+            .ok()
+    };
     // Connection threads are kept and reused: a CLI call is one short connection, and
     // starting a thread for each costs more than serving it. A stream is queued only for
     // a worker already reserved as idle, so no request waits behind another's long wait.
@@ -194,16 +288,19 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
     let streams = Arc::new(Mutex::new(streams));
     let idle = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
-        let Ok(mut stream) = stream else {
+        let Ok(stream) = stream else {
             eprintln!("tuipilot host: accepting connections failed; stopping");
             break;
         };
         if host.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
             host.connections.fetch_sub(1, Ordering::SeqCst);
-            let busy = Failure::internal(format!(
-                "the host is serving {MAX_CONNECTIONS} connections already; retry shortly"
-            ));
-            let _ = writeln!(stream, "{}", error_line(None, &busy));
+            // Full: `hello`, `info` and `exit` still get through, one connection at a time.
+            if let Some(control) = &control
+                && let Err(std::sync::mpsc::TrySendError::Full(stream)) = control.try_send(stream)
+            {
+                let mut stream = stream;
+                let _ = writeln!(stream, "{}", error_line(None, &busy()));
+            }
             continue;
         }
         if idle
@@ -221,7 +318,7 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
             .spawn(move || {
                 let mut next = Some(stream);
                 while let Some(stream) = next.take() {
-                    connection(&worker_host, stream);
+                    connection(&worker_host, stream, Lane::Worker);
                     worker_host.connections.fetch_sub(1, Ordering::SeqCst);
                     worker_idle.fetch_add(1, Ordering::SeqCst);
                     next = streams.lock().unwrap_or_else(|p| p.into_inner()).recv().ok();
@@ -235,17 +332,35 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
     shutdown(&host, 1)
 }
 
-/// Ends the program, removes the socket and log, and exits.
+fn busy() -> Failure {
+    Failure::new(
+        ErrorCode::Busy,
+        format!(
+            "the session is busy: its host is serving {MAX_CONNECTIONS} requests already; retry when one has finished (`info` and `exit` are always served)"
+        ),
+    )
+}
+
+/// Ends the program, removes the host's files, and exits.
 fn shutdown(host: &Host, code: i32) -> ! {
     if host.session.exit().is_ok() {
         let _ = host.watchdog.disarm(host.session.pid());
     }
-    host.paths.remove();
+    host.files.remove();
     std::process::exit(code)
 }
 
+/// Stops the host after its idle timeout, or within [`SOCKET_CHECK`] of its socket being
+/// removed or replaced: a host nobody can reach any more only holds its program.
 fn idle_watch(host: &Host) {
     loop {
+        if !host.files.socket_is_ours() {
+            eprintln!(
+                "tuipilot host: {} was removed or replaced; stopping",
+                host.files.paths.socket.display()
+            );
+            shutdown(host, 1);
+        }
         let last = *host.last_request.lock().unwrap_or_else(|p| p.into_inner());
         let deadline = last + host.idle_timeout;
         let now = Instant::now();
@@ -259,8 +374,135 @@ fn idle_watch(host: &Host) {
         std::thread::sleep(
             deadline
                 .saturating_duration_since(now)
-                .max(Duration::from_millis(200)),
+                .clamp(Duration::from_millis(200), SOCKET_CHECK),
         );
+    }
+}
+
+/// Watches the connections of requests that wait or pause, and cancels a request whose
+/// client hangs up: nobody is left to read its answer, and it must not hold a worker
+/// until its timeout.
+struct HangupWatch {
+    watched: Mutex<Vec<(u64, RawFd, Cancel)>>,
+    next_key: AtomicUsize,
+    /// Written to wake the watcher when the set changes; the watcher reads `wake_read`.
+    wake_write: OwnedFd,
+    wake_read: OwnedFd,
+}
+
+/// Removes its connection from the watch when the request ends.
+struct Watched<'a> {
+    watch: &'a HangupWatch,
+    key: u64,
+}
+
+impl HangupWatch {
+    fn start() -> Result<HangupWatch, Failure> {
+        let mut fds = [0; 2];
+        // SAFETY: pipe2 fills two descriptors.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+            return Err(Failure::internal(format!(
+                "creating the hang-up watch pipe: {}",
+                std::io::Error::last_os_error()
+            )));
+        }
+        // SAFETY: both descriptors are open and owned by nobody else.
+        let (wake_read, wake_write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        Ok(HangupWatch {
+            watched: Mutex::new(Vec::new()),
+            next_key: AtomicUsize::new(0),
+            wake_write,
+            wake_read,
+        })
+    }
+
+    fn wake(&self) {
+        // SAFETY: a one-byte write from a live buffer; a full pipe already means "wake".
+        unsafe { libc::write(self.wake_write.as_raw_fd(), [0u8].as_ptr().cast(), 1) };
+    }
+
+    /// Cancels `cancel` if the peer of `fd` hangs up before the guard is dropped.
+    fn register(&self, fd: RawFd, cancel: Cancel) -> Watched<'_> {
+        let key = self.next_key.fetch_add(1, Ordering::SeqCst) as u64;
+        self.watched
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((key, fd, cancel));
+        self.wake();
+        Watched { watch: self, key }
+    }
+
+    /// The watcher thread's loop.
+    fn watch(&self) {
+        loop {
+            let watched: Vec<(u64, RawFd, Cancel)> =
+                self.watched.lock().unwrap_or_else(|p| p.into_inner()).clone();
+            let mut fds: Vec<libc::pollfd> = std::iter::once(self.wake_read.as_raw_fd())
+                .map(|fd| libc::pollfd {
+                    fd,
+                    events: libc::POLLIN,
+                    revents: 0,
+                })
+                .chain(watched.iter().map(|(_, fd, _)| libc::pollfd {
+                    fd: *fd,
+                    events: libc::POLLRDHUP,
+                    revents: 0,
+                }))
+                .collect();
+            // SAFETY: `fds` is a live array of `fds.len()` pollfd structures.
+            let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+            if n < 0 {
+                continue;
+            }
+            if fds[0].revents != 0 {
+                let mut sink = [0u8; 64];
+                // SAFETY: reads into a live buffer of its length; the pipe is non-blocking.
+                while unsafe { libc::read(self.wake_read.as_raw_fd(), sink.as_mut_ptr().cast(), sink.len()) }
+                    > 0
+                {}
+            }
+            let mut hung_up = Vec::new();
+            for (poll, (key, _, cancel)) in fds[1..].iter().zip(&watched) {
+                if poll.revents & (libc::POLLRDHUP | libc::POLLHUP | libc::POLLERR) != 0 {
+                    cancel.cancel();
+                    hung_up.push(*key);
+                }
+            }
+            if !hung_up.is_empty() {
+                self.watched
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .retain(|(key, _, _)| !hung_up.contains(key));
+            }
+        }
+    }
+}
+
+impl Drop for Watched<'_> {
+    fn drop(&mut self) {
+        self.watch
+            .watched
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(key, _, _)| *key != self.key);
+        self.watch.wake();
+    }
+}
+
+/// Reads a socket with one deadline for a whole line, however the bytes trickle in.
+struct DeadlineReader {
+    stream: UnixStream,
+    deadline: Instant,
+}
+
+impl Read for DeadlineReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
     }
 }
 
@@ -301,7 +543,30 @@ pub(crate) fn check_peer(peer: u32, own: u32) -> Result<(), Failure> {
     }
 }
 
-fn connection(host: &Host, stream: UnixStream) {
+/// Which requests a connection may make: all of them, or (in the control lane, when the
+/// host is full) only those that must always get through.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Worker,
+    Control,
+}
+
+/// Whether a request can take long: it waits or pauses, so its client's hang-up is watched.
+fn can_wait(request: &Request) -> bool {
+    match request {
+        Request::Op(Operation::Send { steps, wait, .. }) => {
+            wait.is_some()
+                || steps
+                    .iter()
+                    .any(|s| matches!(s, tuipilot::operation::Step::SleepMs(_)))
+        }
+        Request::Op(Operation::Wait { .. }) => true,
+        Request::Op(Operation::Capture { wait, .. }) => wait.is_some(),
+        _ => false,
+    }
+}
+
+fn connection(host: &Host, stream: UnixStream, lane: Lane) {
     // SAFETY: getuid cannot fail.
     let own = unsafe { libc::getuid() };
     let mut writer = match stream.try_clone() {
@@ -315,9 +580,17 @@ fn connection(host: &Host, stream: UnixStream) {
         let _ = writeln!(writer, "{}", error_line(None, &e));
         return;
     }
-    let _ = stream.set_read_timeout(Some(host.idle_timeout));
-    let mut reader = BufReader::new(stream);
+    let fd = stream.as_raw_fd();
+    let line_deadline = match lane {
+        Lane::Worker => LINE_DEADLINE,
+        Lane::Control => CONTROL_LINE_DEADLINE,
+    };
+    let mut reader = BufReader::new(DeadlineReader {
+        stream,
+        deadline: Instant::now() + line_deadline,
+    });
     loop {
+        reader.get_mut().deadline = Instant::now() + line_deadline;
         let line = match read_line_limited(&mut reader, MAX_LINE) {
             Ok(Line::Complete(line)) => line,
             Ok(Line::TooLong) => {
@@ -332,14 +605,27 @@ fn connection(host: &Host, stream: UnixStream) {
         *host.last_request.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
         let (id, request) = parse_request(&line);
         let stopping = matches!(request, Ok(Request::Op(Operation::Exit { .. })));
-        let reply = match request.and_then(|r| handle(host, r)) {
+        let always_served = matches!(
+            request,
+            Ok(Request::Hello { .. } | Request::Op(Operation::Info | Operation::Exit { .. })) | Err(_)
+        );
+        let result = match request {
+            Ok(_) if lane == Lane::Control && !always_served => Err(busy()),
+            Ok(request) => {
+                let cancel = host.session.canceller();
+                let _watched = can_wait(&request).then(|| host.hangups.register(fd, cancel.clone()));
+                handle(host, request, &cancel)
+            }
+            Err(e) => Err(e),
+        };
+        let reply = match result {
             Ok(body) => ok_line(id, &body),
             Err(e) => error_line(id, &e),
         };
         if stopping {
             // The name is free once the client has its answer, so a `start` right after
             // an `exit` never finds the old socket; and a client gone by now changes nothing.
-            host.paths.remove();
+            host.files.remove();
             let _ = writer.write_all(format!("{reply}\n").as_bytes());
             std::process::exit(0);
         }
@@ -354,10 +640,11 @@ fn connection(host: &Host, stream: UnixStream) {
 impl Host {
     /// `NAME-0001.png`, `NAME-0002.png`, … in the runtime directory: the first unused.
     fn next_png_path(&self) -> PathBuf {
-        let dir = self.paths.socket.parent().unwrap_or(Path::new("."));
+        let paths = &self.files.paths;
+        let dir = paths.socket.parent().unwrap_or(Path::new("."));
         let mut n = self.png_counter.fetch_add(1, Ordering::SeqCst) + 1;
         loop {
-            let path = dir.join(format!("{}-{n:04}.png", self.paths.name));
+            let path = dir.join(format!("{}-{n:04}.png", paths.name));
             if !path.exists() {
                 return path;
             }
@@ -369,7 +656,7 @@ impl Host {
 /// Translates one request into the library's executor; the host adds only what is its
 /// own: the handshake, its name and pid in `info`, a numbered file for a PNG without a
 /// path, and disarming the watchdog once the program has been ended.
-fn handle(host: &Host, request: Request) -> Result<Value, Failure> {
+fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failure> {
     let session = &host.session;
     let operation = match request {
         Request::Hello { version } => {
@@ -379,13 +666,13 @@ fn handle(host: &Host, request: Request) -> Result<Value, Failure> {
             return Ok(json!({
                 "version": PROTOCOL_VERSION,
                 "capabilities": CAPABILITIES,
-                "session": host.paths.name,
+                "session": host.files.paths.name,
                 "pid": session.pid(),
             }));
         }
         Request::Op(Operation::Info) => {
             return to_json(&HostInfo {
-                session: host.paths.name.clone(),
+                session: host.files.paths.name.clone(),
                 host_pid: std::process::id(),
                 info: session.info(),
             });
@@ -399,7 +686,7 @@ fn handle(host: &Host, request: Request) -> Result<Value, Failure> {
             operation
         }
     };
-    let reply = session.apply(&operation)?;
+    let reply = session.apply_cancellable(&operation, cancel)?;
     if let Operation::Exit { .. } = operation {
         let _ = host.watchdog.disarm(session.pid());
     }

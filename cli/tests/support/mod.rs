@@ -82,3 +82,51 @@ pub fn start_bash(dir: &Dir, name: &str) {
     ]);
     dir.ok(&["capture", "-s", name, "--wait", r"^\$$"]);
 }
+
+impl Dir {
+    /// Starts `tuipilot ARGS` in the background (a client that may be killed mid-request).
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .args(args)
+            .env("TUIPILOT_DIR", &self.0)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("running tuipilot")
+    }
+
+    /// The session's row of `list --json` (its `info`).
+    pub fn info(&self, name: &str) -> Value {
+        let rows = self.json(&["list", "--json"]);
+        rows.as_array()
+            .and_then(|rows| rows.iter().find(|r| r["session"] == name))
+            .cloned()
+            .unwrap_or_else(|| panic!("session {name} is not listed: {rows}"))
+    }
+}
+
+/// Polls `condition` until it holds or `limit` passes; says whether it held. For
+/// conditions outside any session (processes, files), checked every 20 ms.
+pub fn eventually(limit: std::time::Duration, mut condition: impl FnMut() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if condition() {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// Whether process `pid` still exists (and is not a zombie).
+pub fn alive(pid: i64) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|stat| {
+            stat.rsplit(") ")
+                .next()
+                .is_some_and(|rest| !rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}

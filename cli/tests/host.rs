@@ -1,0 +1,301 @@
+//! The session host under hostile clients and races: vanished and slow clients free what
+//! they held, a full host still answers `info` and `exit`, a name has one owner, a send is
+//! one unit, and a host that dies or loses its socket is reported and cleaned up.
+
+mod support;
+
+use std::io::Write;
+use std::os::unix::net::UnixStream;
+use std::time::Duration;
+
+use support::{Dir, alive, eventually, start_bash, text};
+
+/// The host's limit on requests in progress (`server::MAX_CONNECTIONS`).
+const MAX_CONNECTIONS: usize = 32;
+
+/// Starts as many clients as the host serves at once, each typing one `.` and then
+/// waiting for text that never comes; returns once the host is full (a capture is
+/// refused as busy).
+fn fill_with_waiting_clients(dir: &Dir, name: &str) -> Vec<std::process::Child> {
+    let waiter = || {
+        dir.spawn(&[
+            "send",
+            "-s",
+            name,
+            "-t",
+            ".",
+            "--wait",
+            "NEVER-SHOWN",
+            "--timeout-ms",
+            "600000",
+        ])
+    };
+    let mut clients: Vec<_> = (0..MAX_CONNECTIONS).map(|_| waiter()).collect();
+    let full = eventually(Duration::from_secs(30), || {
+        // A client that arrived while this probe held a slot was told "busy": replace it.
+        for client in clients.iter_mut() {
+            if client.try_wait().ok().flatten().is_some() {
+                *client = waiter();
+            }
+        }
+        let out = dir.run(&["capture", "-s", name]);
+        out.status.code() == Some(2) && text(&out.stderr).contains("busy")
+    });
+    assert!(full, "the host never filled up");
+    clients
+}
+
+fn kill_all(clients: &mut [std::process::Child]) {
+    for client in clients.iter_mut() {
+        let _ = client.kill();
+        let _ = client.wait();
+    }
+}
+
+#[test]
+fn a_client_killed_mid_wait_frees_its_request_at_once() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    let mut clients = fill_with_waiting_clients(&dir, "s");
+    kill_all(&mut clients);
+    // The waits had ten minutes left: only cancelling them on hang-up frees the host now.
+    let served = eventually(Duration::from_secs(10), || {
+        dir.run(&["capture", "-s", "s"]).status.code() == Some(0)
+    });
+    assert!(
+        served,
+        "the host still refuses requests after its waiting clients died"
+    );
+}
+
+#[test]
+fn a_full_host_still_answers_info_and_exit_and_says_busy_to_the_rest() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    let mut clients = fill_with_waiting_clients(&dir, "s");
+    let info = dir.info("s");
+    assert_eq!(info["running"], true, "{info}");
+
+    let busy = dir.run(&["--json", "send", "-s", "s", "-t", "x"]);
+    assert_eq!(busy.status.code(), Some(2));
+    let error: serde_json::Value = serde_json::from_slice(&busy.stdout).expect("JSON error");
+    assert_eq!(error["error"]["code"], "busy", "{error}");
+    let message = error["error"]["message"].as_str().unwrap_or_default();
+    assert!(!message.contains("request None"), "{message}");
+    // Busy is not gone: neither `list` nor `start` may take the name from a live host.
+    assert!(dir.socket("s").exists());
+    let again = dir.run(&["start", "-s", "s", "--", "true"]);
+    assert!(
+        text(&again.stderr).contains("already running"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    dir.ok(&["exit", "-s", "s", "--timeout-ms", "5000"]);
+    for client in &mut clients {
+        let status = client.wait().expect("client ends");
+        assert_ne!(
+            status.code(),
+            Some(0),
+            "a wait cut short by exit is not a success"
+        );
+    }
+    assert!(!dir.socket("s").exists());
+}
+
+#[test]
+fn a_connection_that_never_finishes_its_line_is_closed() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    // More half-written lines than the host serves at once, as a slow or hostile client
+    // would leave them.
+    let mut stuck: Vec<UnixStream> = (0..MAX_CONNECTIONS + 4)
+        .map(|_| {
+            let mut s = UnixStream::connect(dir.socket("s")).expect("connect");
+            s.write_all(br#"{"id":1,"op":"#).expect("write half a line");
+            s
+        })
+        .collect();
+    let served = eventually(Duration::from_secs(20), || {
+        dir.run(&["capture", "-s", "s"]).status.code() == Some(0)
+    });
+    assert!(served, "half-written lines hold the host");
+    // The host closed them: reading gives EOF rather than blocking.
+    let first = &mut stuck[0];
+    first.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut buf = [0u8; 64];
+    let n = std::io::Read::read(first, &mut buf).expect("EOF, not a timeout");
+    assert_eq!(n, 0, "{}", text(&buf[..n]));
+}
+
+#[test]
+fn timeouts_and_pauses_beyond_a_day_are_refused_not_clamped() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    for args in [
+        &[
+            "wait",
+            "-s",
+            "s",
+            "--text",
+            "x",
+            "--timeout-ms",
+            "18446744073709551615",
+        ][..],
+        &["send", "-s", "s", "--sleep-ms", "18446744073709551615"][..],
+        &[
+            "send",
+            "-s",
+            "s",
+            "-t",
+            "x",
+            "--wait",
+            "x",
+            "--timeout-ms",
+            "86400001",
+        ][..],
+    ] {
+        let out = dir.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("is too long: the most is 86400000 ms"),
+            "{args:?}: {stderr}"
+        );
+    }
+    dir.ok(&["capture", "-s", "s"]);
+}
+
+#[test]
+fn of_two_racing_starts_exactly_one_wins_and_the_loser_touches_nothing() {
+    let dir = Dir::new();
+    for round in 0..10 {
+        let name = format!("r{round}");
+        let args = ["start", "-s", &name, "--", "sleep", "600"];
+        let mut racers = [dir.spawn(&args), dir.spawn(&args)];
+        let outcomes: Vec<_> = racers
+            .iter_mut()
+            .map(|r| {
+                let status = r.wait().unwrap();
+                let mut stderr = String::new();
+                std::io::Read::read_to_string(r.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+                (status.code(), stderr)
+            })
+            .collect();
+        let won = outcomes.iter().filter(|(code, _)| *code == Some(0)).count();
+        assert_eq!(won, 1, "round {round}: {outcomes:?}");
+        let (_, loser) = outcomes.iter().find(|(code, _)| *code != Some(0)).unwrap();
+        assert!(loser.contains("already running"), "round {round}: {loser}");
+        // The winner's socket and log are intact and it answers.
+        let info = dir.info(&name);
+        assert_eq!(info["running"], true);
+        assert!(
+            dir.0.join(format!("{name}.log")).exists(),
+            "round {round}: log gone"
+        );
+        dir.ok(&["exit", "-s", &name]);
+    }
+}
+
+#[test]
+fn a_host_whose_socket_is_removed_ends_its_program_and_removes_only_its_own_files() {
+    let dir = Dir::new();
+    dir.ok(&["start", "-s", "gone", "--", "sleep", "600"]);
+    let pid = dir.info("gone")["pid"].as_i64().unwrap();
+    std::fs::remove_file(dir.socket("gone")).unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || !alive(pid)),
+        "the program outlived its host's socket"
+    );
+
+    // Replaced rather than removed: the host stops, and the file in its place stays.
+    dir.ok(&["start", "-s", "moved", "--", "sleep", "600"]);
+    let pid = dir.info("moved")["pid"].as_i64().unwrap();
+    let other = dir.0.join("other");
+    std::fs::write(&other, "not the host's").unwrap();
+    std::fs::rename(&other, dir.socket("moved")).unwrap();
+    assert!(eventually(Duration::from_secs(10), || !alive(pid)));
+    assert_eq!(
+        std::fs::read_to_string(dir.socket("moved")).unwrap(),
+        "not the host's"
+    );
+    std::fs::remove_file(dir.socket("moved")).unwrap();
+    // Nothing else of either host is left: no log, no lock.
+    let left = || -> Vec<String> {
+        std::fs::read_dir(&dir.0)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert!(
+        eventually(Duration::from_secs(5), || left().is_empty()),
+        "left behind: {:?}",
+        left()
+    );
+}
+
+#[test]
+fn sends_from_two_clients_never_interleave() {
+    let dir = Dir::new();
+    let out = dir.0.join("lines.txt");
+    dir.ok(&[
+        "start",
+        "-s",
+        "cat",
+        "--",
+        "sh",
+        "-c",
+        &format!("stty -echo; exec cat > {}", out.display()),
+    ]);
+    let per_client = 100;
+    std::thread::scope(|scope| {
+        for who in ["A", "B"] {
+            let dir = &dir;
+            scope.spawn(move || {
+                for _ in 0..per_client {
+                    dir.ok(&[
+                        "send", "-s", "cat", "-t", who, "-t", "line1", "-t", "end", "-k", "Enter",
+                    ]);
+                }
+            });
+        }
+    });
+    let complete = eventually(Duration::from_secs(20), || {
+        std::fs::read_to_string(&out).is_ok_and(|t| t.lines().count() >= 2 * per_client)
+    });
+    let written = std::fs::read_to_string(&out).unwrap_or_default();
+    assert!(complete, "only {} lines arrived", written.lines().count());
+    for line in written.lines() {
+        assert!(
+            line == "Aline1end" || line == "Bline1end",
+            "interleaved: {line:?}"
+        );
+    }
+}
+
+#[test]
+fn a_client_whose_host_is_killed_mid_wait_says_the_host_died() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    let host = dir.info("s")["host_pid"].as_i64().unwrap();
+    let client = dir.spawn(&[
+        "send",
+        "-s",
+        "s",
+        "-t",
+        "marker-7",
+        "--wait",
+        "NEVER",
+        "--timeout-ms",
+        "600000",
+    ]);
+    dir.ok(&["wait", "-s", "s", "--text", "marker-7"]);
+    // SAFETY: kill(2) on a pid this test started (through `start`).
+    unsafe { libc::kill(host as i32, libc::SIGKILL) };
+    let out = client.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("the session's host died"), "{stderr}");
+    assert!(!stderr.contains("lost the connection"), "{stderr}");
+}
