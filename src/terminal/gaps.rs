@@ -9,7 +9,9 @@
 //! - insert mode (`CSI 4 h`) → an insert-characters before each printed character;
 //! - autowrap off (`CSI ? 7 l`) → characters past the margin overwrite the last column;
 //! - `CSI s` / `CSI u` → `ESC 7` / `ESC 8`; `ESC D` → LF; `ESC E` → CR LF;
-//! - `CSI ? 1047 h/l` and `CSI ? 1048 h/l` → their `?47` and `ESC 7/8` equivalents.
+//! - `CSI ? 1047 h/l` and `CSI ? 1048 h/l` → their `?47` and `ESC 7/8` equivalents;
+//! - REP (`CSI n b`) clipped to the cells it can change, so eight bytes of output cannot
+//!   buy seconds of CPU (see [`GapLayer::repeat_count`]).
 //!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
@@ -32,6 +34,9 @@ const SUB: u8 = 0x1a;
 const MAX_CSI: usize = 512;
 /// How much of an OSC/DCS string is kept to recognise queries.
 const MAX_CAPTURE: usize = 1024;
+
+/// Cells of REP allowed per byte of output once the burst allowance is spent.
+const REP_CELLS_PER_BYTE: u64 = 256;
 
 /// The DEC special graphics set for bytes 0x5f–0x7e.
 const DEC_GRAPHICS: [char; 32] = [
@@ -72,6 +77,10 @@ pub(crate) struct GapLayer {
     /// SO selected G1 into GL.
     shift_out: bool,
     pub(crate) modes: EmulatedModes,
+    /// The screen's (rows, cols), as of the current chunk.
+    size: (u16, u16),
+    /// REP cells still allowed: two screens' worth at most, earned back with output.
+    rep_budget: u64,
 }
 
 impl GapLayer {
@@ -84,6 +93,8 @@ impl GapLayer {
             graphics: [false; 2],
             shift_out: false,
             modes: EmulatedModes::default(),
+            size: (0, 0),
+            rep_budget: u64::MAX,
         }
     }
 
@@ -103,6 +114,13 @@ impl GapLayer {
 
     /// Feeds one chunk of program output through the layer into `parser`.
     pub(crate) fn process(&mut self, bytes: &[u8], parser: &mut Parser, responder: &mut Responder) {
+        let (rows, cols) = parser.screen().size();
+        self.size = (rows.get(), cols.get());
+        let burst = 2 * self.area();
+        self.rep_budget = self
+            .rep_budget
+            .saturating_add(REP_CELLS_PER_BYTE * bytes.len() as u64)
+            .min(burst);
         let mut run = Run {
             bytes,
             pass: 0,
@@ -351,8 +369,38 @@ impl GapLayer {
                 self.reset();
                 Action::Pass
             }
+            (None, [], b'b') => {
+                let asked = repeat_param(csi.params);
+                match self.repeat_count(asked) {
+                    count if count == asked => Action::Pass,
+                    0 => Action::Replace(Vec::new()),
+                    count => Action::Replace(format!("\x1b[{count}b").into_bytes()),
+                }
+            }
             _ => Action::Pass,
         }
+    }
+
+    fn area(&self) -> u64 {
+        u64::from(self.size.0) * u64::from(self.size.1)
+    }
+
+    /// How many times REP may repeat: past a full screen, only the remainder modulo a row
+    /// matters (the screen is all that character and the cursor ends in the same column),
+    /// as xterm clips it; and a stream of REPs may not draw more than
+    /// [`REP_CELLS_PER_BYTE`] cells per byte of output beyond a two-screen burst. Only
+    /// output built to burn CPU ever meets the second limit: a program's REP covers at most
+    /// one row per sequence.
+    fn repeat_count(&mut self, asked: u64) -> u64 {
+        let (area, cols) = (self.area(), u64::from(self.size.1.max(1)));
+        let clipped = if asked > area {
+            area + (asked - area) % cols
+        } else {
+            asked
+        };
+        let allowed = clipped.min(self.rep_budget);
+        self.rep_budget -= allowed;
+        allowed
     }
 
     /// DECSET/DECRST: emulates 7, 1047 and 1048; passes the rest on to vt100.
@@ -474,6 +522,17 @@ impl Run<'_> {
 
 /// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
 /// an SGR parameter string. Returns `None` when nothing was removed.
+/// REP's count: its first parameter (default and 0 mean 1), saturating instead of
+/// overflowing.
+fn repeat_param(params: &[u8]) -> u64 {
+    let first = params.split(|&b| b == b';' || b == b':').next().unwrap_or_default();
+    let n = first
+        .iter()
+        .filter(|b| b.is_ascii_digit())
+        .fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')));
+    n.max(1)
+}
+
 fn strip_underline_colour(params: &[u8]) -> Option<String> {
     // Nearly every SGR has neither: decide that without building strings.
     if !params.windows(2).any(|w| w == b"58" || w == b"59") {

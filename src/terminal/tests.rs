@@ -357,3 +357,38 @@ fn a_character_split_across_reads_keeps_the_next_character() {
     t.process(b"\xa9t\xe6\x97\xa5c");
     assert_eq!(t.snapshot().row(0), Some("hét日c"));
 }
+
+#[test]
+fn a_huge_repeat_count_is_clipped_to_what_it_can_change() {
+    // 20x5: past 100 cells, only the count modulo a row matters.
+    let mut huge = term();
+    huge.process(b"x\x1b[65535b");
+    let mut small = term();
+    small.process(format!("x\x1b[{}b", 100 + (65535 - 100) % 20).as_bytes());
+    assert_eq!(huge.snapshot(), small.snapshot());
+    let rows = huge.snapshot().rows().to_vec();
+    assert!(rows[..4].iter().all(|r| r == &"x".repeat(20)), "{rows:?}");
+    // Unclipped, 65535 repeats would have scrolled over 3000 lines into the scrollback.
+    assert!(huge.scrollback().len() <= 10, "{}", huge.scrollback().len());
+}
+
+#[test]
+fn a_stream_of_repeats_cannot_draw_more_than_its_budget() {
+    let mut t = term();
+    let mut hostile = b"x".to_vec();
+    for _ in 0..5000 {
+        hostile.extend_from_slice(b"\x1b[65535b");
+    }
+    t.process(&hostile);
+    // 40 KB of output may draw at most 256 cells a byte plus a two-screen burst; the
+    // screen is still what the repeats draw: `x` above the row being written.
+    let rows = t.snapshot().rows().to_vec();
+    assert!(rows[..4].iter().all(|r| r == &"x".repeat(20)), "{rows:?}");
+    assert!(t.scrollback().len() <= 40_001 * 256 / 20 + 10);
+}
+
+#[test]
+fn ordinary_repeats_are_untouched() {
+    assert_eq!(screen_after(b"-\x1b[9b|")[0], "----------|");
+    assert_eq!(same_when_split(b"ab\x1b[3bc").0[0], "abbbbc");
+}
