@@ -6,8 +6,7 @@
 //! [`crate::process`].
 
 use std::ffi::{OsStr, OsString};
-use std::io::{self, Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::io::{Read, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -171,34 +170,6 @@ pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         child,
         pid,
     })
-}
-
-/// A private duplicate of the master descriptor (closed when dropped).
-pub(crate) fn dup_master(master: &dyn MasterPty) -> Result<OwnedFd> {
-    let fd = master.as_raw_fd().ok_or_else(|| {
-        Error::io(
-            "duplicating the pseudo-terminal",
-            io::Error::other("no descriptor"),
-        )
-    })?;
-    // SAFETY: dup returns a new descriptor that we own, or -1.
-    let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
-    if dup < 0 {
-        return Err(Error::io(
-            "duplicating the pseudo-terminal",
-            io::Error::last_os_error(),
-        ));
-    }
-    // SAFETY: `dup` is a fresh descriptor owned by nobody else.
-    Ok(unsafe { OwnedFd::from_raw_fd(dup) })
-}
-
-/// How many bytes of output are waiting to be read on a master descriptor.
-pub(crate) fn bytes_waiting(fd: RawFd) -> usize {
-    let mut n: libc::c_int = 0;
-    // SAFETY: FIONREAD writes one int.
-    let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut n) };
-    if r < 0 { 0 } else { usize::try_from(n).unwrap_or(0) }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use super::output_ring::DEFAULT_LOG_CAPACITY;
@@ -155,21 +155,10 @@ impl SessionBuilder {
             pixel_width,
             pixel_height,
         })?;
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State {
-                terminal,
-                generation: 0,
-                log: OutputRing::new(self.log_capacity),
-                exit: None,
-                reader_done: false,
-                closed: false,
-            }),
-            changed: Condvar::new(),
-        });
+        let shared = Arc::new(Shared::new(State::new(terminal, OutputRing::new(self.log_capacity))));
         let (jobs, job_rx) = mpsc::channel();
         let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let pid = spawned.pid;
-        let pending_fd = pty::dup_master(spawned.master.as_ref())?;
         let threads = [
             spawn_thread("tuipilot-writer", {
                 let writer = spawned.writer;
@@ -177,7 +166,7 @@ impl SessionBuilder {
             }),
             spawn_thread("tuipilot-reader", {
                 let reader = spawned.reader;
-                move || read_loop(reader, pending_fd, chunk_tx)
+                move || read_loop(reader, chunk_tx)
             }),
             spawn_thread("tuipilot-parser", {
                 let (shared, jobs) = (shared.clone(), jobs.clone());

@@ -8,15 +8,13 @@
 //! today) hang off the parser thread; none changes how bytes reach the screen.
 
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::shared::Shared;
 use crate::error::{Error, Result};
 use crate::process::{self, ExitStatus};
-use crate::pty;
 
 /// How long after the child exits its output may keep arriving before the exit is
 /// reported anyway (only when background processes keep the PTY open).
@@ -53,21 +51,17 @@ pub(super) fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<Write
     // Dropping the writer types newline + EOF into the PTY; by now the program is gone.
 }
 
-/// One read from the PTY, and whether more output was already waiting after it.
-pub(super) struct Chunk {
-    bytes: Vec<u8>,
-    more_pending: bool,
-}
-
 /// Chunks queued between the reader and the parser (each at most 64 KiB).
 pub(super) const CHUNK_QUEUE: usize = 64;
-/// Under a continuous flood, waiters are still woken after this much output.
-const NOTIFY_EVERY: usize = 1 << 20;
+/// Waiters are woken at most this often: when output pauses, or on this beat under a
+/// flood, never once per chunk (a waiter re-reads the screen on each wake-up).
+const NOTIFY_INTERVAL: Duration = Duration::from_millis(1);
+/// Output parsed in one hold of the state lock, at most (plus one chunk).
+const MAX_LOCKED_BYTES: usize = 128 * 1024;
 
 /// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
-/// separate cores. `pending_fd` is a private duplicate of the master descriptor, used
-/// only to ask how much output is already waiting.
-pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, pending_fd: OwnedFd, chunks: SyncSender<Chunk>) {
+/// separate cores.
+pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Vec<u8>>) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {
@@ -77,50 +71,69 @@ pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, pending_fd: OwnedFd, c
             // EIO once every holder of the PTY's slave side is gone.
             Err(_) => break,
         };
-        let chunk = Chunk {
-            bytes: buf[..n].to_vec(),
-            more_pending: pty::bytes_waiting(pending_fd.as_raw_fd()) > 0,
-        };
-        if chunks.send(chunk).is_err() {
+        if chunks.send(buf[..n].to_vec()).is_err() {
             break;
         }
     }
 }
 
 /// Parses chunks into the screen, sends query replies back at once, and wakes waiters
-/// when the output has paused (or after [`NOTIFY_EVERY`] bytes of a flood), so a flood
-/// does not make every waiter re-read the screen for every 4 KiB.
-pub(super) fn parse_loop(chunks: Receiver<Chunk>, shared: &Shared, jobs: &Sender<WriteJob>) {
-    let mut unnotified = 0usize;
-    while let Ok(first) = chunks.recv() {
-        let mut batch = vec![first];
-        let mut size = batch[0].bytes.len();
-        while size < NOTIFY_EVERY {
-            match chunks.try_recv() {
-                Ok(chunk) => {
-                    size += chunk.bytes.len();
-                    batch.push(chunk);
-                }
+/// when the output pauses, or every [`NOTIFY_INTERVAL`] under a flood. The state lock is
+/// held for [`MAX_LOCKED_BYTES`] of output at most, and readers blocked on it go first
+/// before the next hold, so a capture or wait never queues behind a flood.
+pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Sender<WriteJob>) {
+    let mut last_notify = Instant::now() - NOTIFY_INTERVAL;
+    // Output parsed but not yet announced to waiters.
+    let mut unannounced = false;
+    loop {
+        let chunk = if unannounced {
+            let due = (last_notify + NOTIFY_INTERVAL).saturating_duration_since(Instant::now());
+            match chunks.recv_timeout(due) {
+                Ok(chunk) => Some(chunk),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match chunks.recv() {
+                Ok(chunk) => Some(chunk),
                 Err(_) => break,
             }
-        }
-        let paused = batch.last().is_some_and(|c| !c.more_pending);
-        let replies = {
-            let mut state = shared.lock();
-            for chunk in &batch {
-                state.log.push(&chunk.bytes);
-                state.terminal.process(&chunk.bytes);
-            }
-            state.generation += 1;
-            state.terminal.take_replies()
         };
-        if !replies.is_empty() {
-            let _ = jobs.send(WriteJob::Bytes(replies, None));
+        if let Some(first) = chunk {
+            // What is already queued is parsed under the same lock, up to a bound that
+            // keeps the lock's hold short (about a millisecond of parsing).
+            let mut batch = vec![first];
+            let mut size = batch[0].len();
+            while size < MAX_LOCKED_BYTES {
+                match chunks.try_recv() {
+                    Ok(chunk) => {
+                        size += chunk.len();
+                        batch.push(chunk);
+                    }
+                    Err(_) => break,
+                }
+            }
+            let replies = {
+                let mut state = shared.lock();
+                for chunk in &batch {
+                    state.log.push(chunk);
+                    state.terminal.process(chunk);
+                }
+                state.generation += 1;
+                state.terminal.take_replies()
+            };
+            shared.let_readers_in();
+            if !replies.is_empty() {
+                let _ = jobs.send(WriteJob::Bytes(replies, None));
+            }
+            unannounced = true;
         }
-        unnotified += size;
-        if paused || unnotified >= NOTIFY_EVERY {
+        // Output that pauses is announced at once, unless waiters were woken less than a
+        // beat ago; then (and under a flood) on the next beat.
+        if unannounced && last_notify.elapsed() >= NOTIFY_INTERVAL {
             shared.notify();
-            unnotified = 0;
+            last_notify = Instant::now();
+            unannounced = false;
         }
     }
     shared.lock().reader_done = true;

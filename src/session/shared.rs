@@ -1,22 +1,37 @@
 //! The state a session shares between its threads and its waiters.
 //!
 //! One mutex guards the screen ([`Terminal`]), the raw-output ring, the exit status and
-//! a generation counter; one condition variable wakes every waiter when any of them
-//! changes. The parser thread and the exit watcher write; `wait` and the state getters
-//! read. Nothing here knows about processes or threads.
+//! a generation counter. The parser thread and the exit watcher write; `wait` and the
+//! state getters read. Nothing here knows about processes or threads.
+//!
+//! Two things keep a flood of output from starving readers. Readers that find the lock
+//! taken say so (`waiting`), and the parser, which takes the lock once per chunk, steps
+//! aside after each chunk until they have had their turn — std's mutex lets the thread
+//! that just unlocked take it straight back, so without this a capture under `yes` waited
+//! seconds. And waiters do not sleep on the state mutex's condition variable (whose wake-up
+//! re-takes the mutex behind the parser's back) but on a separate doorbell, then take the
+//! state lock like any reader.
 
-use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, TryLockError};
+use std::time::{Duration, Instant};
 
 use super::output_ring::OutputRing;
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
 use crate::terminal::Terminal;
 
+/// How long the parser stands aside for readers after a chunk, at most.
+const READERS_TURN: Duration = Duration::from_millis(2);
+
 /// Shared between the session, its threads and its waiters.
 pub(crate) struct Shared {
-    pub(super) state: Mutex<State>,
-    pub(super) changed: Condvar,
+    state: Mutex<State>,
+    /// Readers blocked on `state`.
+    waiting: AtomicUsize,
+    /// Rung (its count bumped) whenever the state changes in a way a waiter may care for.
+    doorbell: Mutex<u64>,
+    rung: Condvar,
 }
 
 pub(crate) struct State {
@@ -32,6 +47,18 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// A session's state before any output.
+    pub(crate) fn new(terminal: Terminal, log: OutputRing) -> State {
+        State {
+            terminal,
+            generation: 0,
+            log,
+            exit: None,
+            reader_done: false,
+            closed: false,
+        }
+    }
+
     pub(crate) fn snapshot(&self) -> Snapshot {
         let mut snap = self.terminal.snapshot();
         snap.exit = self.exit;
@@ -40,21 +67,68 @@ impl State {
 }
 
 impl Shared {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding the lock cannot leave State half-updated in a way that
-        // matters more than losing the session, so keep going with the data.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    pub(crate) fn sleep<'a>(&self, guard: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
-        match self.changed.wait_timeout(guard, timeout) {
-            Ok((guard, _)) => guard,
-            Err(p) => p.into_inner().0,
+    pub(crate) fn new(state: State) -> Shared {
+        Shared {
+            state: Mutex::new(state),
+            waiting: AtomicUsize::new(0),
+            doorbell: Mutex::new(0),
+            rung: Condvar::new(),
         }
     }
 
+    /// Takes the state lock, saying so while blocked so the parser lets this reader in.
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave State half-updated in a way that
+        // matters more than losing the session, so keep going with the data.
+        match self.state.try_lock() {
+            Ok(guard) => return guard,
+            Err(TryLockError::Poisoned(p)) => return p.into_inner(),
+            Err(TryLockError::WouldBlock) => {}
+        }
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        guard
+    }
+
+    /// Called by the parser after releasing the lock: if readers are blocked on it, let
+    /// them take it before the parser does again (for at most [`READERS_TURN`]).
+    pub(crate) fn let_readers_in(&self) {
+        if self.waiting.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let start = Instant::now();
+        while self.waiting.load(Ordering::SeqCst) > 0 && start.elapsed() < READERS_TURN {
+            std::thread::yield_now();
+        }
+    }
+
+    /// Releases the lock and sleeps until the doorbell rings or `timeout` passes, then
+    /// takes the lock again. A ring between the caller's check and this sleep is not
+    /// missed: the count is read before the lock is released.
+    pub(crate) fn sleep<'a>(&'a self, guard: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
+        let mut rings = self.doorbell.lock().unwrap_or_else(|p| p.into_inner());
+        let seen = *rings;
+        drop(guard);
+        let deadline = Instant::now() + timeout;
+        while *rings == seen {
+            let now = Instant::now();
+            if now >= deadline {
+                break;
+            }
+            rings = match self.rung.wait_timeout(rings, deadline - now) {
+                Ok((rings, _)) => rings,
+                Err(p) => p.into_inner().0,
+            };
+        }
+        drop(rings);
+        self.lock()
+    }
+
+    /// Wakes every sleeper.
     pub(crate) fn notify(&self) {
-        self.changed.notify_all();
+        *self.doorbell.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.rung.notify_all();
     }
 }
 
