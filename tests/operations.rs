@@ -104,6 +104,7 @@ fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
             ansi: false,
             scrollback: false,
             png: Some(png),
+            text: true,
         };
         let err = s.apply(&capture).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
@@ -121,6 +122,7 @@ fn a_capture_without_a_path_returns_the_png_bytes() {
             ansi: false,
             scrollback: false,
             png: Some(PngRequest::default()),
+            text: true,
         })
         .unwrap();
     let screen = reply.screen().unwrap();
@@ -214,4 +216,25 @@ fn info_resize_and_exit_report_the_session() {
     };
     assert_eq!(exit.signal.as_deref(), Some("SIGHUP"));
     common::assert_session_gone(s.pid());
+}
+
+#[test]
+fn a_png_capture_that_does_not_ask_for_text_carries_none() {
+    let s = keyecho();
+    s.send_text("visible").unwrap();
+    s.wait_for_text("^#1 76").unwrap();
+    let capture = |text| Operation::Capture {
+        wait: None,
+        timeout_ms: None,
+        ansi: false,
+        scrollback: true,
+        png: Some(PngRequest::default()),
+        text,
+    };
+    let without = s.apply(&capture(false)).unwrap();
+    let without = without.screen().unwrap();
+    assert_eq!(without.text, "");
+    assert!(without.png_bytes.as_ref().unwrap().starts_with(b"\x89PNG"));
+    let with = s.apply(&capture(true)).unwrap();
+    assert!(with.screen().unwrap().text.contains("#1 76 69 73"));
 }

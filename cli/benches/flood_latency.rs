@@ -57,7 +57,10 @@ fn main() {
     tuipilot(&dir, &["wait", "-s", "flood", "--text", "^y$"]);
     let capture = timed(CALLS, || tuipilot(&dir, &["capture", "-s", "flood"]));
     let output = timed(CALLS, || {
-        tuipilot(&dir, &["wait", "-s", "flood", "--output", "y", "--timeout-ms", "10000"])
+        tuipilot(
+            &dir,
+            &["wait", "-s", "flood", "--output", "y", "--timeout-ms", "10000"],
+        )
     });
     tuipilot(&dir, &["exit", "-s", "flood"]);
     let _ = std::fs::remove_dir_all(&dir);

@@ -402,6 +402,7 @@ impl State {
                     ansi: false,
                     scrollback: false,
                     png,
+                    text: true,
                 };
                 match self.session(&name)?.apply(&operation)? {
                     Reply::Screen { screen } => Ok(screen_result(&name, screen)),

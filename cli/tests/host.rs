@@ -299,3 +299,69 @@ fn a_client_whose_host_is_killed_mid_wait_says_the_host_died() {
     assert!(stderr.contains("the session's host died"), "{stderr}");
     assert!(!stderr.contains("lost the connection"), "{stderr}");
 }
+
+/// A fixture-free program: python3 writing `script`'s output, then idling.
+fn python_then_idle(script: &str) -> String {
+    format!("import sys, time\n{script}\nsys.stdout.flush()\ntime.sleep(600)")
+}
+
+#[test]
+fn a_60000_line_scrollback_comes_back_whole() {
+    let dir = Dir::new();
+    let script = python_then_idle(
+        "for n in range(1, 60001): sys.stdout.write(f'line {n:05} of a long build log, padded to about sixty bytes\\r\\n')\nsys.stdout.write('END')",
+    );
+    dir.ok(&[
+        "start",
+        "-s",
+        "log",
+        "--scrollback",
+        "60000",
+        "--",
+        "python3",
+        "-c",
+        &script,
+    ]);
+    dir.ok(&["wait", "-s", "log", "--text", "^END$", "--timeout-ms", "60000"]);
+    let text = dir.ok(&["capture", "-s", "log", "--scrollback"]);
+    assert!(text.len() > 3_000_000, "{} bytes", text.len());
+    assert!(text.contains("line 00001 of"), "the oldest line is missing");
+    assert!(text.contains("line 60000 of"), "the newest line is missing");
+}
+
+#[test]
+fn a_1000_by_1000_screen_of_two_byte_characters_comes_back_whole() {
+    let dir = Dir::new();
+    let script = python_then_idle("sys.stdout.write('é' * 1_000_000 + '\\x1b[1;1HDONE')");
+    dir.ok(&[
+        "start", "-s", "big", "--cols", "1000", "--rows", "1000", "--", "python3", "-c", &script,
+    ]);
+    dir.ok(&["wait", "-s", "big", "--text", "^DONE", "--timeout-ms", "60000"]);
+    for ansi in [false, true] {
+        let args: &[&str] = if ansi {
+            &["capture", "-s", "big", "--ansi"]
+        } else {
+            &["capture", "-s", "big"]
+        };
+        let text = dir.ok(args);
+        assert!(
+            text.matches('é').count() >= 999_990,
+            "ansi {ansi}: {} bytes",
+            text.len()
+        );
+    }
+}
+
+#[test]
+fn a_megabyte_title_is_cut_and_every_call_still_works() {
+    let dir = Dir::new();
+    let script = python_then_idle("sys.stdout.write('\\x1b]2;' + 'T' * (1 << 20) + '\\x07ready')");
+    dir.ok(&["start", "-s", "title", "--", "python3", "-c", &script]);
+    dir.ok(&["wait", "-s", "title", "--text", "ready"]);
+    let screen = dir.json(&["--json", "capture", "-s", "title"]);
+    let title = screen["title"].as_str().unwrap_or_default();
+    assert_eq!(title.len(), 4096, "the title is cut at 4096 bytes");
+    assert!(title.bytes().all(|b| b == b'T'));
+    dir.ok(&["send", "-s", "title", "-t", "x"]);
+    dir.ok(&["exit", "-s", "title"]);
+}

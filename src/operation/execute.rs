@@ -33,6 +33,7 @@ enum Checked {
         ansi: bool,
         scrollback: bool,
         png: Option<CheckedPng>,
+        text: bool,
     },
     Resize {
         cols: u16,
@@ -130,12 +131,14 @@ impl Operation {
                 ansi,
                 scrollback,
                 png,
+                text,
             } => Checked::Capture {
                 wait: condition(wait)?,
                 timeout: timeout(timeout_ms)?,
                 ansi: *ansi,
                 scrollback: *scrollback,
                 png: png.as_ref().map(check_png).transpose()?,
+                text: *text,
             },
             Operation::Resize { cols, rows } => {
                 crate::terminal::check_size(*cols, *rows)?;
@@ -239,6 +242,7 @@ impl Session {
                 ansi,
                 scrollback,
                 png,
+                text: with_text,
             } => {
                 #[cfg(feature = "render")]
                 if let Some(png) = &png {
@@ -250,8 +254,12 @@ impl Session {
                     Some(condition) => self.wait_screen(&condition, self.baseline_now(), timeout, cancel)?,
                     None => self.snapshot(),
                 };
-                let mut text = if ansi { snapshot.ansi() } else { snapshot.text() };
-                if scrollback {
+                let mut text = match (with_text, ansi) {
+                    (false, _) => String::new(),
+                    (true, true) => snapshot.ansi(),
+                    (true, false) => snapshot.text(),
+                };
+                if with_text && scrollback {
                     let mut lines = self.scrollback();
                     lines.push(text);
                     text = lines.join("\n");

@@ -53,6 +53,14 @@ pub(crate) fn checked_duration(what: &'static str, ms: u64) -> Result<Duration> 
     Ok(Duration::from_millis(ms))
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
 /// One step of input, applied in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -215,6 +223,10 @@ pub enum Operation {
         /// Also render the screen as a PNG.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         png: Option<PngRequest>,
+        /// Put the screen's text in the reply (default). A PNG capture that wants only
+        /// the picture sets this false, and its reply stays small whatever the screen holds.
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        text: bool,
     },
     /// Change the terminal size: the screen first, then the PTY (SIGWINCH).
     Resize {
@@ -301,6 +313,7 @@ mod tests {
                     theme: Some("light".into()),
                     ..PngRequest::default()
                 }),
+                text: false,
             },
             Operation::Send {
                 steps: vec![Step::Bytes(vec![0, 255])],

@@ -155,7 +155,10 @@ impl SessionBuilder {
             pixel_width,
             pixel_height,
         })?;
-        let shared = Arc::new(Shared::new(State::new(terminal, OutputRing::new(self.log_capacity))));
+        let shared = Arc::new(Shared::new(State::new(
+            terminal,
+            OutputRing::new(self.log_capacity),
+        )));
         let (jobs, job_rx) = mpsc::channel();
         let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let pid = spawned.pid;

@@ -106,7 +106,11 @@ impl Shared {
     /// Releases the lock and sleeps until the doorbell rings or `timeout` passes, then
     /// takes the lock again. A ring between the caller's check and this sleep is not
     /// missed: the count is read before the lock is released.
-    pub(crate) fn sleep<'a>(&'a self, guard: MutexGuard<'a, State>, timeout: Duration) -> MutexGuard<'a, State> {
+    pub(crate) fn sleep<'a>(
+        &'a self,
+        guard: MutexGuard<'a, State>,
+        timeout: Duration,
+    ) -> MutexGuard<'a, State> {
         let mut rings = self.doorbell.lock().unwrap_or_else(|p| p.into_inner());
         let seen = *rings;
         drop(guard);

@@ -525,11 +525,13 @@ impl Run<'_> {
 /// REP's count: its first parameter (default and 0 mean 1), saturating instead of
 /// overflowing.
 fn repeat_param(params: &[u8]) -> u64 {
-    let first = params.split(|&b| b == b';' || b == b':').next().unwrap_or_default();
-    let n = first
-        .iter()
-        .filter(|b| b.is_ascii_digit())
-        .fold(0u64, |n, &d| n.saturating_mul(10).saturating_add(u64::from(d - b'0')));
+    let first = params
+        .split(|&b| b == b';' || b == b':')
+        .next()
+        .unwrap_or_default();
+    let n = first.iter().filter(|b| b.is_ascii_digit()).fold(0u64, |n, &d| {
+        n.saturating_mul(10).saturating_add(u64::from(d - b'0'))
+    });
     n.max(1)
 }
 

@@ -43,6 +43,19 @@ pub const MAX_SIZE: u16 = 1000;
 /// Default number of scrollback lines kept.
 pub const DEFAULT_SCROLLBACK: usize = 1000;
 
+/// The most scrollback lines a terminal may keep (more is an error): at the widest screen
+/// that is about 4 GB of text already.
+pub const MAX_SCROLLBACK: usize = 100_000;
+
+/// The longest window title kept, in bytes; a longer one is cut at a character boundary.
+/// The title is in every screen reply, so the program must not be able to make each of
+/// them megabytes long.
+pub const MAX_TITLE_BYTES: usize = 4096;
+
+/// The most bytes of text one cell can hold (vt100 keeps a character and its combining
+/// marks in 22 bytes): what bounds the size of a capture.
+pub const MAX_CELL_BYTES: usize = 22;
+
 pub(crate) type Parser = vt100::Parser<Events>;
 
 /// Events vt100 reports only through callbacks.
@@ -54,7 +67,15 @@ pub(crate) struct Events {
 
 impl vt100::Callbacks for Events {
     fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
-        self.title = String::from_utf8_lossy(title).into_owned();
+        let mut title = String::from_utf8_lossy(title).into_owned();
+        if title.len() > MAX_TITLE_BYTES {
+            let mut end = MAX_TITLE_BYTES;
+            while !title.is_char_boundary(end) {
+                end -= 1;
+            }
+            title.truncate(end);
+        }
+        self.title = title;
     }
 
     fn audible_bell(&mut self, _: &mut vt100::Screen) {
@@ -122,6 +143,14 @@ impl Terminal {
     /// A terminal with the given options; fails if the size is out of range.
     pub fn with_options(options: TerminalOptions) -> Result<Terminal> {
         check_size(options.cols, options.rows)?;
+        if options.scrollback > MAX_SCROLLBACK {
+            return Err(crate::Error::InvalidArgument {
+                message: format!(
+                    "scrollback of {} lines is too many: keep at most {MAX_SCROLLBACK}",
+                    options.scrollback
+                ),
+            });
+        }
         Ok(Terminal::unchecked(options))
     }
 

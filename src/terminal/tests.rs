@@ -392,3 +392,14 @@ fn ordinary_repeats_are_untouched() {
     assert_eq!(screen_after(b"-\x1b[9b|")[0], "----------|");
     assert_eq!(same_when_split(b"ab\x1b[3bc").0[0], "abbbbc");
 }
+
+#[test]
+fn scrollback_beyond_the_maximum_is_refused() {
+    let options = |scrollback| TerminalOptions {
+        scrollback,
+        ..TerminalOptions::default()
+    };
+    assert!(Terminal::with_options(options(MAX_SCROLLBACK)).is_ok());
+    let err = Terminal::with_options(options(MAX_SCROLLBACK + 1)).err().unwrap();
+    assert!(err.to_string().contains("keep at most 100000"), "{err}");
+}

@@ -391,6 +391,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 ansi,
                 scrollback,
                 png,
+                // Without --json a PNG capture prints only the file's path.
+                text: json || !wants_png,
             };
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             if wants_png && !json {

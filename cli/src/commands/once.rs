@@ -48,6 +48,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         ansi,
         scrollback: false,
         png: png.map(|p| render.request(Some(p))).transpose()?,
+        text: true,
     });
     // Check every operation before starting anything: a bad key or regex fails at once.
     for operation in &operations {

@@ -30,6 +30,9 @@ pub struct Client {
     next_id: u64,
     name: String,
     log: PathBuf,
+    /// The longest reply accepted: [`MAX_LINE`] until the host's `hello` gives the bound
+    /// its session can reach.
+    reply_limit: usize,
 }
 
 impl Client {
@@ -37,6 +40,7 @@ impl Client {
     pub fn connect(paths: &SessionPaths) -> Result<(Client, Value), Failure> {
         let mut client = Client::open(paths)?;
         let hello = client.call(&hello(), Duration::from_secs(10))?;
+        client.heard(&hello);
         Ok((client, hello))
     }
 
@@ -49,7 +53,8 @@ impl Client {
     ) -> Result<Value, Failure> {
         let mut client = Client::open(paths)?;
         let [hello_id, request_id] = client.send_all(&[&hello(), request])?;
-        client.receive(hello_id, Duration::from_secs(10))?;
+        let hello = client.receive(hello_id, Duration::from_secs(10))?;
+        client.heard(&hello);
         client.receive(request_id, timeout)
     }
 
@@ -83,7 +88,15 @@ impl Client {
             next_id: 1,
             name: name.clone(),
             log: paths.log.clone(),
+            reply_limit: MAX_LINE,
         })
+    }
+
+    /// Takes what the host's `hello` says about its replies.
+    fn heard(&mut self, hello: &Value) {
+        if let Some(limit) = hello.get("max_reply_bytes").and_then(Value::as_u64) {
+            self.reply_limit = usize::try_from(limit).unwrap_or(usize::MAX).max(MAX_LINE);
+        }
     }
 
     /// Sends one request and reads its response, waiting at most `timeout` for it.
@@ -126,13 +139,16 @@ impl Client {
             .get_ref()
             .set_read_timeout(Some(timeout))
             .map_err(|e| self.host_died(&e))?;
-        let reply = match read_line_limited(&mut self.reader, MAX_LINE) {
+        let reply = match read_line_limited(&mut self.reader, self.reply_limit) {
             Ok(Line::Complete(bytes)) => bytes,
             Ok(Line::Eof) => {
                 return Err(self.host_died(&std::io::Error::other("it closed the connection")));
             }
             Ok(Line::TooLong) => {
-                return Err(Failure::internal("the host's reply is longer than 1 MiB"));
+                return Err(Failure::internal(format!(
+                    "the host's reply is longer than the {} bytes its session can produce; the host is broken",
+                    self.reply_limit
+                )));
             }
             Err(e)
                 if matches!(

@@ -23,8 +23,29 @@ use crate::error::{ErrorCode, Failure};
 /// The protocol version this build speaks.
 pub const PROTOCOL_VERSION: u32 = 1;
 
-/// The longest request or response line accepted (1 MiB).
+/// The longest request line accepted, and the longest reply a client reads before the
+/// host's `hello` has told it the real bound ([`max_reply_bytes`]): 1 MiB.
 pub const MAX_LINE: usize = 1 << 20;
+
+/// The longest reply line a host may send for a session that keeps `scrollback` lines:
+/// every kept line at the widest screen as plain text, plus the tallest and widest screen
+/// with an escape sequence on every cell, plus the longest title, all escaped for JSON,
+/// plus room for the other fields. `hello` reports it, so a client accepts every reply
+/// its session can legitimately produce — a 60,000-line scrollback, a 1000×1000 screen of
+/// wide characters — and no more.
+pub fn max_reply_bytes(scrollback: usize) -> usize {
+    use tuipilot::terminal::{MAX_CELL_BYTES, MAX_SIZE, MAX_TITLE_BYTES};
+    let widest = usize::from(MAX_SIZE);
+    // `"` and `\` double when escaped.
+    let kept_line = widest * MAX_CELL_BYTES * 2 + 2;
+    // Each cell's text plus a full SGR sequence, its ESC escaped as `\u001b`.
+    let styled_line = widest * (MAX_CELL_BYTES * 2 + 64) + 2;
+    scrollback
+        .saturating_mul(kept_line)
+        .saturating_add(widest * styled_line)
+        .saturating_add(MAX_TITLE_BYTES * 6)
+        .saturating_add(64 * 1024)
+}
 
 /// What a host can do, reported by `hello`.
 pub const CAPABILITIES: &[&str] = &["info", "send", "wait", "capture", "resize", "exit"];

@@ -36,8 +36,8 @@ use serde_json::{Value, json};
 
 use super::paths::{FileId, NameLock, SessionPaths, ensure_runtime_dir};
 use super::protocol::{
-    CAPABILITIES, HostInfo, Line, MAX_LINE, PROTOCOL_VERSION, Request, error_line, ok_line, parse_request,
-    read_line_limited, unsupported_version,
+    CAPABILITIES, HostInfo, Line, MAX_LINE, PROTOCOL_VERSION, Request, error_line, max_reply_bytes, ok_line,
+    parse_request, read_line_limited, unsupported_version,
 };
 use crate::error::{ErrorCode, Failure};
 use crate::watchdog::Watchdog;
@@ -108,6 +108,8 @@ struct Host {
     /// Closing this pipe (when the host exits) sets the watchdog off.
     watchdog: Watchdog,
     hangups: HangupWatch,
+    /// The longest reply this host may send (reported by `hello`).
+    max_reply: usize,
 }
 
 /// Forks the host from the calling process and returns its pid and the read end of the
@@ -255,6 +257,11 @@ fn start(
         png_counter: AtomicUsize::new(0),
         watchdog,
         hangups,
+        max_reply: max_reply_bytes(
+            spec.start
+                .scrollback
+                .unwrap_or(tuipilot::terminal::DEFAULT_SCROLLBACK),
+        ),
     };
     Ok((host, listener))
 }
@@ -668,6 +675,7 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
                 "capabilities": CAPABILITIES,
                 "session": host.files.paths.name,
                 "pid": session.pid(),
+                "max_reply_bytes": host.max_reply,
             }));
         }
         Request::Op(Operation::Info) => {
