@@ -5,6 +5,7 @@
 //! library's operations, and its typed replies and errors become text, JSON and exit
 //! codes. The engine itself is the `tuipilot` library.
 
+mod allow;
 mod commands;
 mod error;
 mod host;

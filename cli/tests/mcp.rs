@@ -382,3 +382,173 @@ async fn mistakes_get_the_same_codes_as_on_the_command_line() {
     assert_eq!(error_code(&none), "no_session");
     client.cancel().await.unwrap();
 }
+
+/// A directory with an executable `cat` that leaves a mark when it runs: what an attacker
+/// would plant to get past an allow-list.
+struct Trap {
+    dir: std::path::PathBuf,
+    mark: std::path::PathBuf,
+}
+
+impl Trap {
+    fn new(tag: &str) -> Trap {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("tp-trap-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let mark = dir.join("ran");
+        let fake = dir.join("cat");
+        std::fs::write(
+            &fake,
+            format!("#!/bin/sh\ntouch {}\nexec sleep 600\n", mark.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Trap { dir, mark }
+    }
+}
+
+impl Drop for Trap {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn allow_cannot_be_stepped_around() {
+    let trap = Trap::new("mcp");
+    let dir = trap.dir.to_str().unwrap();
+    let client = connect(&["--allow", "cat", "--allow", "less"]).await;
+    let fake = format!("{dir}/cat");
+    let attempts = [
+        (json!({"command": fake}), "is not allowed"),
+        (
+            json!({"command": "cat", "env": {"PATH": dir}}),
+            "`PATH` may not be set",
+        ),
+        (json!({"command": "./cat", "cwd": dir}), "relative path"),
+        (
+            json!({"command": "cat", "env": {"LD_PRELOAD": format!("{dir}/x.so")}}),
+            "`LD_PRELOAD` may not be set",
+        ),
+        (
+            json!({"command": "less /etc/hostname", "env": {"LESSOPEN": format!("|touch {}; cat %s", trap.mark.display())}}),
+            "`LESSOPEN` may not be set",
+        ),
+        (json!({"command": "cat", "cwd": dir}), "may not be chosen"),
+    ];
+    for (i, (start, expected)) in attempts.into_iter().enumerate() {
+        let mut args = start.as_object().unwrap().clone();
+        args.insert("action".into(), json!("start"));
+        args.insert("session".into(), json!(format!("s{i}")));
+        let result = call(&client, Value::Object(args)).await;
+        assert_eq!(error_code(&result), "bad_request", "{start}");
+        assert!(
+            texts(&result)[0].contains(expected),
+            "{start}: {:?}",
+            texts(&result)
+        );
+    }
+    assert!(!trap.mark.exists(), "a refused start ran the planted program");
+    let allowed = call(&client, json!({"action": "start", "command": "cat"})).await;
+    assert!(!is_error(&allowed), "{:?}", texts(&allowed));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_operator_can_allow_environment_keys_and_a_working_tree() {
+    let trap = Trap::new("env");
+    let dir = trap.dir.to_str().unwrap();
+    let client = connect(&["--allow", "cat", "--allow-env", "GREETING", "--allow-cwd", dir]).await;
+    let refused = call(
+        &client,
+        json!({"action": "start", "command": "cat", "env": {"OTHER": "x"}}),
+    )
+    .await;
+    assert!(
+        texts(&refused)[0].contains("only lets requests set GREETING"),
+        "{:?}",
+        texts(&refused)
+    );
+    let outside = call(&client, json!({"action": "start", "command": "cat", "cwd": "/"})).await;
+    assert!(texts(&outside)[0].contains("is outside"), "{:?}", texts(&outside));
+    let allowed = call(
+        &client,
+        json!({"action": "start", "command": "cat", "env": {"GREETING": "hi"}, "cwd": dir}),
+    )
+    .await;
+    assert!(!is_error(&allowed), "{:?}", texts(&allowed));
+    client.cancel().await.unwrap();
+}
+
+/// `tuipilot mcp` on raw pipes, for what an SDK client would never send.
+struct RawServer {
+    child: std::process::Child,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl RawServer {
+    fn start() -> RawServer {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .arg("mcp")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        RawServer { child, lines }
+    }
+
+    fn send(&mut self, bytes: &[u8]) -> Value {
+        use std::io::Write;
+        let stdin = self.child.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+        let line = self.lines.next().expect("an answer").unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+impl Drop for RawServer {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn bad_json_rpc_lines_get_errors_not_silence() {
+    let mut server = RawServer::start();
+    let parse = server.send(b"this is not json\n");
+    assert_eq!(parse["error"]["code"], -32700, "{parse}");
+    let mut huge = br#"{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":""#.to_vec();
+    huge.extend(std::iter::repeat_n(b'a', 5 << 20));
+    huge.extend_from_slice(b"\"}}\n");
+    let oversized = server.send(&huge);
+    assert_eq!(oversized["error"]["code"], -32600, "{oversized}");
+    assert!(oversized["error"]["message"].as_str().unwrap().contains("4 MiB"));
+    let init = server.send(
+        br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}
+"#,
+    );
+    assert_eq!(init["result"]["serverInfo"]["name"], "tuipilot", "{init}");
+    assert_eq!(init["result"]["serverInfo"]["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_schema_advertises_the_real_limits() {
+    let client = connect(&[]).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let schema = Value::Object(tools[0].input_schema.as_ref().clone());
+    let limits = |field: &str| {
+        let p = &schema["properties"][field];
+        (p["minimum"].as_f64(), p["maximum"].as_f64())
+    };
+    assert_eq!(limits("cols"), (Some(10.0), Some(400.0)), "{schema}");
+    assert_eq!(limits("rows"), (Some(2.0), Some(200.0)));
+    assert_eq!(limits("scale"), (Some(1.0), Some(4.0)));
+    assert_eq!(limits("font_size"), (Some(4.0), Some(128.0)));
+    assert_eq!(limits("timeout_ms").1, Some(86_400_000.0));
+    client.cancel().await.unwrap();
+}

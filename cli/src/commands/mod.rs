@@ -160,9 +160,19 @@ enum Command {
     Once(OnceArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
-        /// Only these programs may be started (name or path; repeatable). Default: any.
+        /// Only these programs may be started (name or absolute path; repeatable),
+        /// resolved with this server's PATH. With a list, requests may not set variables
+        /// that change what runs (PATH, LD_*, LESSOPEN, …) nor choose a working directory.
+        /// Default: any program.
         #[arg(long = "allow", value_name = "CMD")]
         allow: Vec<String>,
+        /// With --allow: the only environment variables a request may set (repeatable;
+        /// replaces the built-in deny list). `--allow-env ''` allows none.
+        #[arg(long = "allow-env", value_name = "KEY", requires = "allow")]
+        allow_env: Option<Vec<String>>,
+        /// With --allow: requests may choose a working directory inside this tree.
+        #[arg(long = "allow-cwd", value_name = "DIR", requires = "allow")]
+        allow_cwd: Option<PathBuf>,
         /// Most sessions at once.
         #[arg(long, default_value_t = 8, value_name = "N")]
         max_sessions: usize,
@@ -417,14 +427,21 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::List => list(json),
         Command::Mcp {
             allow,
+            allow_env,
+            allow_cwd,
             max_sessions,
             artifact_dir,
-        } => crate::mcp::run(crate::mcp::McpConfig {
-            allow,
-            max_sessions,
-            artifact_dir,
-        })
-        .map_err(Failure::internal),
+        } => {
+            let allow_env = allow_env.map(|keys| keys.into_iter().filter(|k| !k.is_empty()).collect());
+            let allow = crate::allow::AllowList::new(&allow, allow_env, allow_cwd.as_deref())
+                .map_err(Failure::bad_request)?;
+            crate::mcp::run(crate::mcp::McpConfig {
+                allow,
+                max_sessions,
+                artifact_dir,
+            })
+            .map_err(Failure::internal)
+        }
         Command::Describe => {
             say!(
                 "{}",

@@ -12,6 +12,8 @@
 //! [`MAX_COLS`]×[`MAX_ROWS`] cells (the library allows 1000×1000), because every capture
 //! returns an image to a model.
 
+mod framing;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -27,6 +29,7 @@ use serde_json::{Value, json};
 use tuipilot::operation::{PngRequest, Screen, Step, WaitFor};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
+use crate::allow::AllowList;
 use crate::error::{ErrorCode, Failure};
 use crate::watchdog::Watchdog;
 
@@ -38,8 +41,8 @@ pub const MAX_ROWS: u16 = 200;
 /// How the server was started.
 #[derive(Clone, Debug)]
 pub struct McpConfig {
-    /// Programs `start` may run (by name or path); empty: any.
-    pub allow: Vec<String>,
+    /// Programs `start` may run, and what a request may set around them; `None`: any.
+    pub allow: Option<AllowList>,
     /// Most sessions at once.
     pub max_sessions: usize,
     /// Where captures are also saved; without it the server writes no files.
@@ -81,9 +84,11 @@ struct TerminalArgs {
     command: Option<CommandLine>,
     /// start/resize: terminal width in columns (default 80, at most 400).
     #[serde(default)]
+    #[schemars(range(min = tuipilot::terminal::MIN_COLS, max = MAX_COLS))]
     cols: Option<u16>,
     /// start/resize: terminal height in rows (default 24, at most 200).
     #[serde(default)]
+    #[schemars(range(min = tuipilot::terminal::MIN_ROWS, max = MAX_ROWS))]
     rows: Option<u16>,
     /// start: working directory (default: the server's).
     #[serde(default)]
@@ -107,6 +112,7 @@ struct TerminalArgs {
     keys: Option<KeyList>,
     /// send: pause after the input, in milliseconds (prefer a wait).
     #[serde(default)]
+    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
     sleep_ms: Option<u64>,
     /// A regex on the screen (rows matched separately; ^ and $ anchor to rows). send: wait
     /// for it after the input (the screen must change first). capture: wait for it before
@@ -122,6 +128,7 @@ struct TerminalArgs {
     wait_output: Option<String>,
     /// Wait until the screen has not changed for this many milliseconds.
     #[serde(default)]
+    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
     stable_ms: Option<u64>,
     /// wait/send: wait for the program to exit (wait returns its exit code or signal).
     #[serde(default)]
@@ -129,6 +136,7 @@ struct TerminalArgs {
     /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS, else 10000).
     /// exit: the time allowed for a graceful end before SIGKILL.
     #[serde(default)]
+    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
     timeout_ms: Option<u64>,
     /// capture: include a PNG screenshot (default true).
     #[serde(default)]
@@ -138,9 +146,11 @@ struct TerminalArgs {
     theme: Option<String>,
     /// capture: screenshot pixel scale, 1 (default) to 4.
     #[serde(default)]
+    #[schemars(range(min = *tuipilot::render::SCALES.start(), max = *tuipilot::render::SCALES.end()))]
     scale: Option<u32>,
     /// capture: screenshot font size in pixels, 4 to 128 (default 16).
     #[serde(default)]
+    #[schemars(range(min = *tuipilot::render::FONT_SIZES.start(), max = *tuipilot::render::FONT_SIZES.end()))]
     font_size: Option<f32>,
 }
 
@@ -207,7 +217,9 @@ impl TerminalServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for TerminalServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_instructions(
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(rmcp::model::Implementation::new("tuipilot", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
             "tuipilot: drive terminal programs (TUIs, shells, REPLs) with the `terminal` tool and see their screen as text and PNG.",
         )
     }
@@ -481,7 +493,7 @@ impl State {
 
     fn start(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
         crate::host::paths::check_name(name)?;
-        let argv = match &args.command {
+        let mut argv = match &args.command {
             Some(CommandLine::Line(line)) => split_words(line)?,
             Some(CommandLine::Argv(argv)) => argv.clone(),
             None => Vec::new(),
@@ -489,17 +501,17 @@ impl State {
         let Some(program) = argv.first() else {
             return fail("start needs a command, e.g. \"bash\" or [\"python3\", \"app.py\"]");
         };
-        if !self.config.allow.is_empty() {
-            let base = Path::new(program)
-                .file_name()
-                .map(|b| b.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if !self.config.allow.iter().any(|a| a == program || *a == base) {
-                return fail(format!(
-                    "`{program}` is not allowed: this server only starts {}",
-                    self.config.allow.join(", ")
-                ));
-            }
+        let env: Vec<(String, String)> = args
+            .env
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let cwd = args.cwd.as_ref().map(PathBuf::from);
+        if let Some(allow) = &self.config.allow {
+            // Run exactly the file that was checked, whatever PATH the session gets.
+            let resolved = allow.check(program, &env, cwd.as_deref())?;
+            argv[0] = resolved.to_string_lossy().into_owned();
         }
         let (cols, rows) = args.size()?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
@@ -523,13 +535,8 @@ impl State {
         let spec = StartSpec {
             cols,
             rows,
-            cwd: args.cwd.as_ref().map(PathBuf::from),
-            env: args
-                .env
-                .iter()
-                .flatten()
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect(),
+            cwd,
+            env,
             ..StartSpec::new(argv.clone())
         };
         let session = spec.spawn()?;
@@ -637,7 +644,7 @@ pub fn run(config: McpConfig) -> Result<(), String> {
         .map_err(|e| format!("starting the runtime: {e}"))?;
     let served = runtime.block_on(async move {
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve(framing::frame(tokio::io::stdin(), tokio::io::stdout()))
             .await
             .map_err(|e| format!("starting the MCP server: {e}"))?;
         service.waiting().await.map_err(|e| format!("serving: {e}"))?;
