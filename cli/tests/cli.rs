@@ -458,3 +458,43 @@ fn wait_no_text_waits_for_a_line_to_go() {
     dir.ok(&["send", "-k", "Enter"]);
     dir.ok(&["wait", "--no-text", "^busy$"]);
 }
+
+#[test]
+fn describe_marks_switches_as_taking_no_value() {
+    let dir = Dir::new();
+    let catalogue = dir.json(&["describe"]);
+    let arg = |command: &str, name: &str| -> serde_json::Value {
+        catalogue["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == command)
+            .and_then(|c| c["args"].as_array().unwrap().iter().find(|a| a["name"] == name))
+            .cloned()
+            .unwrap_or_else(|| panic!("{command} {name} missing"))
+    };
+    for (command, name) in [
+        ("capture", "ansi"),
+        ("capture", "scrollback"),
+        ("send", "capture"),
+        ("wait", "exit"),
+    ] {
+        let a = arg(command, name);
+        assert_eq!(
+            (a["flag"].as_bool(), a["value"].is_null()),
+            (Some(true), true),
+            "{a}"
+        );
+    }
+    let timeout = arg("wait", "timeout_ms");
+    assert_eq!(
+        (timeout["flag"].as_bool(), timeout["value"].as_str()),
+        (Some(false), Some("N"))
+    );
+    let png = arg("capture", "png");
+    assert_eq!(
+        (png["value"].as_str(), png["value_optional"].as_bool()),
+        (Some("PATH"), Some(true)),
+        "{png}"
+    );
+}

@@ -157,6 +157,16 @@ fn oversized_and_malformed_requests_are_refused() {
     assert_eq!(reply["error"]["code"], "unsupported");
     let reply = talk(b"{\"id\":6,\"op\":\"teleport\"}\n");
     assert_eq!(reply["error"]["code"], "bad_request");
+    let reply = talk(b"{\"id\":8,\"op\":\"capture\",\"png\":{\"path\":\"shot.png\"}}\n");
+    assert_eq!(reply["error"]["code"], "bad_request", "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`shot.png` is a relative path"),
+        "{reply}"
+    );
+    assert!(!dir.0.join("shot.png").exists());
     let reply = talk(b"{\"id\":7,\"op\":\"hello\",\"version\":1}\n");
     assert_eq!(reply["ok"]["version"], 1);
     assert!(

@@ -13,11 +13,21 @@ use crate::host::protocol;
 pub(super) fn describe() -> Value {
     let command = Cli::command();
     let arg_json = |arg: &clap::Arg| {
+        // An on/off switch takes no value; clap still names one after the argument.
+        let flag = matches!(
+            arg.get_action(),
+            ArgAction::SetTrue | ArgAction::SetFalse | ArgAction::Count
+        );
+        let value_optional = arg
+            .get_num_args()
+            .is_some_and(|n| n.min_values() == 0 && n.max_values() > 0);
         json!({
             "name": arg.get_id().as_str(),
             "long": arg.get_long().map(|l| format!("--{l}")),
             "short": arg.get_short().map(|s| format!("-{s}")),
-            "value": arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()),
+            "flag": flag,
+            "value": if flag { None } else { arg.get_value_names().and_then(|v| v.first()).map(|v| v.to_string()) },
+            "value_optional": value_optional,
             "help": arg.get_help().map(|h| h.to_string()),
             "required": arg.is_required_set(),
             "repeatable": matches!(arg.get_action(), ArgAction::Append),

@@ -686,10 +686,18 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
             });
         }
         Request::Op(mut operation) => {
-            if let Operation::Capture { png: Some(png), .. } = &mut operation
-                && png.path.is_none()
-            {
-                png.path = Some(host.next_png_path());
+            if let Operation::Capture { png: Some(png), .. } = &mut operation {
+                // The host's working directory is nobody's business: paths are absolute.
+                let relative = png.path.iter().chain(&png.fonts).find(|p| p.is_relative());
+                if let Some(path) = relative {
+                    return Err(Failure::bad_request(format!(
+                        "`{}` is a relative path: the protocol takes absolute paths (png.path and png.fonts)",
+                        path.display()
+                    )));
+                }
+                if png.path.is_none() {
+                    png.path = Some(host.next_png_path());
+                }
             }
             operation
         }
