@@ -144,6 +144,11 @@ pub struct WaitError {
     pub output_tail: Option<String>,
     /// Queries the program sent that were not answered.
     pub unanswered: Vec<QueryRecord>,
+    /// Whether the condition had a pattern (so a closest line means something).
+    pub has_pattern: bool,
+    /// What explains the failure beyond the screen: the pattern already matched before
+    /// the input, rows are matched trimmed, …
+    pub notes: Vec<String>,
 }
 
 impl fmt::Display for WaitError {
@@ -185,9 +190,13 @@ impl fmt::Display for WaitError {
                 writeln!(f, "     > {line}")?;
             }
         }
-        match &self.closest {
-            Some((row, line)) => writeln!(f, "closest line: row {row}: {line:?}")?,
-            None => writeln!(f, "closest line: none resembles the pattern")?,
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
+        }
+        match (&self.closest, self.has_pattern) {
+            (Some((row, line)), _) => writeln!(f, "closest line: row {row}: {line:?}")?,
+            (None, true) => writeln!(f, "closest line: none resembles the pattern")?,
+            (None, false) => {}
         }
         if self.unanswered.is_empty() {
             write!(f, "unanswered terminal queries: none")
@@ -323,7 +332,11 @@ pub(crate) fn wait_until(
                 scan.update(&state.log);
                 scan.is_match(re)
             }
-            Condition::Stable(quiet) => now.duration_since(quiet_since) >= *quiet,
+            // A program that has exited (its output drained) can no longer change the
+            // screen: it is as stable as it will ever be.
+            Condition::Stable(quiet) => {
+                (state.exit.is_some() && !state.closed) || now.duration_since(quiet_since) >= *quiet
+            }
             Condition::Exit => {
                 if let Some(status) = state.exit {
                     return Ok(Satisfied::Exit(status));
@@ -346,7 +359,16 @@ pub(crate) fn wait_until(
         // only a quiet-period wait can still come true.
         let exited = state.exit.filter(|_| !matches!(condition, Condition::Stable(_)));
         if exited.is_some() || now >= deadline {
-            return Err(failure(&mut state, condition, start, timeout, exited, &scan));
+            let unchanged_since_input = baseline.require_change && !changed;
+            return Err(failure(
+                &mut state,
+                condition,
+                start,
+                timeout,
+                exited,
+                &scan,
+                unchanged_since_input,
+            ));
         }
         let mut wake = deadline;
         if let Condition::Stable(quiet) = condition {
@@ -356,6 +378,34 @@ pub(crate) fn wait_until(
     }
 }
 
+/// Why a wait failed, beyond the screen: the explanations a reader would otherwise have to
+/// work out.
+fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Condition::Text(re) = condition
+        && unchanged_since_input
+    {
+        let already = screen.rows().iter().any(|row| re.is_match(row)) || re.is_match(&screen.text());
+        notes.push(if already {
+            format!(
+                "/{re}/ already matched before the input was sent, and the screen has not changed since; a wait after input needs the screen to change: wait for what the input changes, or use a plain wait"
+            )
+        } else {
+            "the screen has not changed at all since the input was sent".to_string()
+        });
+    }
+    if let Condition::Text(re) | Condition::NoText(re) = condition {
+        let pattern = re.as_str().trim_end_matches('$');
+        if pattern.ends_with(' ') || pattern.ends_with("\\s") || pattern.ends_with("\\s+") {
+            notes.push(
+                "rows are matched with trailing spaces removed, so a pattern ending in a space or \\s cannot match at a row's end; drop the trailing space"
+                    .to_string(),
+            );
+        }
+    }
+    notes
+}
+
 fn failure(
     state: &mut MutexGuard<'_, State>,
     condition: &Condition,
@@ -363,8 +413,10 @@ fn failure(
     timeout: Duration,
     exited: Option<ExitStatus>,
     scan: &OutputScan,
+    unchanged_since_input: bool,
 ) -> Error {
     let screen = state.snapshot();
+    let notes = notes(condition, &screen, unchanged_since_input);
     let (closest, output_tail) = match condition {
         Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
         Condition::Output(re) => {
@@ -389,6 +441,11 @@ fn failure(
         closest,
         output_tail,
         unanswered,
+        has_pattern: matches!(
+            condition,
+            Condition::Text(_) | Condition::NoText(_) | Condition::Output(_)
+        ),
+        notes,
     };
     if exited.is_some() {
         Error::ExitedWhileWaiting(Box::new(report))

@@ -334,3 +334,63 @@ fn line_editor_keys() {
     s.press("Enter").unwrap();
     s.wait_for_text("submitted: Hello!").unwrap();
 }
+
+#[test]
+fn a_stable_wait_ends_at_once_when_the_program_has_exited() {
+    let s = sh("echo bye");
+    s.wait_exit().unwrap();
+    // Ten minutes of quiet cannot come within twenty seconds, unless an exited program's
+    // screen counts as stable — which it is: nothing can change it any more.
+    let screen = s
+        .wait_stable_timeout(Duration::from_secs(600), Duration::from_secs(20))
+        .unwrap();
+    assert!(screen.contains("bye"), "{screen}");
+}
+
+#[test]
+fn a_failed_stable_wait_does_not_speak_of_a_pattern() {
+    let s = sh("while :; do date +%N; sleep 0.02; done");
+    let err = s
+        .wait_stable_timeout(Duration::from_secs(5), Duration::from_millis(300))
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.contains("the screen to stay unchanged for 5000 ms"),
+        "{report}"
+    );
+    assert!(!report.contains("closest line"), "{report}");
+}
+
+#[test]
+fn a_send_wait_for_text_that_was_already_there_says_so() {
+    let s = sh("stty -echo; echo ready; cat > /dev/null");
+    s.wait_for_text("^ready$").unwrap();
+    let err = s
+        .send_and_wait_timeout(
+            &Input::text("x\n"),
+            &Condition::text("ready").unwrap(),
+            Duration::from_millis(300),
+        )
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.contains(
+            "/ready/ already matched before the input was sent, and the screen has not changed since"
+        ),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_pattern_ending_in_a_space_is_told_that_rows_are_trimmed() {
+    let s = sh("printf '> '; sleep 30");
+    s.wait_for_text("^>").unwrap();
+    let err = s
+        .wait_for_text_timeout("^> $", Duration::from_millis(200))
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.contains("rows are matched with trailing spaces removed"),
+        "{report}"
+    );
+}
