@@ -81,6 +81,13 @@ pub(crate) struct GapLayer {
     size: (u16, u16),
     /// REP cells still allowed: two screens' worth at most, earned back with output.
     rep_budget: u64,
+    /// Bytes of output before the current chunk, and the stream position at which the
+    /// budget was last earned: the budget follows positions in the stream, not reads, so
+    /// however the output is split into chunks the screen is the same.
+    stream_offset: u64,
+    rep_earned_at: u64,
+    /// The stream position of the end of the sequence being decided.
+    here: u64,
 }
 
 impl GapLayer {
@@ -95,6 +102,9 @@ impl GapLayer {
             modes: EmulatedModes::default(),
             size: (0, 0),
             rep_budget: u64::MAX,
+            stream_offset: 0,
+            rep_earned_at: 0,
+            here: 0,
         }
     }
 
@@ -116,11 +126,8 @@ impl GapLayer {
     pub(crate) fn process(&mut self, bytes: &[u8], parser: &mut Parser, responder: &mut Responder) {
         let (rows, cols) = parser.screen().size();
         self.size = (rows.get(), cols.get());
-        let burst = 2 * self.area();
-        self.rep_budget = self
-            .rep_budget
-            .saturating_add(REP_CELLS_PER_BYTE * bytes.len() as u64)
-            .min(burst);
+        let chunk_start = self.stream_offset;
+        self.stream_offset += bytes.len() as u64;
         let mut run = Run {
             bytes,
             pass: 0,
@@ -210,6 +217,7 @@ impl GapLayer {
                         let action = if b == CAN || b == SUB {
                             Action::Pass
                         } else {
+                            self.here = chunk_start + i as u64;
                             self.csi_action()
                         };
                         self.finish(action, &mut run, i, parser, responder);
@@ -288,12 +296,12 @@ impl GapLayer {
         match action {
             Action::Pass => {
                 if self.carried > 0 {
-                    parser.process(&self.seq[..self.carried]);
+                    give(parser, &self.seq[..self.carried]);
                 }
             }
             Action::Replace(bytes) => {
                 run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
-                parser.process(&bytes);
+                give(parser, &bytes);
                 run.pass = end;
             }
             Action::Query => {
@@ -393,6 +401,9 @@ impl GapLayer {
     /// one row per sequence.
     fn repeat_count(&mut self, asked: u64) -> u64 {
         let (area, cols) = (self.area(), u64::from(self.size.1.max(1)));
+        let earned = REP_CELLS_PER_BYTE.saturating_mul(self.here - self.rep_earned_at);
+        self.rep_earned_at = self.here;
+        self.rep_budget = self.rep_budget.saturating_add(earned).min(2 * area);
         let clipped = if asked > area {
             area + (asked - area) % cols
         } else {
@@ -443,7 +454,7 @@ impl GapLayer {
                     _ => out.push(b),
                 }
             }
-            parser.process(&out);
+            give(parser, &out);
             return;
         }
         let mut rest = run;
@@ -459,11 +470,11 @@ impl GapLayer {
                     self.chars(std::str::from_utf8(valid).unwrap_or_default(), parser);
                     match e.error_len() {
                         Some(n) => {
-                            parser.process(&after[..n]);
+                            give(parser, &after[..n]);
                             rest = &after[n..];
                         }
                         None => {
-                            parser.process(after);
+                            give(parser, after);
                             break;
                         }
                     }
@@ -490,19 +501,73 @@ impl GapLayer {
                 let cols = parser.screen().size().1.get();
                 let (_, col) = parser.screen().cursor_position();
                 if !self.modes.autowrap && col + width > cols {
-                    parser.process(format!("\x1b[{}G", cols - width + 1).as_bytes());
+                    give(parser, format!("\x1b[{}G", cols - width + 1).as_bytes());
                 }
                 let (_, col) = parser.screen().cursor_position();
                 if self.modes.insert && col < cols {
-                    parser.process(format!("\x1b[{width}@").as_bytes());
+                    give(parser, format!("\x1b[{width}@").as_bytes());
                 }
             }
-            parser.process(c.encode_utf8(&mut buf).as_bytes());
+            give(parser, c.encode_utf8(&mut buf).as_bytes());
         }
     }
 }
 
 /// The part of the current chunk not yet handed to the parser.
+/// Hands bytes to vt100, never ending a call inside a UTF-8 character: an incomplete
+/// character at the end is held (in the parser's callbacks, which travel with it) and
+/// given with the next bytes. vt100 decodes a character split across calls differently
+/// from the same character whole when invalid bytes follow, so without this the screen
+/// would depend on how the program's output happened to be split into reads.
+fn give(parser: &mut Parser, bytes: &[u8]) {
+    let held = std::mem::take(&mut parser.callbacks_mut().held_utf8);
+    let joined;
+    let bytes = if held.is_empty() {
+        bytes
+    } else {
+        joined = [held.as_slice(), bytes].concat();
+        joined.as_slice()
+    };
+    let cut = incomplete_tail(bytes);
+    let mut rest = &bytes[..cut];
+    // U+FE0F after a character in the last column would widen it off the row's end,
+    // which vt100 mishandles on the bottom row (a wide cell with no room, then a panic on
+    // later output). There the selector is dropped: the character stays one cell wide,
+    // as tmux and wcwidth count it anyway.
+    while let Some(at) = memchr::memmem::find(rest, VS16) {
+        parser.process(&rest[..at]);
+        let cols = parser.screen().size().1.get();
+        if parser.screen().cursor_position().1 < cols {
+            parser.process(VS16);
+        }
+        rest = &rest[at + VS16.len()..];
+    }
+    if !rest.is_empty() {
+        parser.process(rest);
+    }
+    parser.callbacks_mut().held_utf8.extend_from_slice(&bytes[cut..]);
+}
+
+/// VARIATION SELECTOR-16 (emoji presentation), in UTF-8.
+const VS16: &[u8] = "\u{fe0f}".as_bytes();
+
+/// Where a UTF-8 character cut off at the end of `bytes` starts (`bytes.len()` if none).
+fn incomplete_tail(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=3.min(len) {
+        let b = bytes[len - back];
+        let needed = match b {
+            0x80..=0xbf => continue,
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => return len,
+        };
+        return if back < needed { len - back } else { len };
+    }
+    len
+}
+
 struct Run<'a> {
     bytes: &'a [u8],
     /// Start of the bytes that pass through unchanged but are not yet parsed.
@@ -514,14 +579,12 @@ struct Run<'a> {
 impl Run<'_> {
     fn flush_to(&mut self, end: usize, parser: &mut Parser) {
         if end > self.pass {
-            parser.process(&self.bytes[self.pass..end]);
+            give(parser, &self.bytes[self.pass..end]);
         }
         self.pass = self.pass.max(end);
     }
 }
 
-/// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
-/// an SGR parameter string. Returns `None` when nothing was removed.
 /// REP's count: its first parameter (default and 0 mean 1), saturating instead of
 /// overflowing.
 fn repeat_param(params: &[u8]) -> u64 {
@@ -535,6 +598,8 @@ fn repeat_param(params: &[u8]) -> u64 {
     n.max(1)
 }
 
+/// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
+/// an SGR parameter string. Returns `None` when nothing was removed.
 fn strip_underline_colour(params: &[u8]) -> Option<String> {
     // Nearly every SGR has neither: decide that without building strings.
     if !params.windows(2).any(|w| w == b"58" || w == b"59") {

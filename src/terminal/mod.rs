@@ -63,6 +63,9 @@ pub(crate) type Parser = vt100::Parser<Events>;
 pub(crate) struct Events {
     title: String,
     bells: u64,
+    /// The start of a UTF-8 character whose remaining bytes have not arrived yet (see
+    /// `gaps::give`).
+    pub(crate) held_utf8: Vec<u8>,
 }
 
 impl vt100::Callbacks for Events {

@@ -403,3 +403,26 @@ fn scrollback_beyond_the_maximum_is_refused() {
     let err = Terminal::with_options(options(MAX_SCROLLBACK + 1)).err().unwrap();
     assert!(err.to_string().contains("keep at most 100000"), "{err}");
 }
+
+#[test]
+fn an_emoji_selector_in_the_last_column_of_the_bottom_row_does_not_break_the_screen() {
+    let mut t = Terminal::new(10, 2).unwrap();
+    t.process("\x1b[2;10H9\u{fe0f}\x1b[r9999999999".as_bytes());
+    assert!(t.fault().is_none(), "{:?}", t.fault());
+    assert_eq!(t.snapshot().rows()[0], "9999999999");
+}
+
+#[test]
+fn utf8_split_across_reads_draws_the_same_as_whole() {
+    // A character cut by a read, then invalid bytes: the screen must not depend on where
+    // the read ended.
+    let input = b"\xd6\x0e\xaf\x70\xff\x3f";
+    let mut whole = Terminal::new(20, 5).unwrap();
+    whole.process(input);
+    for at in 1..input.len() {
+        let mut split = Terminal::new(20, 5).unwrap();
+        split.process(&input[..at]);
+        split.process(&input[at..]);
+        assert_eq!(split.snapshot(), whole.snapshot(), "split at {at}");
+    }
+}
