@@ -104,3 +104,22 @@ impl Drop for Tmux {
             .output();
     }
 }
+
+/// Runs the `tuipilot` binary at `bin` with `TUIPILOT_DIR=dir`; its output, or the
+/// command and its stderr when it fails. The CLI's benches pass
+/// `env!("CARGO_BIN_EXE_tuipilot")`.
+pub fn tuipilot_in(bin: &str, dir: &str, args: &[&str]) -> Result<Output, String> {
+    let out = Command::new(bin)
+        .args(args)
+        .env("TUIPILOT_DIR", dir)
+        .output()
+        .map_err(|e| format!("running {bin}: {e}"))?;
+    if out.status.success() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}

@@ -21,17 +21,7 @@ const LOOPS: usize = 30;
 const CALLS: usize = 300;
 
 fn tuipilot(dir: &str, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(args)
-        .env("TUIPILOT_DIR", dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), dir, args).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// One loop; returns the time of each step (start, send + wait, capture, exit).

@@ -5,7 +5,6 @@
 //!
 //! `cargo bench -p tuipilot-cli --bench flood_latency`
 
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 #[path = "../../benches/support/mod.rs"]
@@ -15,16 +14,7 @@ use support::{Tmux, ms};
 const CALLS: usize = 300;
 
 fn tuipilot(dir: &str, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(args)
-        .env("TUIPILOT_DIR", dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), dir, args).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// p50, p99 and the worst of some durations, in milliseconds.

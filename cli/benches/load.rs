@@ -8,7 +8,6 @@
 //! `cargo bench -p tuipilot-cli --bench load` (`TUIPILOT_LOAD_SESSIONS`,
 //! `TUIPILOT_LOAD_ROUNDS` to change the size)
 
-use std::process::Command;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -24,19 +23,7 @@ fn setting(name: &str, default: usize) -> usize {
 }
 
 fn tuipilot(dir: &str, args: &[&str]) -> Result<(), String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(args)
-        .env("TUIPILOT_DIR", dir)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
+    support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), dir, args).map(drop)
 }
 
 fn main() {
