@@ -43,6 +43,7 @@
 
 pub mod color;
 pub mod error;
+mod files;
 pub mod keys;
 pub mod operation;
 pub mod process;

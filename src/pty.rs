@@ -20,6 +20,8 @@ pub(crate) struct SpawnSpec {
     pub args: Vec<OsString>,
     /// Environment changes in order: `Some` sets, `None` removes.
     pub env: Vec<(OsString, Option<OsString>)>,
+    /// Start from an empty environment (keeping only `PATH`) instead of the caller's.
+    pub clear_env: bool,
     pub cwd: Option<PathBuf>,
     pub cols: u16,
     pub rows: u16,
@@ -42,10 +44,12 @@ pub(crate) struct Spawned {
 /// would make `tput cols` disagree with the PTY's real size.
 const REMOVED_VARS: &[&str] = &["LINES", "COLUMNS"];
 
-/// The child's environment: inherited, minus [`REMOVED_VARS`], plus the terminal's
-/// identity, then the caller's changes.
-fn child_env(changes: &[(OsString, Option<OsString>)]) -> Vec<(OsString, OsString)> {
+/// The child's environment: inherited (or, cleared, only `PATH`, so programs can still
+/// be found), minus [`REMOVED_VARS`], plus the terminal's identity, then the caller's
+/// changes.
+fn child_env(changes: &[(OsString, Option<OsString>)], clear: bool) -> Vec<(OsString, OsString)> {
     let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| !clear || k == "PATH")
         .filter(|(k, _)| !REMOVED_VARS.iter().any(|r| OsStr::new(r) == k))
         .collect();
     let set = |env: &mut Vec<(OsString, OsString)>, key: &OsStr, value: Option<&OsStr>| {
@@ -114,7 +118,7 @@ pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
         Some(dir) => return Err(Error::CwdNotDirectory { path: dir.clone() }),
         None => std::env::current_dir().map_err(|e| Error::io("reading the current directory", e))?,
     };
-    let env = child_env(&spec.env);
+    let env = child_env(&spec.env, spec.clear_env);
     let path_var = env.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v.as_os_str());
     let resolved = resolve_program(&spec.program, path_var, &cwd)?;
     // portable-pty looks up every relative name on PATH, so a relative path with a
@@ -178,7 +182,10 @@ mod tests {
 
     #[test]
     fn environment_policy() {
-        let env = child_env(&[("FOO".into(), Some("bar".into())), ("HOME".into(), None)]);
+        let env = child_env(
+            &[("FOO".into(), Some("bar".into())), ("HOME".into(), None)],
+            false,
+        );
         let get = |k: &str| env.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
         assert_eq!(get("TERM").as_deref(), Some(OsStr::new("xterm-256color")));
         assert_eq!(get("COLORTERM").as_deref(), Some(OsStr::new("truecolor")));
@@ -186,7 +193,7 @@ mod tests {
         assert_eq!(get("HOME"), None);
         assert_eq!(get("LINES"), None);
         assert_eq!(get("COLUMNS"), None);
-        let overridden = child_env(&[("TERM".into(), Some("dumb".into()))]);
+        let overridden = child_env(&[("TERM".into(), Some("dumb".into()))], false);
         assert!(overridden.iter().any(|(k, v)| k == "TERM" && v == "dumb"));
     }
 

@@ -394,3 +394,56 @@ fn a_pattern_ending_in_a_space_is_told_that_rows_are_trimmed() {
         "{report}"
     );
 }
+
+/// The program's environment, one `KEY=VALUE` per row.
+fn env_of(builder: tuipilot::SessionBuilder) -> (Session, String) {
+    let s = builder
+        .args(["-c", "env | sort; echo END-OF-ENV; sleep 30"])
+        .size(200, 60)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    let screen = s.wait_for_text("^END-OF-ENV$").unwrap();
+    let text = screen.text();
+    (s, text)
+}
+
+#[test]
+fn a_cleared_environment_keeps_only_what_tuipilot_sets_and_path() {
+    // cargo sets CARGO_MANIFEST_DIR for every test process; a cleared child must not see it.
+    assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+    let (_s, env) = env_of(Session::builder("sh").env_clear().env("ADDED", "yes"));
+    let keys: Vec<&str> = env
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k))
+        .collect();
+    for expected in ["TERM", "COLORTERM", "TUIPILOT", "LANG", "PATH", "ADDED"] {
+        assert!(keys.contains(&expected), "{expected} missing: {keys:?}");
+    }
+    for absent in ["CARGO_MANIFEST_DIR", "HOME", "LINES", "COLUMNS"] {
+        assert!(!keys.contains(&absent), "{absent} leaked: {keys:?}");
+    }
+}
+
+#[test]
+fn an_isolated_session_has_a_fresh_home_that_goes_away_with_it() {
+    let (s, env) = env_of(Session::builder("sh").isolated());
+    let home = env
+        .lines()
+        .find_map(|l| l.strip_prefix("HOME="))
+        .expect("HOME is set")
+        .trim()
+        .to_string();
+    assert_ne!(Some(home.as_str()), std::env::var("HOME").ok().as_deref());
+    let home = std::path::PathBuf::from(home);
+    assert!(home.is_dir(), "{}", home.display());
+    assert!(
+        env.contains(&format!("XDG_CONFIG_HOME={}/.config", home.display())),
+        "{env}"
+    );
+    assert!(home.join(".config").is_dir());
+    assert!(!env.contains("CARGO_MANIFEST_DIR"));
+    s.exit().unwrap();
+    drop(s);
+    assert!(!home.exists(), "{} outlived its session", home.display());
+}

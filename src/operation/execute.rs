@@ -314,7 +314,7 @@ fn render_png(snapshot: &Snapshot, png: CheckedPng, screen: &mut Screen) -> Resu
     let image = snapshot.render(&png.options)?;
     let bytes = image.to_png(png.options.compression)?;
     if let Some(path) = &png.path {
-        crate::render::write_file_atomically(path, &bytes)?;
+        crate::files::write_file_atomically(path, &bytes)?;
         screen.png = Some(path.clone());
     }
     screen.width = Some(image.width);

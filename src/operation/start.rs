@@ -31,6 +31,12 @@ pub struct StartSpec {
     /// The default wait timeout (default: `TUIPILOT_TIMEOUT_MS`, else 10 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Start from an empty environment ([`SessionBuilder::env_clear`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub env_clear: bool,
+    /// A hermetic session with a fresh temporary `HOME` ([`SessionBuilder::isolated`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub isolated: bool,
 }
 
 fn default_cols() -> u16 {
@@ -75,6 +81,12 @@ impl StartSpec {
         }
         if let Some(ms) = self.timeout_ms {
             builder = builder.timeout(Duration::from_millis(ms));
+        }
+        if self.env_clear {
+            builder = builder.env_clear();
+        }
+        if self.isolated {
+            builder = builder.isolated();
         }
         Ok(builder)
     }

@@ -22,8 +22,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Image, PngCompression, write_file_atomically};
+use super::{Image, PngCompression};
 use crate::error::{Error, Result};
+use crate::files::write_file_atomically;
 
 /// How different two images may be and still match.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -18,6 +18,7 @@ use super::shared::{Shared, State};
 use super::{DEFAULT_TIMEOUT, Session};
 use crate::color::Theme;
 use crate::error::{Error, Result};
+use crate::files::TempDir;
 use crate::pty::{self, SpawnSpec};
 use crate::terminal::DEFAULT_SCROLLBACK;
 use crate::terminal::{CellSize, Terminal, TerminalOptions, check_size};
@@ -36,6 +37,8 @@ pub struct SessionBuilder {
     log_capacity: usize,
     theme: Theme,
     exit_grace: Duration,
+    clear_env: bool,
+    isolated: bool,
 }
 
 impl SessionBuilder {
@@ -53,6 +56,8 @@ impl SessionBuilder {
             log_capacity: DEFAULT_LOG_CAPACITY,
             theme: Theme::default(),
             exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
+            clear_env: false,
+            isolated: false,
         }
     }
 
@@ -90,6 +95,25 @@ impl SessionBuilder {
     /// Removes an environment variable from the program's environment.
     pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Self {
         self.env.push((key.as_ref().to_os_string(), None));
+        self
+    }
+
+    /// Starts the program from an empty environment instead of the caller's: it gets only
+    /// what tuipilot sets (`TERM`, `COLORTERM`, `TUIPILOT`, and `LANG=C.UTF-8`), `PATH`
+    /// (so programs can still be found), and what [`env`](Self::env) adds. `LINES` and
+    /// `COLUMNS` are never set: programs must read the size from the terminal.
+    pub fn env_clear(mut self) -> Self {
+        self.clear_env = true;
+        self
+    }
+
+    /// A hermetic session: [`env_clear`](Self::env_clear), plus a fresh empty `HOME`
+    /// (and `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME` inside
+    /// it) in the temporary directory, removed when the session ends. vim, less, bash and
+    /// the like start from their defaults, whatever the dotfiles of whoever runs the tests.
+    pub fn isolated(mut self) -> Self {
+        self.clear_env = true;
+        self.isolated = true;
         self
     }
 
@@ -145,10 +169,32 @@ impl SessionBuilder {
             cell_size: CellSize::default(),
         })?;
         let (pixel_width, pixel_height) = pixel_size(self.cols, self.rows);
+        let mut env = Vec::new();
+        let home = if self.isolated {
+            let home = TempDir::new("home")?;
+            env.push(("HOME".into(), Some(home.path().as_os_str().to_os_string())));
+            for (var, dir) in [
+                ("XDG_CONFIG_HOME", ".config"),
+                ("XDG_DATA_HOME", ".local/share"),
+                ("XDG_CACHE_HOME", ".cache"),
+                ("XDG_STATE_HOME", ".local/state"),
+            ] {
+                let path = home.path().join(dir);
+                std::fs::create_dir_all(&path)
+                    .map_err(|e| Error::io(format!("creating {}", path.display()), e))?;
+                env.push((var.into(), Some(path.into_os_string())));
+            }
+            Some(home)
+        } else {
+            None
+        };
+        // The caller's own settings come last and win.
+        env.extend(self.env.iter().cloned());
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
             args: self.args.clone(),
-            env: self.env.clone(),
+            env,
+            clear_env: self.clear_env,
             cwd: self.cwd.clone(),
             cols: self.cols,
             rows: self.rows,
@@ -196,6 +242,7 @@ impl SessionBuilder {
             exit_thread: Mutex::new(None),
             ended: AtomicBool::new(false),
             turns: Default::default(),
+            home: Mutex::new(home),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

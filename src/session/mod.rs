@@ -159,6 +159,8 @@ pub struct Session {
     exit_thread: Mutex<Option<thread::JoinHandle<()>>>,
     ended: AtomicBool,
     turns: InputTurns,
+    /// An isolated session's temporary `HOME`: removed once the program has been ended.
+    home: Mutex<Option<crate::files::TempDir>>,
 }
 
 impl Session {
@@ -633,6 +635,8 @@ impl Session {
             state.closed = true;
             state.exit
         };
+        // Nothing of the program is left to use its temporary HOME.
+        drop(self.home.lock().unwrap_or_else(|p| p.into_inner()).take());
         self.shared.notify();
         if !all_gone {
             return Err(Error::io(

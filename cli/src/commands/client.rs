@@ -69,6 +69,8 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         rows,
         cwd,
         env,
+        env_clear,
+        isolated,
         scrollback,
         idle_timeout,
         command,
@@ -106,6 +108,8 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
             env,
             scrollback,
             timeout_ms: None,
+            env_clear,
+            isolated,
         },
         idle_timeout_secs: idle_timeout,
     };

@@ -197,6 +197,12 @@ struct StartArgs {
     /// Set an environment variable for the program (repeatable).
     #[arg(long = "env", value_name = "K=V")]
     env: Vec<String>,
+    /// Start from an empty environment: only TERM, COLORTERM, TUIPILOT, LANG, PATH and --env.
+    #[arg(long)]
+    env_clear: bool,
+    /// Hermetic: --env-clear plus a fresh temporary HOME (and XDG dirs), removed at exit.
+    #[arg(long)]
+    isolated: bool,
     /// Lines of scrollback to keep (default 1000).
     #[arg(long, value_name = "N")]
     scrollback: Option<usize>,

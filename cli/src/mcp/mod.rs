@@ -96,6 +96,10 @@ struct TerminalArgs {
     /// start: extra environment variables.
     #[serde(default)]
     env: Option<HashMap<String, String>>,
+    /// start: hermetic session — an empty environment (only TERM, COLORTERM, LANG, PATH,
+    /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
+    #[serde(default)]
+    isolated: Option<bool>,
     /// send: literal text, typed first. It does not press Enter: add "Enter" to keys.
     #[serde(default)]
     text: Option<String>,
@@ -537,6 +541,7 @@ impl State {
             rows,
             cwd,
             env,
+            isolated: args.isolated.unwrap_or(false),
             ..StartSpec::new(argv.clone())
         };
         let session = spec.spawn()?;
