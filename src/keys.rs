@@ -435,7 +435,109 @@ fn ctrl_byte(c: char) -> Option<u8> {
     }
 }
 
+/// Modifier spellings other tools use, and ours, longest first.
+const FOREIGN_MODIFIERS: &[(&str, &str)] = &[
+    ("control-", "C-"),
+    ("control+", "C-"),
+    ("option-", "M-"),
+    ("option+", "M-"),
+    ("shift-", "S-"),
+    ("shift+", "S-"),
+    ("ctrl-", "C-"),
+    ("ctrl+", "C-"),
+    ("meta-", "M-"),
+    ("meta+", "M-"),
+    ("ctl-", "C-"),
+    ("ctl+", "C-"),
+    ("alt-", "M-"),
+    ("alt+", "M-"),
+    ("opt-", "M-"),
+    ("opt+", "M-"),
+    ("c-", "C-"),
+    ("m-", "M-"),
+    ("a-", "M-"),
+    ("s-", "S-"),
+];
+
+/// Key names other tools use (JavaScript's `ArrowUp`, curses' `KEY_UP`, tmux's `BTab`,
+/// vim's `<CR>` once its brackets are off), lower-cased without `_`, `-` or spaces.
+const FOREIGN_NAMES: &[(&str, &str)] = &[
+    ("arrowup", "Up"),
+    ("arrowdown", "Down"),
+    ("arrowleft", "Left"),
+    ("arrowright", "Right"),
+    ("keyup", "Up"),
+    ("keydown", "Down"),
+    ("keyleft", "Left"),
+    ("keyright", "Right"),
+    ("keyhome", "Home"),
+    ("keyend", "End"),
+    ("keyenter", "Enter"),
+    ("keybackspace", "Backspace"),
+    ("keydc", "Delete"),
+    ("keyic", "Insert"),
+    ("keyppage", "PageUp"),
+    ("keynpage", "PageDown"),
+    ("btab", "S-Tab"),
+    ("backtab", "S-Tab"),
+    ("prior", "PageUp"),
+    ("next", "PageDown"),
+    ("pagedn", "PageDown"),
+    ("newline", "Enter"),
+    ("linefeed", "Enter"),
+    ("lf", "Enter"),
+    ("nl", "Enter"),
+    ("bksp", "Backspace"),
+    ("back", "Backspace"),
+    ("leftarrow", "Left"),
+    ("rightarrow", "Right"),
+    ("uparrow", "Up"),
+    ("downarrow", "Down"),
+];
+
+/// `spec` rewritten from another tool's spelling into ours (`Ctl-c` → `C-c`, `<C-c>` →
+/// `C-c`, `ArrowUp` → `Up`), if that gives a key this grammar knows.
+fn translate_foreign(spec: &str) -> Option<String> {
+    let mut rest = spec.trim();
+    if let Some(inner) = rest.strip_prefix('<').and_then(|r| r.strip_suffix('>')) {
+        rest = inner;
+    }
+    let mut mods = String::new();
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let Some((prefix, ours)) = FOREIGN_MODIFIERS
+            .iter()
+            .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len())
+        else {
+            break;
+        };
+        mods.push_str(ours);
+        rest = &rest[prefix.len()..];
+    }
+    let squashed: String = rest
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | ' '))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let name = FOREIGN_NAMES
+        .iter()
+        .find(|(foreign, _)| *foreign == squashed)
+        .map_or(rest, |(_, ours)| ours);
+    let candidate = format!("{mods}{name}");
+    if candidate == spec {
+        return None;
+    }
+    // Said back in the canonical spelling: `<CR>` suggests `Enter`, not `CR`.
+    Key::parse(&candidate).ok().map(|key| key.to_string())
+}
+
 fn unknown_key(spec: &str, name: &str) -> Error {
+    if let Some(ours) = translate_foreign(spec) {
+        return Error::UnknownKey {
+            spec: spec.to_string(),
+            suggestions: vec![ours],
+        };
+    }
     let lower = name.to_ascii_lowercase();
     let mut scored: Vec<(usize, &str)> = NAMES
         .iter()
@@ -596,6 +698,25 @@ mod tests {
         assert!(err.contains("no control code"), "{err}");
         assert!(Key::parse("").is_err());
         assert!(Key::parse("S-1").is_err());
+    }
+
+    #[test]
+    fn other_tools_spellings_suggest_ours() {
+        for (foreign, ours) in [
+            ("Ctl-c", "C-c"),
+            ("<C-c>", "C-c"),
+            ("ArrowUp", "Up"),
+            ("KEY_UP", "Up"),
+            ("<CR>", "Enter"),
+            ("BTab", "S-Tab"),
+            ("Option-x", "M-x"),
+            ("Ctrl-ArrowLeft", "C-Left"),
+        ] {
+            let err = Key::parse(foreign).unwrap_err().to_string();
+            assert!(err.contains(&format!("did you mean {ours}?")), "{foreign}: {err}");
+        }
+        // `^C` is ours already.
+        assert_eq!(Key::parse("^C").unwrap().to_string(), "C-C");
     }
 
     #[test]
