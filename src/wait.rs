@@ -149,11 +149,17 @@ pub struct WaitError {
     /// What explains the failure beyond the screen: the pattern already matched before
     /// the input, rows are matched trimmed, …
     pub notes: Vec<String>,
+    /// Where the wait was called from, for a direct library call: the report starts with
+    /// it, so a `?` in a test still says which line failed.
+    pub caller: Option<&'static std::panic::Location<'static>>,
 }
 
 impl fmt::Display for WaitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.elapsed.as_secs_f64();
+        if let Some(caller) = self.caller {
+            write!(f, "{}:{}: ", caller.file(), caller.line())?;
+        }
         match &self.exited {
             Some(status) => writeln!(
                 f,
@@ -291,6 +297,7 @@ pub(crate) fn wait_until(
     baseline: Baseline,
     timeout: Duration,
     cancelled: Option<&AtomicBool>,
+    caller: Option<&'static std::panic::Location<'static>>,
 ) -> Result<Satisfied> {
     let start = Instant::now();
     let deadline = start + timeout.min(NEVER);
@@ -368,6 +375,7 @@ pub(crate) fn wait_until(
                 exited,
                 &scan,
                 unchanged_since_input,
+                caller,
             ));
         }
         let mut wake = deadline;
@@ -414,6 +422,7 @@ fn failure(
     exited: Option<ExitStatus>,
     scan: &OutputScan,
     unchanged_since_input: bool,
+    caller: Option<&'static std::panic::Location<'static>>,
 ) -> Error {
     let screen = state.snapshot();
     let notes = notes(condition, &screen, unchanged_since_input);
@@ -446,6 +455,7 @@ fn failure(
             Condition::Text(_) | Condition::NoText(_) | Condition::Output(_)
         ),
         notes,
+        caller,
     };
     if exited.is_some() {
         Error::ExitedWhileWaiting(Box::new(report))

@@ -179,6 +179,7 @@ fn wait_for_a_predicate_and_the_cursor() {
 fn timeout_report_shows_screen_closest_line_and_unanswered_queries() {
     let s = sh("printf '\\033[?u'; echo 'Compiling tuipilot'; echo 'other line'; sleep 30");
     s.wait_for_text("other").unwrap();
+    let line = line!() + 2;
     let err = s
         .wait_timeout(
             &Condition::text("Compiled tuipilot").unwrap(),
@@ -187,7 +188,11 @@ fn timeout_report_shows_screen_closest_line_and_unanswered_queries() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Timeout);
     let report = err.to_string();
-    assert!(report.starts_with("timed out after 0."), "{report}");
+    // The report starts with the caller's line, so `?` in a test still says where.
+    assert!(
+        report.starts_with(&format!("tests/session.rs:{line}: timed out after 0.")),
+        "{report}"
+    );
     assert!(
         report.contains("waiting for text matching /Compiled tuipilot/"),
         "{report}"
@@ -208,13 +213,16 @@ fn waiting_for_text_after_exit_fails_at_once_with_the_status() {
     s.wait_exit().unwrap();
     let start = Instant::now();
     let err = s.wait_for_text("never").unwrap_err();
+    let line = line!() - 1;
     assert!(
         start.elapsed() < Duration::from_secs(5),
         "did not wait for the timeout"
     );
     assert_eq!(err.kind(), ErrorKind::ExitedWhileWaiting);
     assert!(
-        err.to_string().starts_with("the program exited with code 4"),
+        err.to_string().starts_with(&format!(
+            "tests/session.rs:{line}: the program exited with code 4"
+        )),
         "{err}"
     );
     assert!(

@@ -212,7 +212,7 @@ impl Session {
                 };
                 let snapshot = match wait {
                     Some(condition) => {
-                        Some(self.wait_screen(&condition, start.baseline(), timeout, cancel)?)
+                        Some(self.wait_screen(&condition, start.baseline(), timeout, cancel, None)?)
                     }
                     None => None,
                 };
@@ -229,9 +229,11 @@ impl Session {
             Checked::Wait {
                 condition: Condition::Exit,
                 timeout,
-            } => Ok(Reply::Exit(self.wait_exit_cancellable(timeout, cancel)?.into())),
+            } => Ok(Reply::Exit(
+                self.wait_exit_cancellable(timeout, cancel, None)?.into(),
+            )),
             Checked::Wait { condition, timeout } => {
-                let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel)?;
+                let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
                 Ok(Reply::Screen {
                     screen: Screen::of(&snapshot, snapshot.text()),
                 })
@@ -251,7 +253,9 @@ impl Session {
                     crate::render::image_size(cols, rows, &png.options)?;
                 }
                 let snapshot = match wait {
-                    Some(condition) => self.wait_screen(&condition, self.baseline_now(), timeout, cancel)?,
+                    Some(condition) => {
+                        self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?
+                    }
                     None => self.snapshot(),
                 };
                 let mut text = match (with_text, ansi) {

@@ -22,6 +22,7 @@ mod shared;
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
+use std::panic::Location;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex};
@@ -331,9 +332,10 @@ impl Session {
         baseline: Baseline,
         timeout: Duration,
         cancel: Option<&Cancel>,
+        caller: Option<&'static Location<'static>>,
     ) -> Result<Snapshot> {
         let cancelled = cancel.map(|c| &*c.flag);
-        match wait_until(&self.shared, condition, baseline, timeout, cancelled)? {
+        match wait_until(&self.shared, condition, baseline, timeout, cancelled, caller)? {
             Satisfied::Screen(snap) => Ok(snap),
             Satisfied::Exit(_) => Ok(self.snapshot()),
         }
@@ -344,6 +346,7 @@ impl Session {
         &self,
         timeout: Duration,
         cancel: Option<&Cancel>,
+        caller: Option<&'static Location<'static>>,
     ) -> Result<ExitStatus> {
         let cancelled = cancel.map(|c| &*c.flag);
         match wait_until(
@@ -352,6 +355,7 @@ impl Session {
             self.baseline(false),
             timeout,
             cancelled,
+            caller,
         )? {
             Satisfied::Exit(status) => Ok(status),
             Satisfied::Screen(_) => Err(Error::Closed {
@@ -398,42 +402,56 @@ impl Session {
     }
 
     /// Waits for `condition` with the default timeout; returns the screen when it holds.
+    #[track_caller]
     pub fn wait(&self, condition: &Condition) -> Result<Snapshot> {
         self.wait_timeout(condition, self.timeout)
     }
 
     /// Waits for `condition` with an explicit timeout.
+    #[track_caller]
     pub fn wait_timeout(&self, condition: &Condition, timeout: Duration) -> Result<Snapshot> {
-        self.wait_screen(condition, self.baseline_now(), timeout, None)
+        self.wait_screen(
+            condition,
+            self.baseline_now(),
+            timeout,
+            None,
+            Some(Location::caller()),
+        )
     }
 
     /// Waits until a row of the screen matches the regex `pattern`.
+    #[track_caller]
     pub fn wait_for_text(&self, pattern: &str) -> Result<Snapshot> {
         self.wait_for_text_timeout(pattern, self.timeout)
     }
 
     /// Like [`wait_for_text`](Self::wait_for_text) with an explicit timeout.
+    #[track_caller]
     pub fn wait_for_text_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
         self.wait_timeout(&Condition::text(pattern)?, timeout)
     }
 
     /// Waits until no row of the screen matches `pattern`.
+    #[track_caller]
     pub fn wait_for_no_text(&self, pattern: &str) -> Result<Snapshot> {
         self.wait_for_no_text_timeout(pattern, self.timeout)
     }
 
     /// Like [`wait_for_no_text`](Self::wait_for_no_text) with an explicit timeout.
+    #[track_caller]
     pub fn wait_for_no_text_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
         self.wait_timeout(&Condition::no_text(pattern)?, timeout)
     }
 
     /// Waits until the output since the session started (as much as the log keeps)
     /// matches `pattern`, with escape sequences removed.
+    #[track_caller]
     pub fn wait_for_output(&self, pattern: &str) -> Result<Snapshot> {
         self.wait_for_output_timeout(pattern, self.timeout)
     }
 
     /// Like [`wait_for_output`](Self::wait_for_output) with an explicit timeout.
+    #[track_caller]
     pub fn wait_for_output_timeout(&self, pattern: &str, timeout: Duration) -> Result<Snapshot> {
         self.wait_timeout(&Condition::output(pattern)?, timeout)
     }
@@ -444,11 +462,13 @@ impl Session {
     }
 
     /// Waits until the output after `mark` matches `pattern`.
+    #[track_caller]
     pub fn wait_for_output_since(&self, mark: Mark, pattern: &str) -> Result<Snapshot> {
         self.wait_for_output_since_timeout(mark, pattern, self.timeout)
     }
 
     /// Like [`wait_for_output_since`](Self::wait_for_output_since) with an explicit timeout.
+    #[track_caller]
     pub fn wait_for_output_since_timeout(
         &self,
         mark: Mark,
@@ -460,26 +480,30 @@ impl Session {
             output_offset: mark.0,
             ..self.baseline(false)
         };
-        self.wait_screen(&condition, baseline, timeout, None)
+        self.wait_screen(&condition, baseline, timeout, None, Some(Location::caller()))
     }
 
     /// Waits until the screen has not changed for `quiet`, counted from this call: a
     /// screen that was already quiet still waits the full period.
+    #[track_caller]
     pub fn wait_stable(&self, quiet: Duration) -> Result<Snapshot> {
         self.wait_stable_timeout(quiet, self.timeout)
     }
 
     /// Like [`wait_stable`](Self::wait_stable) with an explicit timeout.
+    #[track_caller]
     pub fn wait_stable_timeout(&self, quiet: Duration, timeout: Duration) -> Result<Snapshot> {
         self.wait_timeout(&Condition::Stable(quiet), timeout)
     }
 
     /// Waits until a test on the screen passes.
+    #[track_caller]
     pub fn wait_for(&self, test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Result<Snapshot> {
         self.wait_for_timeout(test, self.timeout)
     }
 
     /// Like [`wait_for`](Self::wait_for) with an explicit timeout.
+    #[track_caller]
     pub fn wait_for_timeout(
         &self,
         test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static,
@@ -489,19 +513,22 @@ impl Session {
     }
 
     /// Waits for the program to exit and returns how it ended.
+    #[track_caller]
     pub fn wait_exit(&self) -> Result<ExitStatus> {
         self.wait_exit_timeout(self.timeout)
     }
 
     /// Like [`wait_exit`](Self::wait_exit) with an explicit timeout.
+    #[track_caller]
     pub fn wait_exit_timeout(&self, timeout: Duration) -> Result<ExitStatus> {
-        self.wait_exit_cancellable(timeout, None)
+        self.wait_exit_cancellable(timeout, None, Some(Location::caller()))
     }
 
     /// Sends `input` and waits for `condition`, with the baseline taken before writing:
     /// a reply that arrives at once is not missed, and for a text condition the screen
     /// must change after the input before a match counts. Output conditions look only at
     /// output after the input; quiet periods start at the input.
+    #[track_caller]
     pub fn send_and_wait(&self, input: &Input, condition: &Condition) -> Result<Snapshot> {
         self.send_and_wait_timeout(input, condition, self.timeout)
     }
@@ -514,21 +541,24 @@ impl Session {
 
     /// Waits for `condition` measured from `start`: output conditions see only output
     /// after it, text conditions need the screen to have changed since it.
+    #[track_caller]
     pub fn wait_since(&self, start: &WaitStart, condition: &Condition) -> Result<Snapshot> {
         self.wait_since_timeout(start, condition, self.timeout)
     }
 
     /// Like [`wait_since`](Self::wait_since) with an explicit timeout.
+    #[track_caller]
     pub fn wait_since_timeout(
         &self,
         start: &WaitStart,
         condition: &Condition,
         timeout: Duration,
     ) -> Result<Snapshot> {
-        self.wait_screen(condition, start.0, timeout, None)
+        self.wait_screen(condition, start.0, timeout, None, Some(Location::caller()))
     }
 
     /// Like [`send_and_wait`](Self::send_and_wait) with an explicit timeout.
+    #[track_caller]
     pub fn send_and_wait_timeout(
         &self,
         input: &Input,
