@@ -367,15 +367,18 @@ pub(crate) fn wait_until(
         let exited = state.exit.filter(|_| !matches!(condition, Condition::Stable(_)));
         if exited.is_some() || now >= deadline {
             let unchanged_since_input = baseline.require_change && !changed;
+            let attempt = Attempt {
+                start,
+                timeout,
+                caller,
+            };
             return Err(failure(
                 &mut state,
                 condition,
-                start,
-                timeout,
+                &attempt,
                 exited,
                 &scan,
                 unchanged_since_input,
-                caller,
             ));
         }
         let mut wake = deadline;
@@ -414,15 +417,20 @@ fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) 
     notes
 }
 
+/// A wait as it was asked for: when, for how long, and from where.
+struct Attempt {
+    start: Instant,
+    timeout: Duration,
+    caller: Option<&'static std::panic::Location<'static>>,
+}
+
 fn failure(
     state: &mut MutexGuard<'_, State>,
     condition: &Condition,
-    start: Instant,
-    timeout: Duration,
+    attempt: &Attempt,
     exited: Option<ExitStatus>,
     scan: &OutputScan,
     unchanged_since_input: bool,
-    caller: Option<&'static std::panic::Location<'static>>,
 ) -> Error {
     let screen = state.snapshot();
     let notes = notes(condition, &screen, unchanged_since_input);
@@ -443,8 +451,8 @@ fn failure(
     }
     let report = WaitError {
         condition: condition.to_string(),
-        elapsed: start.elapsed(),
-        timeout,
+        elapsed: attempt.start.elapsed(),
+        timeout: attempt.timeout,
         exited,
         screen,
         closest,
@@ -455,7 +463,7 @@ fn failure(
             Condition::Text(_) | Condition::NoText(_) | Condition::Output(_)
         ),
         notes,
-        caller,
+        caller: attempt.caller,
     };
     if exited.is_some() {
         Error::ExitedWhileWaiting(Box::new(report))
