@@ -7,17 +7,21 @@
 //! current modes, and wakes waiters on every change instead of polling.
 //!
 //! ```
-//! use tuipilot::{Condition, Input, Session};
+//! use tuipilot::Session;
 //!
 //! # fn main() -> Result<(), tuipilot::Error> {
 //! let s = Session::builder("bash")
 //!     .args(["--norc", "--noprofile"])
 //!     .env("PS1", "$ ")
 //!     .size(80, 24)
+//!     .isolated()
 //!     .spawn()?;
 //! s.wait_for_text(r"^\$$")?; // rows are matched with trailing spaces trimmed
-//! let screen = s.send_and_wait(&Input::text("echo $((6 * 7))\r"), &Condition::text("^42$")?)?;
-//! assert_eq!(screen.find("42")?[0].row, 1);
+//! s.send_text("echo $((6 * 7))")?;
+//! // Press Enter and wait for the answer *and* the next prompt: a key sent before bash
+//! // is back at its prompt would be read by the terminal driver, not by bash.
+//! let screen = s.send_keys_and_wait("Enter", r"^42\n\$$")?;
+//! assert_eq!(screen.find("^42$")?[0].row, 1);
 //! s.press("C-d")?;
 //! assert!(s.wait_exit()?.success());
 //! # Ok(())

@@ -524,6 +524,25 @@ impl Session {
         self.wait_exit_cancellable(timeout, None, Some(Location::caller()))
     }
 
+    /// The common pair in one call: presses `keys` (one or several names, as in
+    /// [`Input::keys`]) and waits for `pattern` on the screen, with the baseline taken
+    /// before the first key — so the old screen never counts as the answer.
+    ///
+    /// ```
+    /// # use tuipilot::Session;
+    /// # fn main() -> tuipilot::Result<()> {
+    /// let s = Session::builder("sh").env("PS1", "$ ").spawn()?;
+    /// s.wait_for_text(r"^\$$")?;
+    /// s.send_text("echo ready")?;
+    /// s.send_keys_and_wait("Enter", "^ready$")?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[track_caller]
+    pub fn send_keys_and_wait(&self, keys: &str, pattern: &str) -> Result<Snapshot> {
+        self.send_and_wait(&Input::keys(keys)?, &Condition::text(pattern)?)
+    }
+
     /// Sends `input` and waits for `condition`, with the baseline taken before writing:
     /// a reply that arrives at once is not missed, and for a text condition the screen
     /// must change after the input before a match counts. Output conditions look only at
