@@ -105,6 +105,7 @@ fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
             scrollback: false,
             png: Some(png),
             text: true,
+            mask: Vec::new(),
         };
         let err = s.apply(&capture).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
@@ -123,6 +124,7 @@ fn a_capture_without_a_path_returns_the_png_bytes() {
             scrollback: false,
             png: Some(PngRequest::default()),
             text: true,
+            mask: Vec::new(),
         })
         .unwrap();
     let screen = reply.screen().unwrap();
@@ -230,6 +232,7 @@ fn a_png_capture_that_does_not_ask_for_text_carries_none() {
         scrollback: true,
         png: Some(PngRequest::default()),
         text,
+        mask: Vec::new(),
     };
     let without = s.apply(&capture(false)).unwrap();
     let without = without.screen().unwrap();

@@ -391,3 +391,31 @@ fn an_image_over_the_pixel_budget_is_refused_before_anything_is_allocated() {
     let (w, h) = tuipilot::render::image_size(400, 200, &RenderOptions::default()).unwrap();
     assert!(u64::from(w) * u64::from(h) <= tuipilot::render::MAX_PIXELS);
 }
+
+#[test]
+fn a_masked_clock_renders_the_same_at_any_time() {
+    let at = |clock: &str| {
+        screen(
+            40,
+            3,
+            format!("\x1b[1;32mbuild ok\x1b[0m  {clock}  \x1b[7m漢字\x1b[0m|").as_bytes(),
+        )
+    };
+    let (morning, evening) = (at("09:15:02"), at("23:59:59"));
+    assert_ne!(morning.text(), evening.text());
+    let clock = r"\d\d:\d\d:\d\d";
+    let (morning, evening) = (morning.masked(clock).unwrap(), evening.masked(clock).unwrap());
+    // Same text, same columns: the mask keeps every character's width.
+    assert_eq!(morning.row(0), Some("build ok  ********  漢字|"));
+    assert_eq!(morning.text(), evening.text());
+    let options = RenderOptions::default();
+    assert_eq!(
+        morning.render(&options).unwrap().pixels,
+        evening.render(&options).unwrap().pixels,
+        "a masked clock changed the image"
+    );
+    // A wide character masked is two mask cells: nothing after it moves.
+    let wide = at("09:15:02").masked_all(&[clock, "漢"]).unwrap();
+    assert_eq!(wide.row(0), Some("build ok  ********  **字|"));
+    assert!(at("x").masked("(").is_err());
+}

@@ -530,3 +530,44 @@ fn an_isolated_session_gets_a_fresh_home_that_exit_removes() {
         "{home} outlived its session"
     );
 }
+
+#[test]
+fn capture_masks_what_changes_between_runs() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "clock",
+        "--",
+        "sh",
+        "-c",
+        "echo \"pid $$ at $(date +%H:%M:%S) ready\"; sleep 600",
+    ]);
+    let text = dir.ok(&[
+        "capture",
+        "-s",
+        "clock",
+        "--wait",
+        "ready$",
+        "--mask",
+        r"\d\d:\d\d:\d\d",
+        "--mask",
+        r"pid \d+",
+    ]);
+    let row = text.lines().next().unwrap();
+    assert!(
+        row.starts_with("****") && row.contains(" at ******** ready"),
+        "{row}"
+    );
+    let bad = dir.run(&["capture", "-s", "clock", "--mask", "("]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text_of(&bad.stderr).contains("invalid regex `(`"),
+        "{}",
+        text_of(&bad.stderr)
+    );
+}
+
+fn text_of(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}

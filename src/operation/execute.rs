@@ -34,6 +34,7 @@ enum Checked {
         scrollback: bool,
         png: Option<CheckedPng>,
         text: bool,
+        mask: Vec<String>,
     },
     Resize {
         cols: u16,
@@ -132,6 +133,7 @@ impl Operation {
                 scrollback,
                 png,
                 text,
+                mask,
             } => Checked::Capture {
                 wait: condition(wait)?,
                 timeout: timeout(timeout_ms)?,
@@ -139,6 +141,13 @@ impl Operation {
                 scrollback: *scrollback,
                 png: png.as_ref().map(check_png).transpose()?,
                 text: *text,
+                mask: {
+                    // Checked now, like every regex: a bad mask fails before any wait.
+                    for pattern in mask {
+                        crate::snapshot::compile(pattern)?;
+                    }
+                    mask.clone()
+                },
             },
             Operation::Resize { cols, rows } => {
                 crate::terminal::check_size(*cols, *rows)?;
@@ -245,6 +254,7 @@ impl Session {
                 scrollback,
                 png,
                 text: with_text,
+                mask,
             } => {
                 #[cfg(feature = "render")]
                 if let Some(png) = &png {
@@ -257,6 +267,12 @@ impl Session {
                         self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?
                     }
                     None => self.snapshot(),
+                };
+                let snapshot = if mask.is_empty() {
+                    snapshot
+                } else {
+                    let patterns: Vec<&str> = mask.iter().map(String::as_str).collect();
+                    snapshot.masked_all(&patterns)?
                 };
                 let mut text = match (with_text, ansi) {
                     (false, _) => String::new(),

@@ -227,6 +227,10 @@ pub enum Operation {
         /// the picture sets this false, and its reply stays small whatever the screen holds.
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         text: bool,
+        /// Regexes whose matches are masked in the text and the PNG
+        /// ([`Snapshot::masked`](crate::Snapshot::masked)): clocks, timestamps, pids.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mask: Vec<String>,
     },
     /// Change the terminal size: the screen first, then the PTY (SIGWINCH).
     Resize {
@@ -314,6 +318,7 @@ mod tests {
                     ..PngRequest::default()
                 }),
                 text: false,
+                mask: vec![r"\d+".into()],
             },
             Operation::Send {
                 steps: vec![Step::Bytes(vec![0, 255])],

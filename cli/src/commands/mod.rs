@@ -132,6 +132,10 @@ enum Command {
         /// Include the lines that scrolled off the top.
         #[arg(long)]
         scrollback: bool,
+        /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
+        /// keeping columns: clocks, timestamps, pids (repeatable).
+        #[arg(long, value_name = "REGEX")]
+        mask: Vec<String>,
         /// Also write the screen as a PNG (default: a numbered file in the runtime
         /// directory); prints the path.
         #[arg(long, value_name = "PATH", num_args = 0..=1)]
@@ -396,6 +400,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             timeout_ms,
             ansi,
             scrollback,
+            mask,
             png,
             render,
         } => {
@@ -409,6 +414,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 png,
                 // Without --json a PNG capture prints only the file's path.
                 text: json || !wants_png,
+                mask,
             };
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             if wants_png && !json {

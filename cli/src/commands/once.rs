@@ -49,6 +49,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         scrollback: false,
         png: png.map(|p| render.request(Some(p))).transpose()?,
         text: true,
+        mask: Vec::new(),
     });
     // Check every operation before starting anything: a bad key or regex fails at once.
     for operation in &operations {

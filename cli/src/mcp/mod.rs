@@ -145,6 +145,10 @@ struct TerminalArgs {
     /// capture: include a PNG screenshot (default true).
     #[serde(default)]
     image: Option<bool>,
+    /// capture: regexes whose matches are masked in the text (as `*`) and the image (flat
+    /// grey), keeping columns — clocks, timestamps, pids.
+    #[serde(default)]
+    mask: Option<Vec<String>>,
     /// capture: screenshot theme, "dark" (default) or "light".
     #[serde(default)]
     theme: Option<String>,
@@ -419,6 +423,7 @@ impl State {
                     scrollback: false,
                     png,
                     text: true,
+                    mask: args.mask.clone().unwrap_or_default(),
                 };
                 match self.session(&name)?.apply(&operation)? {
                     Reply::Screen { screen } => Ok(screen_result(&name, screen)),
