@@ -45,6 +45,7 @@
 //! - `render` (default feature `render`): snapshots to pixels and PNG, golden images;
 //! - [`error`]: the error type and its kinds.
 
+mod artifacts;
 pub mod color;
 pub mod error;
 mod files;

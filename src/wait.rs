@@ -152,6 +152,9 @@ pub struct WaitError {
     /// Where the wait was called from, for a direct library call: the report starts with
     /// it, so a `?` in a test still says which line failed.
     pub caller: Option<&'static std::panic::Location<'static>>,
+    /// The folder the screen, its colours, a PNG and the state were written to (a direct
+    /// library call inside a test; see `TUIPILOT_ARTIFACTS`).
+    pub artifacts: Option<std::path::PathBuf>,
 }
 
 impl fmt::Display for WaitError {
@@ -203,6 +206,13 @@ impl fmt::Display for WaitError {
             (Some((row, line)), _) => writeln!(f, "closest line: row {row}: {line:?}")?,
             (None, true) => writeln!(f, "closest line: none resembles the pattern")?,
             (None, false) => {}
+        }
+        if let Some(dir) = &self.artifacts {
+            writeln!(
+                f,
+                "saved: {} (screen.txt, screen.ansi, screen.png, state.json)",
+                dir.display()
+            )?;
         }
         if self.unanswered.is_empty() {
             write!(f, "unanswered terminal queries: none")
@@ -434,6 +444,15 @@ fn failure(
 ) -> Error {
     let screen = state.snapshot();
     let notes = notes(condition, &screen, unchanged_since_input);
+    let elapsed = attempt.start.elapsed();
+    let artifacts = attempt.caller.and_then(|_| {
+        crate::artifacts::write(
+            &screen,
+            &condition.to_string(),
+            elapsed.as_millis(),
+            attempt.timeout.as_millis(),
+        )
+    });
     let (closest, output_tail) = match condition {
         Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
         Condition::Output(re) => {
@@ -451,7 +470,7 @@ fn failure(
     }
     let report = WaitError {
         condition: condition.to_string(),
-        elapsed: attempt.start.elapsed(),
+        elapsed,
         timeout: attempt.timeout,
         exited,
         screen,
@@ -464,6 +483,7 @@ fn failure(
         ),
         notes,
         caller: attempt.caller,
+        artifacts,
     };
     if exited.is_some() {
         Error::ExitedWhileWaiting(Box::new(report))

@@ -455,3 +455,46 @@ fn an_isolated_session_has_a_fresh_home_that_goes_away_with_it() {
     drop(s);
     assert!(!home.exists(), "{} outlived its session", home.display());
 }
+
+#[test]
+fn a_failed_wait_in_a_test_leaves_the_screen_behind() {
+    let s = sh("printf '\\033[1;31mred alert\\033[0m\\n'; sleep 30");
+    s.wait_for_text("red alert").unwrap();
+    let err = s
+        .wait_for_text_timeout("green", Duration::from_millis(100))
+        .unwrap_err();
+    let report = err.to_string();
+    // Under cargo the folder is target/tuipilot-artifacts/<this test's name>.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/tuipilot-artifacts/a_failed_wait_in_a_test_leaves_the_screen_behind");
+    if std::env::var_os("TUIPILOT_ARTIFACTS").is_some() || std::env::var_os("CARGO_TARGET_DIR").is_some() {
+        eprintln!("skipping the folder check: TUIPILOT_ARTIFACTS or CARGO_TARGET_DIR moves it");
+        assert!(report.contains("saved: "), "{report}");
+        return;
+    }
+    assert!(report.contains(&format!("saved: {}", dir.display())), "{report}");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("screen.txt"))
+            .unwrap()
+            .lines()
+            .next(),
+        Some("red alert")
+    );
+    assert!(
+        std::fs::read_to_string(dir.join("screen.ansi"))
+            .unwrap()
+            .contains("\x1b[0;1;38;5;1mred alert")
+    );
+    assert!(
+        std::fs::read(dir.join("screen.png"))
+            .unwrap()
+            .starts_with(b"\x89PNG")
+    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["condition"], "text matching /green/ on the screen");
+    assert_eq!(
+        (state["cols"].as_u64(), state["rows"].as_u64()),
+        (Some(80), Some(24))
+    );
+}

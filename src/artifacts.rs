@@ -1,0 +1,84 @@
+//! Failure artefacts: what a failed wait in a test leaves behind to look at.
+//!
+//! A report in a CI log scrolls away and shows no colours; so when a wait called from a
+//! test fails, the screen is also written to `DIR/<test name>/`: `screen.txt` (the text),
+//! `screen.ansi` (with colours, for `cat` in a terminal), `screen.png` (with the `render`
+//! feature) and `state.json` (size, cursor, title, exit status, the condition and the
+//! timing). The report names the folder. `DIR` is `$TUIPILOT_ARTIFACTS`, else
+//! `tuipilot-artifacts` in cargo's target directory (`$CARGO_TARGET_DIR`, else
+//! `$CARGO_MANIFEST_DIR/target`); outside cargo, with neither set, nothing is written.
+//! The test's name is its thread's (libtest names each test's thread after the test).
+//! Waits made through the operation executor (a session host, the MCP server) write
+//! nothing: they are not inside a test.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::snapshot::Snapshot;
+
+/// Where a failed wait's artefacts go, if anywhere: the folder for this test.
+fn folder() -> Option<PathBuf> {
+    let base = match std::env::var_os("TUIPILOT_ARTIFACTS").filter(|v| !v.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+                .or_else(|| {
+                    std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("target"))
+                })?;
+            target.join("tuipilot-artifacts")
+        }
+    };
+    let thread = std::thread::current();
+    let test = match thread.name() {
+        Some(name) if name != "main" => name.to_string(),
+        _ => "main".to_string(),
+    };
+    // Test names are paths (`tests::a_b`); keep them one folder each.
+    let test: String = test
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    Some(base.join(test))
+}
+
+/// Writes the artefacts of a failed wait; returns the folder, or `None` when there is
+/// nowhere to write or writing failed (a report without artefacts beats no report).
+pub(crate) fn write(
+    screen: &Snapshot,
+    condition: &str,
+    elapsed_ms: u128,
+    timeout_ms: u128,
+) -> Option<PathBuf> {
+    let dir = folder()?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let (cols, rows) = screen.size();
+    let cursor = screen.cursor();
+    let state = json!({
+        "condition": condition,
+        "elapsed_ms": elapsed_ms,
+        "timeout_ms": timeout_ms,
+        "cols": cols,
+        "rows": rows,
+        "cursor": {"row": cursor.row, "col": cursor.col, "visible": cursor.visible},
+        "title": screen.title(),
+        "alternate_screen": screen.alternate_screen(),
+        "exit": screen.exit_status().map(|s| s.to_string()),
+    });
+    std::fs::write(dir.join("screen.txt"), screen.text() + "\n").ok()?;
+    std::fs::write(dir.join("screen.ansi"), screen.ansi() + "\n").ok()?;
+    std::fs::write(dir.join("state.json"), format!("{state:#}\n")).ok()?;
+    #[cfg(feature = "render")]
+    {
+        let _ = screen.save_png(dir.join("screen.png"), &crate::render::RenderOptions::default());
+    }
+    Some(dir)
+}
