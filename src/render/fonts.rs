@@ -44,30 +44,52 @@ impl Face {
     }
 }
 
-/// The four monospace styles plus the symbol fallback.
+/// The four monospace styles plus the symbol fallback, each parsed the first time it is
+/// needed: parsing is most of a first render's cost (and far more in a dependent's debug
+/// build), and most screens need only the regular face.
+#[derive(Default)]
 pub(crate) struct Bundled {
-    pub regular: Face,
-    pub bold: Face,
-    pub oblique: Face,
-    pub bold_oblique: Face,
-    pub sans: Face,
+    faces: [OnceLock<Face>; 5],
 }
 
-/// The bundled faces, parsed on first use.
+/// Which bundled face, with its file.
+const FACES: [(&[u8], &str); 5] = [
+    (MONO, "DejaVuSansMono"),
+    (MONO_BOLD, "DejaVuSansMono-Bold"),
+    (MONO_OBLIQUE, "DejaVuSansMono-Oblique"),
+    (MONO_BOLD_OBLIQUE, "DejaVuSansMono-BoldOblique"),
+    (SANS, "DejaVuSans"),
+];
+
+impl Bundled {
+    fn face(&self, id: usize) -> &Face {
+        self.faces[id].get_or_init(|| {
+            let (bytes, name) = FACES[id];
+            // The bundled files are known-good; a failure here is a build defect.
+            Face::parse(id, bytes).unwrap_or_else(|e| panic!("bundled font {name}: {e}"))
+        })
+    }
+
+    /// The monospace face for a bold/italic combination.
+    pub fn styled(&self, bold: bool, italic: bool) -> &Face {
+        self.face(usize::from(bold) + 2 * usize::from(italic))
+    }
+
+    /// The regular monospace face (it sets the cell size).
+    pub fn regular(&self) -> &Face {
+        self.face(0)
+    }
+
+    /// DejaVu Sans: symbols the monospace face lacks.
+    pub fn sans(&self) -> &Face {
+        self.face(4)
+    }
+}
+
+/// The bundled faces, each parsed on first use.
 pub(crate) fn bundled() -> &'static Bundled {
     static BUNDLED: OnceLock<Bundled> = OnceLock::new();
-    BUNDLED.get_or_init(|| {
-        // The bundled files are known-good; a failure here is a build defect.
-        let parse =
-            |id, bytes, name| Face::parse(id, bytes).unwrap_or_else(|e| panic!("bundled font {name}: {e}"));
-        Bundled {
-            regular: parse(0, MONO, "DejaVuSansMono"),
-            bold: parse(1, MONO_BOLD, "DejaVuSansMono-Bold"),
-            oblique: parse(2, MONO_OBLIQUE, "DejaVuSansMono-Oblique"),
-            bold_oblique: parse(3, MONO_BOLD_OBLIQUE, "DejaVuSansMono-BoldOblique"),
-            sans: parse(4, SANS, "DejaVuSans"),
-        }
-    })
+    BUNDLED.get_or_init(Bundled::default)
 }
 
 /// User-supplied fallback faces, by path, parsed once per process.

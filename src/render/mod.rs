@@ -209,7 +209,7 @@ impl Metrics {
     pub fn of(options: &RenderOptions) -> Metrics {
         let scale = options.scale.max(1);
         let px = options.font_size * scale as f32;
-        let face = &fonts::bundled().regular;
+        let face = fonts::bundled().regular();
         let line = face.font.horizontal_line_metrics(px);
         let (ascent, descent) = line.map_or((px * 0.8, -px * 0.2), |l| (l.ascent, l.descent));
         let advance = face.font.metrics('M', px).advance_width;
@@ -399,14 +399,11 @@ fn draw_char(
     bundled: &fonts::Bundled,
     user: &[std::sync::Arc<fonts::Face>],
 ) {
-    let styled = match (bold, italic) {
-        (false, false) => &bundled.regular,
-        (true, false) => &bundled.bold,
-        (false, true) => &bundled.oblique,
-        (true, true) => &bundled.bold_oblique,
-    };
-    let face = [styled, &bundled.regular, &bundled.sans]
-        .into_iter()
+    let styled = bundled.styled(bold, italic);
+    // The fallbacks lazily: a face is parsed only when a character needs it.
+    let face = std::iter::once(styled)
+        .chain(std::iter::once_with(|| bundled.regular()))
+        .chain(std::iter::once_with(|| bundled.sans()))
         .chain(user.iter().map(|f| f.as_ref()))
         .find(|f| f.has(c));
     let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
