@@ -1,7 +1,8 @@
 //! Fonts and the glyph cache.
 //!
 //! The bundled faces (DejaVu Sans Mono in four styles, DejaVu Sans as a symbol fallback)
-//! are compiled into the binary and parsed once per process; no system font is looked up.
+//! are compiled into the binary and each parsed once per process, when first needed; no
+//! system font is looked up.
 //! A user may add fallback faces by path (also parsed once). Rasterised glyphs are cached
 //! per face, character and pixel size for the life of the process.
 
@@ -29,7 +30,12 @@ pub(crate) struct Face {
 
 impl Face {
     fn parse(id: usize, bytes: &[u8]) -> std::result::Result<Face, String> {
-        let font = Font::from_bytes(bytes, FontSettings::default()).map_err(|e| e.to_string())?;
+        let settings = FontSettings {
+            // Ligature and variant tables: a terminal draws one character per cell.
+            load_substitutions: false,
+            ..FontSettings::default()
+        };
+        let font = Font::from_bytes(bytes, settings).map_err(|e| e.to_string())?;
         let face = ttf_parser::Face::parse(bytes, 0).map_err(|e| e.to_string())?;
         let units = f32::from(face.units_per_em());
         let underline = face
