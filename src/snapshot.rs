@@ -294,31 +294,46 @@ impl Snapshot {
         self.lines.iter().any(|l| l.contains(needle))
     }
 
-    /// Every match of `pattern` on the screen, row by row (a match never spans rows).
+    /// Every match of `pattern` on the screen, searched exactly as a text wait searches:
+    /// the rows (trailing spaces trimmed) joined by `\n`, with `^` and `$` anchoring to
+    /// rows. So what a wait can match, `find` finds — a match may span rows (`^2\n\$$`);
+    /// its `row` and `col` are where it starts.
     pub fn find(&self, pattern: &str) -> Result<Vec<Match>> {
         Ok(self.find_regex(&compile(pattern)?))
     }
 
     /// Like [`find`](Self::find) with a compiled regex.
     pub fn find_regex(&self, re: &Regex) -> Vec<Match> {
-        let mut out = Vec::new();
-        for row in 0..self.rows {
-            let start = usize::from(row) * usize::from(self.cols);
-            let (line, columns) = row_text(&self.cells[start..start + usize::from(self.cols)]);
-            for m in re.find_iter(&line) {
+        let cols = usize::from(self.cols);
+        let mut text = String::new();
+        let mut rows = Vec::with_capacity(usize::from(self.rows));
+        for row in 0..usize::from(self.rows) {
+            if row > 0 {
+                text.push('\n');
+            }
+            let (line, columns) = row_text(&self.cells[row * cols..(row + 1) * cols]);
+            rows.push((text.len(), columns));
+            text.push_str(&line);
+        }
+        re.find_iter(&text)
+            .map(|m| {
+                let row = rows
+                    .partition_point(|(start, _)| *start <= m.start())
+                    .saturating_sub(1);
+                let (row_start, columns) = &rows[row];
+                let offset = m.start() - row_start;
                 let col = columns
                     .iter()
-                    .take_while(|(byte, _)| *byte <= m.start())
+                    .take_while(|(byte, _)| *byte <= offset)
                     .last()
                     .map_or(0, |(_, col)| *col);
-                out.push(Match {
-                    row,
+                Match {
+                    row: row as u16,
                     col,
                     text: m.as_str().to_string(),
-                });
-            }
-        }
-        out
+                }
+            })
+            .collect()
     }
 
     /// The screen with every match of `pattern` masked: each matched cell shows

@@ -426,3 +426,20 @@ fn utf8_split_across_reads_draws_the_same_as_whole() {
         assert_eq!(split.snapshot(), whole.snapshot(), "split at {at}");
     }
 }
+
+#[test]
+fn find_matches_what_a_wait_matches_even_across_rows() {
+    let mut t = term();
+    t.process(b"$ wc -l\r\n2\r\n$ ");
+    let snap = t.snapshot();
+    let found = snap.find(r"^2\n\$$").unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(
+        (found[0].row, found[0].col, found[0].text.as_str()),
+        (1, 0, "2\n$")
+    );
+    // Single-row patterns find what they always found, row and column included.
+    let found = snap.find("wc").unwrap();
+    assert_eq!((found[0].row, found[0].col), (0, 2));
+    assert_eq!(snap.find(r"^\$").unwrap().len(), 2);
+}
