@@ -7,7 +7,10 @@
 //! shows agree. Colours 16–255 are the xterm cube and grey ramp, computed exactly.
 
 /// A cell colour as the program set it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// `Debug` and `Display` name the 16 ANSI colours, so a failed comparison reads
+/// `Indexed(3 = yellow)`, not a bare number.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Color {
     /// The terminal's default foreground or background.
     #[default]
@@ -16,6 +19,105 @@ pub enum Color {
     Indexed(u8),
     /// A 24-bit colour.
     Rgb(u8, u8, u8),
+}
+
+/// The 16 ANSI colour names, by index (SGR 30–37 and 90–97).
+pub const ANSI_NAMES: [&str; 16] = [
+    "black",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "magenta",
+    "cyan",
+    "white",
+    "bright-black",
+    "bright-red",
+    "bright-green",
+    "bright-yellow",
+    "bright-blue",
+    "bright-magenta",
+    "bright-cyan",
+    "bright-white",
+];
+
+/// Other names for the 16: ratatui's and crossterm's (`Gray` is 7, `DarkGray` 8,
+/// `LightRed` 9 …). Note that their `White` is index 15, `bright-white` here; `white` is 7,
+/// as SGR 37 names it.
+const ALIASES: [(&str, u8); 10] = [
+    ("gray", 7),
+    ("grey", 7),
+    ("dark-gray", 8),
+    ("dark-grey", 8),
+    ("light-red", 9),
+    ("light-green", 10),
+    ("light-yellow", 11),
+    ("light-blue", 12),
+    ("light-magenta", 13),
+    ("light-cyan", 14),
+];
+
+impl Color {
+    /// A colour by name: the 16 ANSI names (`yellow`, `bright-blue`), ratatui's
+    /// (`LightRed`, `DarkGray`; case, `-` and `_` do not matter), `default`, `#rrggbb`,
+    /// or a palette index (`208`).
+    pub fn named(name: &str) -> Option<Color> {
+        let key: String = name
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect();
+        if key == "default" {
+            return Some(Color::Default);
+        }
+        if let Some(hex) = key.strip_prefix('#')
+            && hex.len() == 6
+        {
+            let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+            return Some(Color::Rgb(byte(0)?, byte(2)?, byte(4)?));
+        }
+        if let Ok(index) = key.parse::<u8>() {
+            return Some(Color::Indexed(index));
+        }
+        let squash = |n: &str| n.replace('-', "");
+        ANSI_NAMES
+            .iter()
+            .position(|n| squash(n) == key)
+            .map(|i| i as u8)
+            .or_else(|| ALIASES.iter().find(|(n, _)| squash(n) == key).map(|(_, i)| *i))
+            .map(Color::Indexed)
+    }
+
+    /// The ANSI name of a palette index 0–15.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Color::Indexed(i) => ANSI_NAMES.get(usize::from(i)).copied(),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Color {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self, self.name()) {
+            (Color::Default, _) => f.write_str("default"),
+            (Color::Indexed(i), Some(name)) => write!(f, "{name} ({i})"),
+            (Color::Indexed(i), None) => write!(f, "colour {i}"),
+            (Color::Rgb(r, g, b), _) => write!(f, "#{r:02x}{g:02x}{b:02x}"),
+        }
+    }
+}
+
+impl std::fmt::Debug for Color {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self, self.name()) {
+            (Color::Default, _) => f.write_str("Default"),
+            (Color::Indexed(i), Some(name)) => write!(f, "Indexed({i} = {name})"),
+            (Color::Indexed(i), None) => write!(f, "Indexed({i})"),
+            (Color::Rgb(r, g, b), _) => write!(f, "Rgb({r}, {g}, {b})"),
+        }
+    }
 }
 
 impl From<vt100::Color> for Color {
@@ -171,5 +273,26 @@ mod tests {
     #[test]
     fn x11_form() {
         assert_eq!(Rgb(0x1e, 0xff, 0).x11(), "rgb:1e1e/ffff/0000");
+    }
+}
+
+#[cfg(test)]
+mod names {
+    use super::*;
+
+    #[test]
+    fn colours_have_names_both_ways() {
+        assert_eq!(Color::named("yellow"), Some(Color::Indexed(3)));
+        assert_eq!(Color::named("LightRed"), Some(Color::Indexed(9)));
+        assert_eq!(Color::named("Dark_Gray"), Some(Color::Indexed(8)));
+        assert_eq!(Color::named("bright-white"), Some(Color::Indexed(15)));
+        assert_eq!(Color::named("#ff8800"), Some(Color::Rgb(255, 136, 0)));
+        assert_eq!(Color::named("208"), Some(Color::Indexed(208)));
+        assert_eq!(Color::named("default"), Some(Color::Default));
+        assert_eq!(Color::named("chartreuse"), None);
+        assert_eq!(format!("{:?}", Color::Indexed(3)), "Indexed(3 = yellow)");
+        assert_eq!(Color::Indexed(3).to_string(), "yellow (3)");
+        assert_eq!(Color::Indexed(208).to_string(), "colour 208");
+        assert_eq!(Color::Rgb(1, 2, 255).to_string(), "#0102ff");
     }
 }

@@ -48,6 +48,9 @@ pub enum Condition {
     CursorAt(u16, u16),
     /// A caller-supplied test on the screen.
     Predicate(Predicate),
+    /// A caller-supplied test with the words a failed wait's report uses for it
+    /// ([`Condition::described`]).
+    Described(String, Predicate),
 }
 
 impl Condition {
@@ -75,6 +78,15 @@ impl Condition {
     pub fn predicate(test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Condition {
         Condition::Predicate(Arc::new(test))
     }
+
+    /// A test on each new screen, named for the report: a failed wait says
+    /// "waiting for the selected row to be bold", not "a condition on the screen".
+    pub fn described(
+        what: impl Into<String>,
+        test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static,
+    ) -> Condition {
+        Condition::Described(what.into(), Arc::new(test))
+    }
 }
 
 impl fmt::Display for Condition {
@@ -89,6 +101,7 @@ impl fmt::Display for Condition {
             Condition::Exit => write!(f, "the program to exit"),
             Condition::CursorAt(r, c) => write!(f, "the cursor at row {r}, column {c}"),
             Condition::Predicate(_) => write!(f, "a condition on the screen"),
+            Condition::Described(what, _) => f.write_str(what),
         }
     }
 }
@@ -364,7 +377,7 @@ pub(crate) fn wait_until(
                 let cursor = state.snapshot().cursor();
                 (cursor.row, cursor.col) == (*row, *col)
             }
-            Condition::Predicate(test) => test(&state.snapshot()),
+            Condition::Predicate(test) | Condition::Described(_, test) => test(&state.snapshot()),
         };
         if holds {
             return Ok(Satisfied::Screen(state.snapshot()));

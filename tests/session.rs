@@ -498,3 +498,17 @@ fn a_failed_wait_in_a_test_leaves_the_screen_behind() {
         (Some(80), Some(24))
     );
 }
+
+#[test]
+fn a_described_condition_names_itself_when_it_fails() {
+    let s = sh("printf 'plain\\n'; sleep 30");
+    s.wait_for_text("plain").unwrap();
+    let bold = Condition::described("the first row to be bold", |snap| {
+        snap.style_at(0, 0).is_some_and(|style| style.bold)
+    });
+    let err = s.wait_timeout(&bold, Duration::from_millis(100)).unwrap_err();
+    assert!(
+        err.to_string().contains("waiting for the first row to be bold"),
+        "{err}"
+    );
+}
