@@ -39,6 +39,34 @@ pub struct Style {
     pub inverse: bool,
 }
 
+impl std::fmt::Display for Style {
+    /// The attributes in words: `bold underline fg=yellow (3) bg=#102030`, or `default`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut words: Vec<String> = [
+            (self.bold, "bold"),
+            (self.dim, "dim"),
+            (self.italic, "italic"),
+            (self.underline, "underline"),
+            (self.inverse, "inverse"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, word)| word.to_string())
+        .collect();
+        if self.fg != Color::Default {
+            words.push(format!("fg={}", self.fg));
+        }
+        if self.bg != Color::Default {
+            words.push(format!("bg={}", self.bg));
+        }
+        if words.is_empty() {
+            f.write_str("default")
+        } else {
+            f.write_str(&words.join(" "))
+        }
+    }
+}
+
 /// The text of a cell, stored inline: a snapshot copies thousands of cells, and one
 /// allocation per cell would dominate the cost of taking it.
 #[derive(Clone, PartialEq, Eq)]
@@ -389,6 +417,64 @@ impl Snapshot {
             out.lines[row] = row_text(&out.cells[start..start + cols]).0;
         }
         Ok(out)
+    }
+
+    /// The screen as text with its styles as a layer a person can read and a snapshot
+    /// tool can diff: each row, then (if any cell in it is styled) a line that marks every
+    /// styled cell with a letter, then a legend of the letters. Stable for the same
+    /// screen; letters are given in order of first appearance.
+    ///
+    /// ```text
+    ///  0 |build ok  12:00
+    ///    |aaaaaaaa  bbbbb
+    ///  1 |plain
+    /// a: bold fg=green (2)
+    /// b: fg=yellow (3) bg=blue (4)
+    /// ```
+    pub fn styled(&self) -> String {
+        const LETTERS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        let cols = usize::from(self.cols);
+        let last = self
+            .lines
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(0, |p| p + 1);
+        let mut legend: Vec<Style> = Vec::new();
+        let mut out = String::new();
+        for (row, line) in self.lines.iter().enumerate() {
+            let cells = &self.cells[row * cols..(row + 1) * cols];
+            let styled = cells.iter().any(|c| c.style != Style::default());
+            if row >= last && !styled {
+                continue;
+            }
+            out.push_str(&format!("{row:>2} |{line}\n"));
+            if !styled {
+                continue;
+            }
+            let mut marks = String::new();
+            for cell in cells.iter().filter(|c| !c.wide_continuation) {
+                let mark = if cell.style == Style::default() {
+                    ' '
+                } else {
+                    let index = legend.iter().position(|s| *s == cell.style).unwrap_or_else(|| {
+                        legend.push(cell.style);
+                        legend.len() - 1
+                    });
+                    LETTERS.get(index).map_or('?', |&b| char::from(b))
+                };
+                // A wide character's mark covers both its cells.
+                marks.push(mark);
+                if cell.wide {
+                    marks.push(mark);
+                }
+            }
+            out.push_str(&format!("   |{}\n", marks.trim_end()));
+        }
+        for (index, style) in legend.iter().enumerate() {
+            let letter = LETTERS.get(index).map_or('?', |&b| char::from(b));
+            out.push_str(&format!("{letter}: {style}\n"));
+        }
+        out
     }
 
     /// The screen with colours and attributes as SGR escape sequences, for a person

@@ -443,3 +443,13 @@ fn find_matches_what_a_wait_matches_even_across_rows() {
     assert_eq!((found[0].row, found[0].col), (0, 2));
     assert_eq!(snap.find(r"^\$").unwrap().len(), 2);
 }
+
+#[test]
+fn the_styled_snapshot_shows_text_with_a_style_layer() {
+    let mut t = Terminal::new(20, 4).unwrap();
+    t.process(b"\x1b[1;32mbuild ok\x1b[0m  \x1b[33;44m12:00\x1b[0m\r\nplain\r\n\x1b[1;32mok\x1b[0m");
+    assert_eq!(
+        t.snapshot().styled(),
+        " 0 |build ok  12:00\n   |aaaaaaaa  bbbbb\n 1 |plain\n 2 |ok\n   |aa\na: bold fg=green (2)\nb: fg=yellow (3) bg=blue (4)\n"
+    );
+}
