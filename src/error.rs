@@ -99,6 +99,9 @@ pub enum Error {
         /// The value given, in milliseconds.
         ms: u64,
     },
+    /// An assertion on a [`Locator`](crate::locate::Locator) failed; the report shows the
+    /// screen with the located cells marked.
+    Assertion(Box<crate::locate::AssertionError>),
     /// A wait's condition did not hold in time.
     Timeout(Box<WaitError>),
     /// The program exited while a wait's condition had not yet held, so it never will.
@@ -191,7 +194,7 @@ impl Error {
             | Error::DurationTooLong { .. } => ErrorKind::BadInput,
             Error::Cancelled { .. } => ErrorKind::Cancelled,
             Error::Unsupported { .. } => ErrorKind::Unsupported,
-            Error::ImageMismatch { .. } => ErrorKind::Mismatch,
+            Error::ImageMismatch { .. } | Error::Assertion(_) => ErrorKind::Mismatch,
             Error::ProgramNotFound { .. } | Error::Spawn { .. } => ErrorKind::Spawn,
             Error::Timeout(_) => ErrorKind::Timeout,
             Error::Exited { .. } | Error::Closed { .. } => ErrorKind::Exited,
@@ -281,6 +284,7 @@ impl fmt::Display for Error {
                 crate::color::THEME_NAMES.join(", ")
             ),
             Error::ImageMismatch { report } => f.write_str(report),
+            Error::Assertion(report) => write!(f, "{report}"),
             Error::InvalidRenderOption { message } | Error::InvalidArgument { message } => {
                 f.write_str(message)
             }

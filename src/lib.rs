@@ -39,6 +39,7 @@
 //!   replies to the program's queries; knows nothing of processes;
 //! - [`wait`]: conditions and the one waiting loop;
 //! - [`snapshot`]: immutable copies of the screen, with text, cells and styles;
+//! - [`locate`]: parts of a snapshot and the assertions tests make on them;
 //! - [`color`]: cell colours, sRGB, themes and the 256-colour palette;
 //! - [`operation`]: the one vocabulary of operations every face (host protocol, MCP, CLI,
 //!   tapes) translates to, and [`Session::apply`], their one executor;
@@ -50,6 +51,7 @@ pub mod color;
 pub mod error;
 mod files;
 pub mod keys;
+pub mod locate;
 pub mod operation;
 pub mod process;
 mod pty;
@@ -63,6 +65,7 @@ pub mod wait;
 pub use color::{Color, Rgb, Theme};
 pub use error::{Error, ErrorKind, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
+pub use locate::{Locator, StyleMatch};
 pub use operation::{Operation, Reply, StartSpec};
 pub use process::ExitStatus;
 pub use session::{

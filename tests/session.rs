@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use tuipilot::{Condition, Error, ErrorKind, ExitStatus, Input, Session};
+use tuipilot::{Condition, Error, ErrorKind, ExitStatus, Input, Session, StyleMatch};
 
 fn sh(script: &str) -> Session {
     Session::builder("sh")
@@ -509,6 +509,64 @@ fn a_described_condition_names_itself_when_it_fails() {
     let err = s.wait_timeout(&bold, Duration::from_millis(100)).unwrap_err();
     assert!(
         err.to_string().contains("waiting for the first row to be bold"),
+        "{err}"
+    );
+}
+
+/// A menu whose selection is drawn in inverse video and moves with Down.
+fn menu() -> Session {
+    sh(
+        "stty -echo -icanon; sel=0; while :; do printf '\\033[H\\033[2J'; i=0; for f in Apple Banana Cherry; do if [ $i = $sel ]; then printf '\\033[7;33m> %s\\033[0m\\n' $f; else printf '  %s\\n' $f; fi; i=$((i+1)); done; k=$(dd bs=3 count=1 2>/dev/null); case $k in *B) sel=$((sel+1));; esac; done",
+    )
+}
+
+#[test]
+fn locators_assert_text_style_and_count_in_words() {
+    let s = menu();
+    let screen = s.wait_for_text("Cherry").unwrap();
+    let selected = StyleMatch::new().inverse().fg("yellow").unwrap();
+    screen
+        .locate("Apple")
+        .unwrap()
+        .assert_visible()
+        .unwrap()
+        .assert_style(&selected)
+        .unwrap();
+    screen.locate(r"^  \w+").unwrap().assert_count(2).unwrap();
+    screen.locate_row(1).assert_text("Banana").unwrap();
+    let line = line!() + 1;
+    let err = screen
+        .locate("Banana")
+        .unwrap()
+        .assert_style(&selected)
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.starts_with(&format!(
+            "tests/session.rs:{line}: expected /Banana/ inverse fg=yellow (3), found row 1 column 2 is default"
+        )),
+        "{report}"
+    );
+    assert!(report.contains("   1 |   Banana\n     |   ^^^^^^"), "{report}");
+    assert_eq!(err.kind(), ErrorKind::Mismatch);
+    assert!(screen.locate("Durian").unwrap().assert_visible().is_err());
+}
+
+#[test]
+fn a_wait_on_a_style_waits_for_the_selection_to_move() {
+    let s = menu();
+    s.wait_for_text("Cherry").unwrap();
+    let selected = StyleMatch::new().inverse();
+    s.press("Down").unwrap();
+    s.press("Down").unwrap();
+    let screen = s.wait(&selected.on("Cherry").unwrap()).unwrap();
+    screen.locate("Cherry").unwrap().assert_style(&selected).unwrap();
+    let err = s
+        .wait_timeout(&selected.on("Durian").unwrap(), Duration::from_millis(100))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("waiting for text matching /Durian/ drawn inverse"),
         "{err}"
     );
 }

@@ -1,0 +1,366 @@
+//! Locators: a part of the screen — found by text, a row, or a range of cells — and the
+//! assertions a test makes on it.
+//!
+//! An assertion that fails returns [`Error::Assertion`] whose report reads like a failed
+//! wait's: the caller's `file:line`, what was expected and what was found (colours by
+//! name), and the screen with the located cells marked under their row. A
+//! [`StyleMatch`] also makes a wait ([`StyleMatch::on`]), so a test can wait for the
+//! selection to move instead of sleeping.
+
+use std::fmt;
+use std::ops::Range;
+use std::panic::Location;
+
+use crate::color::Color;
+use crate::error::{Error, Result};
+use crate::snapshot::{Snapshot, Style, compile};
+use crate::wait::Condition;
+
+/// Some cells of one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    row: u16,
+    cols: (u16, u16),
+}
+
+/// A part of a snapshot, with assertions. Made by [`Snapshot::locate`],
+/// [`Snapshot::locate_row`] or [`Snapshot::locate_cells`].
+#[derive(Clone, Debug)]
+pub struct Locator {
+    snapshot: Snapshot,
+    what: String,
+    spans: Vec<Span>,
+}
+
+/// Which attributes a located cell must have; unset ones may be anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StyleMatch {
+    /// The foreground colour.
+    pub fg: Option<Color>,
+    /// The background colour.
+    pub bg: Option<Color>,
+    /// Bold or not.
+    pub bold: Option<bool>,
+    /// Italic or not.
+    pub italic: Option<bool>,
+    /// Underlined or not.
+    pub underline: Option<bool>,
+    /// Inverse (reverse video) or not.
+    pub inverse: Option<bool>,
+}
+
+fn colour(name: &str) -> Result<Color> {
+    Color::named(name).ok_or_else(|| Error::InvalidArgument {
+        message: format!(
+            "unknown colour `{name}`: use an ANSI name (yellow, bright-blue), a ratatui name (LightRed, DarkGray), #rrggbb, a palette index or default"
+        ),
+    })
+}
+
+impl StyleMatch {
+    /// Any style.
+    pub fn new() -> StyleMatch {
+        StyleMatch::default()
+    }
+
+    /// This foreground, by name (`yellow`, `LightRed`, `#ff8800`, `208`).
+    pub fn fg(mut self, name: &str) -> Result<StyleMatch> {
+        self.fg = Some(colour(name)?);
+        Ok(self)
+    }
+
+    /// This background, by name.
+    pub fn bg(mut self, name: &str) -> Result<StyleMatch> {
+        self.bg = Some(colour(name)?);
+        Ok(self)
+    }
+
+    /// Bold.
+    pub fn bold(mut self) -> StyleMatch {
+        self.bold = Some(true);
+        self
+    }
+
+    /// Italic.
+    pub fn italic(mut self) -> StyleMatch {
+        self.italic = Some(true);
+        self
+    }
+
+    /// Underlined.
+    pub fn underline(mut self) -> StyleMatch {
+        self.underline = Some(true);
+        self
+    }
+
+    /// Inverse video — how most TUIs draw a selection.
+    pub fn inverse(mut self) -> StyleMatch {
+        self.inverse = Some(true);
+        self
+    }
+
+    /// Whether `style` has every attribute asked for.
+    pub fn matches(&self, style: &Style) -> bool {
+        self.fg.is_none_or(|c| c == style.fg)
+            && self.bg.is_none_or(|c| c == style.bg)
+            && self.bold.is_none_or(|b| b == style.bold)
+            && self.italic.is_none_or(|b| b == style.italic)
+            && self.underline.is_none_or(|b| b == style.underline)
+            && self.inverse.is_none_or(|b| b == style.inverse)
+    }
+
+    /// A wait for text matching `pattern` drawn in this style (every cell of some match):
+    /// `s.wait(&StyleMatch::new().inverse().on("Cherry")?)` waits for the selection to
+    /// reach Cherry, and a failure says so in words.
+    pub fn on(&self, pattern: &str) -> Result<Condition> {
+        let re = compile(pattern)?;
+        let wanted = self.clone();
+        Ok(Condition::described(
+            format!("text matching /{pattern}/ drawn {self}"),
+            move |snap| {
+                let located = Locator::of_matches(snap, &re, String::new());
+                located
+                    .spans
+                    .iter()
+                    .any(|span| located.span_cells(*span).all(|s| wanted.matches(&s)))
+            },
+        ))
+    }
+}
+
+impl fmt::Display for StyleMatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut words: Vec<String> = Vec::new();
+        for (value, word) in [
+            (self.bold, "bold"),
+            (self.italic, "italic"),
+            (self.underline, "underline"),
+            (self.inverse, "inverse"),
+        ] {
+            match value {
+                Some(true) => words.push(word.into()),
+                Some(false) => words.push(format!("not {word}")),
+                None => {}
+            }
+        }
+        if let Some(fg) = self.fg {
+            words.push(format!("fg={fg}"));
+        }
+        if let Some(bg) = self.bg {
+            words.push(format!("bg={bg}"));
+        }
+        if words.is_empty() {
+            f.write_str("in any style")
+        } else {
+            f.write_str(&words.join(" "))
+        }
+    }
+}
+
+impl Snapshot {
+    /// Every match of `pattern` (as [`find`](Snapshot::find) finds them; a match across
+    /// rows covers its part of each row).
+    pub fn locate(&self, pattern: &str) -> Result<Locator> {
+        let re = compile(pattern)?;
+        Ok(Locator::of_matches(self, &re, format!("/{pattern}/")))
+    }
+
+    /// One row (0-based), up to its last character.
+    pub fn locate_row(&self, row: u16) -> Locator {
+        let len = self
+            .row(row)
+            .map_or(0, |line| unicode_width::UnicodeWidthStr::width(line) as u16);
+        self.locate_cells(row, 0..len.max(1))
+    }
+
+    /// Some cells of one row (0-based, `cols` end exclusive).
+    pub fn locate_cells(&self, row: u16, cols: Range<u16>) -> Locator {
+        let (width, height) = self.size();
+        let spans = if row < height && cols.start < cols.end.min(width) {
+            vec![Span {
+                row,
+                cols: (cols.start, cols.end.min(width)),
+            }]
+        } else {
+            Vec::new()
+        };
+        Locator {
+            snapshot: self.clone(),
+            what: format!("row {row}, columns {}-{}", cols.start, cols.end.saturating_sub(1)),
+            spans,
+        }
+    }
+}
+
+impl Locator {
+    fn of_matches(snapshot: &Snapshot, re: &regex::Regex, what: String) -> Locator {
+        let mut spans = Vec::new();
+        for m in snapshot.find_regex(re) {
+            // A match across rows: its part of each row.
+            let mut row = m.row;
+            let mut col = m.col;
+            for (i, part) in m.text.split('\n').enumerate() {
+                if i > 0 {
+                    row += 1;
+                    col = 0;
+                }
+                let width = unicode_width::UnicodeWidthStr::width(part) as u16;
+                spans.push(Span {
+                    row,
+                    cols: (col, col + width.max(1)),
+                });
+            }
+        }
+        Locator {
+            snapshot: snapshot.clone(),
+            what,
+            spans,
+        }
+    }
+
+    fn span_cells(&self, span: Span) -> impl Iterator<Item = Style> + '_ {
+        (span.cols.0..span.cols.1).filter_map(move |col| self.snapshot.style_at(span.row, col))
+    }
+
+    /// How many matches (or rows) were located.
+    pub fn count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The located text (the first match, or the row or cells).
+    pub fn text(&self) -> String {
+        self.spans.first().map_or_else(String::new, |span| {
+            (span.cols.0..span.cols.1)
+                .filter_map(|col| self.snapshot.cell(span.row, col))
+                .filter(|cell| !cell.wide_continuation)
+                .map(|cell| if cell.text().is_empty() { " " } else { cell.text() })
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+    }
+
+    /// The style of the first located cell.
+    pub fn style(&self) -> Option<Style> {
+        let span = self.spans.first()?;
+        self.snapshot.style_at(span.row, span.cols.0)
+    }
+
+    #[track_caller]
+    fn fail(&self, expected: String, found: String) -> Error {
+        Error::Assertion(Box::new(AssertionError {
+            caller: Location::caller(),
+            expected,
+            found,
+            screen: self.marked_screen(),
+        }))
+    }
+
+    /// Asserts that something was located.
+    #[track_caller]
+    pub fn assert_visible(&self) -> Result<&Locator> {
+        if self.spans.is_empty() {
+            return Err(self.fail(format!("{} on the screen", self.what), "nothing".into()));
+        }
+        Ok(self)
+    }
+
+    /// Asserts how many matches were located.
+    #[track_caller]
+    pub fn assert_count(&self, expected: usize) -> Result<&Locator> {
+        if self.count() != expected {
+            return Err(self.fail(
+                format!("{expected} of {}", self.what),
+                format!("{}", self.count()),
+            ));
+        }
+        Ok(self)
+    }
+
+    /// Asserts that the located text matches `pattern`.
+    #[track_caller]
+    pub fn assert_text(&self, pattern: &str) -> Result<&Locator> {
+        let re = compile(pattern)?;
+        let text = self.text();
+        if self.spans.is_empty() || !re.is_match(&text) {
+            return Err(self.fail(format!("{} to read /{pattern}/", self.what), format!("{text:?}")));
+        }
+        Ok(self)
+    }
+
+    /// Asserts that every located cell of every match has the style asked for.
+    #[track_caller]
+    pub fn assert_style(&self, expected: &StyleMatch) -> Result<&Locator> {
+        if self.spans.is_empty() {
+            return Err(self.fail(format!("{} {expected}", self.what), "nothing located".into()));
+        }
+        for span in &self.spans {
+            for (col, style) in (span.cols.0..).zip(self.span_cells(*span)) {
+                if !expected.matches(&style) {
+                    return Err(self.fail(
+                        format!("{} {expected}", self.what),
+                        format!("row {} column {col} is {style}", span.row),
+                    ));
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    /// The screen with `^` under every located cell.
+    fn marked_screen(&self) -> String {
+        let mut out = String::new();
+        let rows = self.snapshot.rows();
+        let last = rows.iter().rposition(|l| !l.is_empty()).map_or(0, |p| p + 1);
+        let last = self
+            .spans
+            .iter()
+            .map(|s| usize::from(s.row) + 1)
+            .fold(last, usize::max);
+        for (i, line) in rows.iter().enumerate().take(last) {
+            out.push_str(&format!("{i:>4} | {line}\n"));
+            let mut marks = String::new();
+            for span in self.spans.iter().filter(|s| usize::from(s.row) == i) {
+                let (from, to) = (usize::from(span.cols.0), usize::from(span.cols.1));
+                while marks.chars().count() < from {
+                    marks.push(' ');
+                }
+                while marks.chars().count() < to {
+                    marks.push('^');
+                }
+            }
+            if !marks.is_empty() {
+                out.push_str(&format!("     | {marks}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// A failed assertion on a [`Locator`]: where, what was expected, what was found, and the
+/// screen with the located cells marked.
+#[derive(Debug)]
+pub struct AssertionError {
+    /// The assertion's caller.
+    pub caller: &'static Location<'static>,
+    /// What was expected, in words.
+    pub expected: String,
+    /// What was found instead.
+    pub found: String,
+    /// The screen, located cells marked with `^`.
+    pub screen: String,
+}
+
+impl fmt::Display for AssertionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}:{}: expected {}, found {}",
+            self.caller.file(),
+            self.caller.line(),
+            self.expected,
+            self.found
+        )?;
+        f.write_str(self.screen.trim_end())
+    }
+}
