@@ -534,12 +534,9 @@ fn locators_assert_text_style_and_count_in_words() {
         .unwrap();
     screen.locate(r"^  \w+").unwrap().assert_count(2).unwrap();
     screen.locate_row(1).assert_text("Banana").unwrap();
+    let banana = screen.locate("Banana").unwrap();
     let line = line!() + 1;
-    let err = screen
-        .locate("Banana")
-        .unwrap()
-        .assert_style(&selected)
-        .unwrap_err();
+    let err = banana.assert_style(&selected).unwrap_err();
     let report = err.to_string();
     assert!(
         report.starts_with(&format!(
