@@ -248,11 +248,13 @@ impl Locator {
 
     #[track_caller]
     fn fail(&self, expected: String, found: String) -> Error {
+        let artifacts = crate::artifacts::write(&self.snapshot, &format!("expected {expected}"), 0, 0);
         Error::Assertion(Box::new(AssertionError {
             caller: Location::caller(),
             expected,
             found,
             screen: self.marked_screen(),
+            artifacts,
         }))
     }
 
@@ -349,6 +351,8 @@ pub struct AssertionError {
     pub found: String,
     /// The screen, located cells marked with `^`.
     pub screen: String,
+    /// Where the screen was saved (in a test; see the failure artefacts of waits).
+    pub artifacts: Option<std::path::PathBuf>,
 }
 
 impl fmt::Display for AssertionError {
@@ -361,6 +365,14 @@ impl fmt::Display for AssertionError {
             self.expected,
             self.found
         )?;
-        f.write_str(self.screen.trim_end())
+        f.write_str(self.screen.trim_end())?;
+        if let Some(dir) = &self.artifacts {
+            write!(
+                f,
+                "\nsaved: {} (screen.txt, screen.ansi, screen.png, state.json)",
+                dir.display()
+            )?;
+        }
+        Ok(())
     }
 }
