@@ -5,8 +5,10 @@
 //! `screen.ansi` (with colours, for `cat` in a terminal), `screen.png` (with the `render`
 //! feature) and `state.json` (size, cursor, title, exit status, the condition and the
 //! timing). The report names the folder. `DIR` is `$TUIPILOT_ARTIFACTS`, else
-//! `tuipilot-artifacts` in cargo's target directory (`$CARGO_TARGET_DIR`, else
-//! `$CARGO_MANIFEST_DIR/target`); outside cargo, with neither set, nothing is written.
+//! `tuipilot-artifacts` in cargo's target directory: `$CARGO_TARGET_DIR`, else the
+//! directory holding the test executable that cargo marked with `CACHEDIR.TAG` (so a
+//! workspace member's tests write to the workspace's `target/`), else
+//! `$CARGO_MANIFEST_DIR/target`; outside cargo, with none of these, nothing is written.
 //! The test's name is its thread's (libtest names each test's thread after the test).
 //! Waits made through the operation executor (a session host, the MCP server) write
 //! nothing: they are not inside a test.
@@ -25,6 +27,7 @@ fn folder() -> Option<PathBuf> {
             let target = std::env::var_os("CARGO_TARGET_DIR")
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
+                .or_else(cargo_target_of_this_executable)
                 .or_else(|| {
                     std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("target"))
                 })?;
@@ -48,6 +51,16 @@ fn folder() -> Option<PathBuf> {
         })
         .collect();
     Some(base.join(test))
+}
+
+/// The target directory cargo built this executable in: the nearest ancestor with the
+/// `CACHEDIR.TAG` cargo writes there.
+fn cargo_target_of_this_executable() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    exe.ancestors()
+        .skip(1)
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .map(PathBuf::from)
 }
 
 /// Writes the artefacts of a failed wait; returns the folder, or `None` when there is
