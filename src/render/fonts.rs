@@ -19,6 +19,12 @@ const MONO_BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf");
 const MONO_OBLIQUE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Oblique.ttf");
 const MONO_BOLD_OBLIQUE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-BoldOblique.ttf");
 const SANS: &[u8] = include_bytes!("../../fonts/DejaVuSans.ttf");
+// The same four faces cut down to Latin, punctuation, arrows, box drawing and blocks (see
+// fonts/README.md): a fifth of the size, so a first render parses a fifth as much.
+const MONO_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Core.ttf");
+const MONO_BOLD_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold-Core.ttf");
+const MONO_OBLIQUE_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Oblique-Core.ttf");
+const MONO_BOLD_OBLIQUE_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-BoldOblique-Core.ttf");
 
 /// A loaded face: the parsed font, its underline metrics, and a stable id for caching.
 pub(crate) struct Face {
@@ -50,21 +56,28 @@ impl Face {
     }
 }
 
-/// The four monospace styles plus the symbol fallback, each parsed the first time it is
-/// needed: parsing is most of a first render's cost (and far more in a dependent's debug
-/// build), and most screens need only the regular face.
+/// The four monospace styles (each as a small core face and the full face) plus the
+/// symbol fallback, each parsed the first time it is needed: parsing is most of a first
+/// render's cost (and far more in a dependent's debug build), most screens need only the
+/// core of one or two styles, and the full faces are parsed only for a character the core
+/// lacks.
 #[derive(Default)]
 pub(crate) struct Bundled {
-    faces: [OnceLock<Face>; 5],
+    faces: [OnceLock<Face>; 9],
 }
 
-/// Which bundled face, with its file.
-const FACES: [(&[u8], &str); 5] = [
+/// Which bundled face, with its file: the four full styles, DejaVu Sans, then the four
+/// core styles (ids stay stable: they key the glyph cache).
+const FACES: [(&[u8], &str); 9] = [
     (MONO, "DejaVuSansMono"),
     (MONO_BOLD, "DejaVuSansMono-Bold"),
     (MONO_OBLIQUE, "DejaVuSansMono-Oblique"),
     (MONO_BOLD_OBLIQUE, "DejaVuSansMono-BoldOblique"),
     (SANS, "DejaVuSans"),
+    (MONO_CORE, "DejaVuSansMono-Core"),
+    (MONO_BOLD_CORE, "DejaVuSansMono-Bold-Core"),
+    (MONO_OBLIQUE_CORE, "DejaVuSansMono-Oblique-Core"),
+    (MONO_BOLD_OBLIQUE_CORE, "DejaVuSansMono-BoldOblique-Core"),
 ];
 
 impl Bundled {
@@ -76,14 +89,35 @@ impl Bundled {
         })
     }
 
-    /// The monospace face for a bold/italic combination.
-    pub fn styled(&self, bold: bool, italic: bool) -> &Face {
-        self.face(usize::from(bold) + 2 * usize::from(italic))
+    fn style_index(bold: bool, italic: bool) -> usize {
+        usize::from(bold) + 2 * usize::from(italic)
     }
 
-    /// The regular monospace face (it sets the cell size).
+    /// The core of the monospace face for a bold/italic combination.
+    pub fn styled_core(&self, bold: bool, italic: bool) -> &Face {
+        self.face(5 + Self::style_index(bold, italic))
+    }
+
+    /// The full monospace face for a bold/italic combination.
+    pub fn styled(&self, bold: bool, italic: bool) -> &Face {
+        self.face(Self::style_index(bold, italic))
+    }
+
+    /// The core of the regular monospace face: it sets the cell size (its metrics are the
+    /// full face's).
+    pub fn regular_core(&self) -> &Face {
+        self.face(5)
+    }
+
+    /// The full regular monospace face.
     pub fn regular(&self) -> &Face {
         self.face(0)
+    }
+
+    /// Whether `face` is one of the monospace faces (core or full, any style), whose
+    /// glyphs fill their cells exactly.
+    pub fn is_monospace(&self, face: &Face) -> bool {
+        face.id < 4 || (5..9).contains(&face.id)
     }
 
     /// DejaVu Sans: symbols the monospace face lacks.

@@ -209,7 +209,7 @@ impl Metrics {
     pub fn of(options: &RenderOptions) -> Metrics {
         let scale = options.scale.max(1);
         let px = options.font_size * scale as f32;
-        let face = fonts::bundled().regular();
+        let face = fonts::bundled().regular_core();
         let line = face.font.horizontal_line_metrics(px);
         let (ascent, descent) = line.map_or((px * 0.8, -px * 0.2), |l| (l.ascent, l.descent));
         let advance = face.font.metrics('M', px).advance_width;
@@ -399,9 +399,10 @@ fn draw_char(
     bundled: &fonts::Bundled,
     user: &[std::sync::Arc<fonts::Face>],
 ) {
-    let styled = bundled.styled(bold, italic);
+    let styled = bundled.styled_core(bold, italic);
     // The fallbacks lazily: a face is parsed only when a character needs it.
     let face = std::iter::once(styled)
+        .chain(std::iter::once_with(|| bundled.styled(bold, italic)))
         .chain(std::iter::once_with(|| bundled.regular()))
         .chain(std::iter::once_with(|| bundled.sans()))
         .chain(user.iter().map(|f| f.as_ref()))
@@ -426,7 +427,7 @@ fn draw_char(
     let slack = cw * span - gm.advance_width.round() as i32;
     let gx = x
         + gm.xmin
-        + if slack != 0 && !std::ptr::eq(face, styled) {
+        + if slack != 0 && !bundled.is_monospace(face) {
             slack / 2
         } else {
             0
