@@ -79,11 +79,16 @@ pub enum Error {
         action: &'static str,
         /// How the program ended.
         status: ExitStatus,
+        /// Where the input was sent from, for a direct library call (the message starts
+        /// with it).
+        caller: Option<&'static std::panic::Location<'static>>,
     },
     /// The session was already ended with `exit()` or `kill()`.
     Closed {
         /// What was asked, in words.
         action: &'static str,
+        /// Where the request came from, for a direct library call.
+        caller: Option<&'static std::panic::Location<'static>>,
     },
     /// The caller cancelled the operation (see [`Cancel`](crate::Cancel)) before it
     /// finished; what was already sent stays sent.
@@ -254,13 +259,19 @@ impl fmt::Display for Error {
                 value,
                 expected,
             } => write!(f, "{name}={value:?} is invalid: expected {expected}"),
-            Error::Exited { action, status } => write!(
+            Error::Exited {
+                action,
+                status,
+                caller,
+            } => write!(
                 f,
-                "cannot {action}: the program {status}; start a new session to continue"
+                "{}cannot {action}: the program {status}; start a new session to continue",
+                at(*caller)
             ),
-            Error::Closed { action } => write!(
+            Error::Closed { action, caller } => write!(
                 f,
-                "cannot {action}: the session was already ended; start a new session"
+                "{}cannot {action}: the session was already ended; start a new session",
+                at(*caller)
             ),
             Error::Cancelled { action } => write!(f, "{action} was cancelled before it finished"),
             Error::DurationTooLong { what, ms } => write!(
@@ -292,6 +303,11 @@ impl fmt::Display for Error {
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }
     }
+}
+
+/// `file:line: ` for a caller, or nothing.
+fn at(caller: Option<&'static std::panic::Location<'static>>) -> String {
+    caller.map_or_else(String::new, |c| format!("{}:{}: ", c.file(), c.line()))
 }
 
 impl fmt::Debug for Error {

@@ -383,7 +383,10 @@ pub(crate) fn wait_until(
             return Ok(Satisfied::Screen(state.snapshot()));
         }
         if state.closed {
-            return Err(Error::Closed { action: "wait" });
+            return Err(Error::Closed {
+                action: "wait",
+                caller,
+            });
         }
         // Once the program has exited (and its output is drained) the screen is final:
         // only a quiet-period wait can still come true.

@@ -235,10 +235,13 @@ fn waiting_for_text_after_exit_fails_at_once_with_the_status() {
 fn input_to_an_exited_program_is_refused() {
     let s = sh("exit 0");
     s.wait_exit().unwrap();
+    let line = line!() + 1;
     let err = s.send_text("hello").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot send input: the program exited with code 0; start a new session to continue"
+        format!(
+            "tests/session.rs:{line}: cannot send input: the program exited with code 0; start a new session to continue"
+        )
     );
     assert!(s.press("Enter").is_err());
     assert!(s.paste("x").is_err());
@@ -568,6 +571,20 @@ fn a_wait_on_a_style_waits_for_the_selection_to_move() {
     assert!(
         err.to_string()
             .contains("waiting for text matching /Durian/ drawn inverse"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_send_to_an_exited_program_names_the_line_that_sent_it() {
+    let s = sh("exit 0");
+    s.wait_exit().unwrap();
+    let line = line!() + 1;
+    let err = s.press("Enter").unwrap_err();
+    assert!(
+        err.to_string().starts_with(&format!(
+            "tests/session.rs:{line}: cannot send input: the program exited"
+        )),
         "{err}"
     );
 }

@@ -213,7 +213,7 @@ impl Session {
                     let start = self.wait_start();
                     for step in steps {
                         match step {
-                            CheckedStep::Input(input) => self.send(&input)?,
+                            CheckedStep::Input(input) => self.send_from(&input, None)?,
                             CheckedStep::Sleep(pause) => self.pause(pause, cancel)?,
                         }
                     }
@@ -291,7 +291,7 @@ impl Session {
                 Ok(Reply::Screen { screen })
             }
             Checked::Resize { cols, rows } => {
-                self.resize(cols, rows)?;
+                self.resize_from(cols, rows, None)?;
                 Ok(Reply::Resized { cols, rows })
             }
             Checked::Exit { grace } => {

@@ -50,6 +50,9 @@ use crate::wait::{Baseline, Condition, Satisfied, wait_until};
 /// The wait timeout when neither the builder nor `TUIPILOT_TIMEOUT_MS` sets one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Where a direct library call came from: errors for it start with the caller's line.
+type Caller = Option<&'static Location<'static>>;
+
 /// A position in the output stream, for [`Session::wait_for_output_since`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Mark(pub(crate) u64);
@@ -203,20 +206,24 @@ impl Session {
     // ---- input -------------------------------------------------------------
 
     /// Refuses input to a program that has exited or a session that was ended.
-    fn check_input(&self, action: &'static str) -> Result<()> {
+    fn check_input(&self, action: &'static str, caller: Caller) -> Result<()> {
         let state = self.shared.lock();
         if state.closed {
-            return Err(Error::Closed { action });
+            return Err(Error::Closed { action, caller });
         }
         if let Some(status) = state.exit {
-            return Err(Error::Exited { action, status });
+            return Err(Error::Exited {
+                action,
+                status,
+                caller,
+            });
         }
         Ok(())
     }
 
     /// Writes bytes to the program in one write and waits until they are written.
-    fn write(&self, bytes: Vec<u8>) -> Result<()> {
-        self.check_input("send input")?;
+    fn write(&self, bytes: Vec<u8>, caller: Caller) -> Result<()> {
+        self.check_input("send input", caller)?;
         if bytes.is_empty() {
             return Ok(());
         }
@@ -224,11 +231,14 @@ impl Session {
         let (ack, done) = mpsc::sync_channel(1);
         self.jobs
             .send(WriteJob::Bytes(bytes, Some(ack)))
-            .map_err(|_| Error::Closed { action: "send input" })?;
+            .map_err(|_| Error::Closed {
+                action: "send input",
+                caller,
+            })?;
         match done.recv_timeout(self.timeout) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
-                self.check_input("send input")?;
+                self.check_input("send input", caller)?;
                 Err(Error::io("writing to the program", e))
             }
             Err(_) => Err(Error::io(
@@ -241,60 +251,87 @@ impl Session {
         }
     }
 
+    /// Presses one parsed key, encoded for the program's modes now.
+    fn press_key_from(&self, key: Key, caller: Caller) -> Result<()> {
+        let modes = self.shared.lock().terminal.key_modes();
+        self.write(key.encode(modes), caller)
+    }
+
+    /// Sends any input; `caller` is where a direct library call came from (`None` for the
+    /// executor, whose errors go to other faces).
+    pub(crate) fn send_from(&self, input: &Input, caller: Caller) -> Result<()> {
+        match input {
+            Input::Text(text) => self.write(text.as_bytes().to_vec(), caller),
+            Input::Keys(keys) => keys.iter().try_for_each(|k| self.press_key_from(*k, caller)),
+            Input::Paste(text) => {
+                let bracketed = self.shared.lock().terminal.bracketed_paste();
+                self.write(encode_paste(text, bracketed), caller)
+            }
+            Input::Bytes(bytes) => self.write(bytes.clone(), caller),
+        }
+    }
+
     /// Sends literal text (no key names; a newline is sent as LF, so press `Enter`).
+    #[track_caller]
     pub fn send_text(&self, text: &str) -> Result<()> {
-        self.write(text.as_bytes().to_vec())
+        self.write(text.as_bytes().to_vec(), Some(Location::caller()))
     }
 
     /// Sends raw bytes, unchanged.
+    #[track_caller]
     pub fn send_bytes(&self, bytes: &[u8]) -> Result<()> {
-        self.write(bytes.to_vec())
+        self.write(bytes.to_vec(), Some(Location::caller()))
     }
 
     /// Presses a key given by name (`Enter`, `C-c`, `M-x`, `S-Tab`, `q`…), encoded for the
     /// program's modes at this moment.
+    #[track_caller]
     pub fn press(&self, key: &str) -> Result<()> {
-        self.press_key(Key::parse(key)?)
+        self.press_key_from(Key::parse(key)?, Some(Location::caller()))
     }
 
     /// Presses a parsed key.
+    #[track_caller]
     pub fn press_key(&self, key: Key) -> Result<()> {
-        let modes = self.shared.lock().terminal.key_modes();
-        self.write(key.encode(modes))
+        self.press_key_from(key, Some(Location::caller()))
     }
 
     /// Presses keys in order, one write each. All names are checked before any is sent.
+    #[track_caller]
     pub fn press_all<I, S>(&self, keys: I) -> Result<()>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
+        let caller = Some(Location::caller());
         let keys: Vec<Key> = keys
             .into_iter()
             .map(|k| Key::parse(k.as_ref()))
             .collect::<Result<_>>()?;
-        keys.into_iter().try_for_each(|k| self.press_key(k))
+        keys.into_iter().try_for_each(|k| self.press_key_from(k, caller))
     }
 
     /// Pastes text: bracketed (`ESC[200~ … ESC[201~`) if the program enabled it.
+    #[track_caller]
     pub fn paste(&self, text: &str) -> Result<()> {
-        let bracketed = self.shared.lock().terminal.bracketed_paste();
-        self.write(encode_paste(text, bracketed))
+        self.send_from(&Input::Paste(text.to_string()), Some(Location::caller()))
     }
 
     /// Sends any [`Input`].
+    #[track_caller]
     pub fn send(&self, input: &Input) -> Result<()> {
-        match input {
-            Input::Text(text) => self.send_text(text),
-            Input::Keys(keys) => keys.iter().try_for_each(|k| self.press_key(*k)),
-            Input::Paste(text) => self.paste(text),
-            Input::Bytes(bytes) => self.send_bytes(bytes),
-        }
+        self.send_from(input, Some(Location::caller()))
     }
 
     /// Resizes the terminal: the screen first, then the PTY (which signals SIGWINCH).
+    #[track_caller]
     pub fn resize(&self, cols: u16, rows: u16) -> Result<()> {
-        self.check_input("resize")?;
+        self.resize_from(cols, rows, Some(Location::caller()))
+    }
+
+    /// Resizes; `caller` as for [`send_from`](Self::send_from).
+    pub(crate) fn resize_from(&self, cols: u16, rows: u16, caller: Caller) -> Result<()> {
+        self.check_input("resize", caller)?;
         self.shared.lock().terminal.resize(cols, rows)?;
         let (pixel_width, pixel_height) = pixel_size(cols, rows);
         self.master
@@ -360,6 +397,7 @@ impl Session {
             Satisfied::Exit(status) => Ok(status),
             Satisfied::Screen(_) => Err(Error::Closed {
                 action: "wait for exit",
+                caller: None,
             }),
         }
     }
@@ -670,6 +708,7 @@ impl Session {
             let _ = self.wait_exit_timeout(Duration::from_secs(10));
             return self.exit_status().ok_or(Error::Closed {
                 action: "end the session",
+                caller: None,
             });
         }
         let all_gone = process::end_session(self.pid, steps);
@@ -695,6 +734,7 @@ impl Session {
         }
         status.ok_or(Error::Closed {
             action: "collect the exit status",
+            caller: None,
         })
     }
 }
