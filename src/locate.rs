@@ -16,6 +16,33 @@ use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, Style, compile};
 use crate::wait::Condition;
 
+/// The cells of every match of `re` (as [`Snapshot::find_regex`] finds them; a match
+/// across rows covers its part of each row).
+fn spans_of(snapshot: &Snapshot, re: &regex::Regex) -> Vec<Span> {
+    let mut spans = Vec::new();
+    for m in snapshot.find_regex(re) {
+        let mut row = m.row;
+        let mut col = m.col;
+        for (i, part) in m.text.split('\n').enumerate() {
+            if i > 0 {
+                row += 1;
+                col = 0;
+            }
+            let width = unicode_width::UnicodeWidthStr::width(part) as u16;
+            spans.push(Span {
+                row,
+                cols: (col, col + width.max(1)),
+            });
+        }
+    }
+    spans
+}
+
+/// The style of each cell of a span.
+fn span_styles(snapshot: &Snapshot, span: Span) -> impl Iterator<Item = Style> + '_ {
+    (span.cols.0..span.cols.1).filter_map(move |col| snapshot.style_at(span.row, col))
+}
+
 /// Some cells of one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Span {
@@ -117,12 +144,11 @@ impl StyleMatch {
         let wanted = self.clone();
         Ok(Condition::described(
             format!("text matching /{pattern}/ drawn {self}"),
+            // Evaluated on every new screen: no copy of the snapshot.
             move |snap| {
-                let located = Locator::of_matches(snap, &re, String::new());
-                located
-                    .spans
-                    .iter()
-                    .any(|span| located.span_cells(*span).all(|s| wanted.matches(&s)))
+                spans_of(snap, &re)
+                    .into_iter()
+                    .any(|span| span_styles(snap, span).all(|s| wanted.matches(&s)))
             },
         ))
     }
@@ -194,32 +220,11 @@ impl Snapshot {
 
 impl Locator {
     fn of_matches(snapshot: &Snapshot, re: &regex::Regex, what: String) -> Locator {
-        let mut spans = Vec::new();
-        for m in snapshot.find_regex(re) {
-            // A match across rows: its part of each row.
-            let mut row = m.row;
-            let mut col = m.col;
-            for (i, part) in m.text.split('\n').enumerate() {
-                if i > 0 {
-                    row += 1;
-                    col = 0;
-                }
-                let width = unicode_width::UnicodeWidthStr::width(part) as u16;
-                spans.push(Span {
-                    row,
-                    cols: (col, col + width.max(1)),
-                });
-            }
-        }
         Locator {
+            spans: spans_of(snapshot, re),
             snapshot: snapshot.clone(),
             what,
-            spans,
         }
-    }
-
-    fn span_cells(&self, span: Span) -> impl Iterator<Item = Style> + '_ {
-        (span.cols.0..span.cols.1).filter_map(move |col| self.snapshot.style_at(span.row, col))
     }
 
     /// How many matches (or rows) were located.
@@ -230,13 +235,7 @@ impl Locator {
     /// The located text (the first match, or the row or cells).
     pub fn text(&self) -> String {
         self.spans.first().map_or_else(String::new, |span| {
-            (span.cols.0..span.cols.1)
-                .filter_map(|col| self.snapshot.cell(span.row, col))
-                .filter(|cell| !cell.wide_continuation)
-                .map(|cell| if cell.text().is_empty() { " " } else { cell.text() })
-                .collect::<String>()
-                .trim_end()
-                .to_string()
+            self.snapshot.cells_text(span.row, span.cols.0, span.cols.1)
         })
     }
 
@@ -297,7 +296,7 @@ impl Locator {
             return Err(self.fail(format!("{} {expected}", self.what), "nothing located".into()));
         }
         for span in &self.spans {
-            for (col, style) in (span.cols.0..).zip(self.span_cells(*span)) {
+            for (col, style) in (span.cols.0..).zip(span_styles(&self.snapshot, *span)) {
                 if !expected.matches(&style) {
                     return Err(self.fail(
                         format!("{} {expected}", self.what),
@@ -311,31 +310,8 @@ impl Locator {
 
     /// The screen with `^` under every located cell.
     fn marked_screen(&self) -> String {
-        let mut out = String::new();
-        let rows = self.snapshot.rows();
-        let last = rows.iter().rposition(|l| !l.is_empty()).map_or(0, |p| p + 1);
-        let last = self
-            .spans
-            .iter()
-            .map(|s| usize::from(s.row) + 1)
-            .fold(last, usize::max);
-        for (i, line) in rows.iter().enumerate().take(last) {
-            out.push_str(&format!("{i:>4} | {line}\n"));
-            let mut marks = String::new();
-            for span in self.spans.iter().filter(|s| usize::from(s.row) == i) {
-                let (from, to) = (usize::from(span.cols.0), usize::from(span.cols.1));
-                while marks.chars().count() < from {
-                    marks.push(' ');
-                }
-                while marks.chars().count() < to {
-                    marks.push('^');
-                }
-            }
-            if !marks.is_empty() {
-                out.push_str(&format!("     | {marks}\n"));
-            }
-        }
-        out
+        let marks: Vec<(u16, u16, u16)> = self.spans.iter().map(|s| (s.row, s.cols.0, s.cols.1)).collect();
+        self.snapshot.numbered_rows(&marks).0
     }
 }
 

@@ -272,6 +272,50 @@ impl Snapshot {
             .get(usize::from(row) * usize::from(self.cols) + usize::from(col))
     }
 
+    /// The text of columns `from..to` of one row, trailing spaces trimmed as rows are
+    /// (empty outside the grid).
+    pub(crate) fn cells_text(&self, row: u16, from: u16, to: u16) -> String {
+        let (to, cols) = (usize::from(to.min(self.cols)), usize::from(self.cols));
+        if row >= self.rows || usize::from(from) >= to {
+            return String::new();
+        }
+        let start = usize::from(row) * cols;
+        row_text(&self.cells[start + usize::from(from)..start + to]).0
+    }
+
+    /// The rows numbered for a report (`   3 | text`), through the last non-empty or
+    /// marked row; a marked row is followed by a line with `^` under its columns
+    /// `from..to` (marks are `(row, from, to)`). Also says how many rows were listed.
+    pub(crate) fn numbered_rows(&self, marks: &[(u16, u16, u16)]) -> (String, usize) {
+        let last = self
+            .lines
+            .iter()
+            .rposition(|l| !l.is_empty())
+            .map_or(0, |p| p + 1);
+        let last = marks
+            .iter()
+            .map(|(row, _, _)| usize::from(*row) + 1)
+            .fold(last, usize::max)
+            .min(self.lines.len());
+        let mut out = String::new();
+        for (i, line) in self.lines[..last].iter().enumerate() {
+            out.push_str(&format!("{i:>4} | {line}\n"));
+            let mut marked = String::new();
+            for (_, from, to) in marks.iter().filter(|(row, _, _)| usize::from(*row) == i) {
+                while marked.chars().count() < usize::from(*from) {
+                    marked.push(' ');
+                }
+                while marked.chars().count() < usize::from(*to) {
+                    marked.push('^');
+                }
+            }
+            if !marked.is_empty() {
+                out.push_str(&format!("     | {marked}\n"));
+            }
+        }
+        (out, last)
+    }
+
     /// The style at a 0-based position, or `None` outside the grid.
     pub fn style_at(&self, row: u16, col: u16) -> Option<Style> {
         self.cell(row, col).map(|c| c.style)
@@ -384,6 +428,11 @@ impl Snapshot {
     /// [`masked`](Self::masked) with several patterns at once.
     pub fn masked_all(&self, patterns: &[&str]) -> Result<Snapshot> {
         let regexes = patterns.iter().map(|p| compile(p)).collect::<Result<Vec<_>>>()?;
+        Ok(self.masked_regexes(&regexes))
+    }
+
+    /// [`masked_all`](Self::masked_all) with compiled regexes.
+    pub fn masked_regexes(&self, regexes: &[Regex]) -> Snapshot {
         let mut out = self.clone();
         let cols = usize::from(self.cols);
         let mask = Cell {
@@ -399,7 +448,7 @@ impl Snapshot {
         for row in 0..usize::from(self.rows) {
             let start = row * cols;
             let (line, columns) = row_text(&self.cells[start..start + cols]);
-            for re in &regexes {
+            for re in regexes {
                 for m in re.find_iter(&line) {
                     for &(byte, col) in &columns {
                         if byte < m.start() || byte >= m.end() {
@@ -416,7 +465,7 @@ impl Snapshot {
             }
             out.lines[row] = row_text(&out.cells[start..start + cols]).0;
         }
-        Ok(out)
+        out
     }
 
     /// The screen as text with its styles as a layer a person can read and a snapshot

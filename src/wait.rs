@@ -198,13 +198,11 @@ impl fmt::Display for WaitError {
             cursor.col,
             if cursor.visible { "" } else { ", hidden" }
         )?;
-        let lines = self.screen.rows();
-        let last = lines.iter().rposition(|l| !l.is_empty()).map_or(0, |p| p + 1);
-        for (i, line) in lines[..last].iter().enumerate() {
-            writeln!(f, "{i:>4} | {line}")?;
-        }
-        if last < lines.len() {
-            writeln!(f, "     | (rows {last}-{} empty)", lines.len() - 1)?;
+        let (listing, last) = self.screen.numbered_rows(&[]);
+        f.write_str(&listing)?;
+        let rows = self.screen.rows().len();
+        if last < rows {
+            writeln!(f, "     | (rows {last}-{} empty)", rows - 1)?;
         }
         if let Some(tail) = &self.output_tail {
             writeln!(f, "last output:")?;
@@ -422,7 +420,8 @@ fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) 
     if let Condition::Text(re) = condition
         && unchanged_since_input
     {
-        let already = screen.rows().iter().any(|row| re.is_match(row)) || re.is_match(&screen.text());
+        // The same text the wait searched.
+        let already = re.is_match(&screen.text());
         notes.push(if already {
             format!(
                 "/{re}/ already matched before the input was sent, and the screen has not changed since; a wait after input needs the screen to change: wait for what the input changes, or use a plain wait"

@@ -34,7 +34,7 @@ enum Checked {
         scrollback: bool,
         png: Option<CheckedPng>,
         text: bool,
-        mask: Vec<String>,
+        mask: Vec<regex::Regex>,
     },
     Resize {
         cols: u16,
@@ -141,13 +141,11 @@ impl Operation {
                 scrollback: *scrollback,
                 png: png.as_ref().map(check_png).transpose()?,
                 text: *text,
-                mask: {
-                    // Checked now, like every regex: a bad mask fails before any wait.
-                    for pattern in mask {
-                        crate::snapshot::compile(pattern)?;
-                    }
-                    mask.clone()
-                },
+                // Compiled now, like every regex: a bad mask fails before any wait.
+                mask: mask
+                    .iter()
+                    .map(|pattern| crate::snapshot::compile(pattern))
+                    .collect::<Result<_>>()?,
             },
             Operation::Resize { cols, rows } => {
                 crate::terminal::check_size(*cols, *rows)?;
@@ -271,8 +269,7 @@ impl Session {
                 let snapshot = if mask.is_empty() {
                     snapshot
                 } else {
-                    let patterns: Vec<&str> = mask.iter().map(String::as_str).collect();
-                    snapshot.masked_all(&patterns)?
+                    snapshot.masked_regexes(&mask)
                 };
                 let mut text = match (with_text, ansi) {
                     (false, _) => String::new(),

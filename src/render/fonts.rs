@@ -66,6 +66,10 @@ pub(crate) struct Bundled {
     faces: [OnceLock<Face>; 9],
 }
 
+/// Where DejaVu Sans and the first core face are in [`FACES`].
+const SANS_ID: usize = 4;
+const CORE: usize = 5;
+
 /// Which bundled face, with its file: the four full styles, DejaVu Sans, then the four
 /// core styles (ids stay stable: they key the glyph cache).
 const FACES: [(&[u8], &str); 9] = [
@@ -95,7 +99,7 @@ impl Bundled {
 
     /// The core of the monospace face for a bold/italic combination.
     pub fn styled_core(&self, bold: bool, italic: bool) -> &Face {
-        self.face(5 + Self::style_index(bold, italic))
+        self.face(CORE + Self::style_index(bold, italic))
     }
 
     /// The full monospace face for a bold/italic combination.
@@ -106,7 +110,7 @@ impl Bundled {
     /// The core of the regular monospace face: it sets the cell size (its metrics are the
     /// full face's).
     pub fn regular_core(&self) -> &Face {
-        self.face(5)
+        self.face(CORE)
     }
 
     /// The full regular monospace face.
@@ -117,12 +121,12 @@ impl Bundled {
     /// Whether `face` is one of the monospace faces (core or full, any style), whose
     /// glyphs fill their cells exactly.
     pub fn is_monospace(&self, face: &Face) -> bool {
-        face.id < 4 || (5..9).contains(&face.id)
+        face.id < FACES.len() && face.id != SANS_ID
     }
 
     /// DejaVu Sans: symbols the monospace face lacks.
     pub fn sans(&self) -> &Face {
-        self.face(4)
+        self.face(SANS_ID)
     }
 }
 

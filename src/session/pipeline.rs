@@ -82,12 +82,18 @@ pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Vec
 /// held for [`MAX_LOCKED_BYTES`] of output at most, and readers blocked on it go first
 /// before the next hold, so a capture or wait never queues behind a flood.
 pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Sender<WriteJob>) {
-    let mut last_notify = Instant::now() - NOTIFY_INTERVAL;
+    // When waiters were last woken (none yet: the first output wakes them at once).
+    let mut last_notify: Option<Instant> = None;
+    let beat_due = |last: Option<Instant>| {
+        last.map_or(Duration::ZERO, |t| {
+            (t + NOTIFY_INTERVAL).saturating_duration_since(Instant::now())
+        })
+    };
     // Output parsed but not yet announced to waiters.
     let mut unannounced = false;
     loop {
         let chunk = if unannounced {
-            let due = (last_notify + NOTIFY_INTERVAL).saturating_duration_since(Instant::now());
+            let due = beat_due(last_notify);
             match chunks.recv_timeout(due) {
                 Ok(chunk) => Some(chunk),
                 Err(RecvTimeoutError::Timeout) => None,
@@ -130,9 +136,9 @@ pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Send
         }
         // Output that pauses is announced at once, unless waiters were woken less than a
         // beat ago; then (and under a flood) on the next beat.
-        if unannounced && last_notify.elapsed() >= NOTIFY_INTERVAL {
+        if unannounced && beat_due(last_notify).is_zero() {
             shared.notify();
-            last_notify = Instant::now();
+            last_notify = Some(Instant::now());
             unannounced = false;
         }
     }

@@ -155,9 +155,8 @@ impl SessionPaths {
     /// [`NameLock`] may do this (the files are its own, or left by a host that is gone);
     /// the lock file goes last, while still locked, so a waiting `start` never locks a
     /// file that is about to disappear.
-    pub fn remove(&self, _owner: &NameLock) {
-        let _ = fs::remove_file(&self.socket);
-        let _ = fs::remove_file(&self.log);
+    pub fn remove(&self, owner: &NameLock) {
+        self.remove_leftovers(owner);
         let _ = fs::remove_file(&self.lock);
     }
 }
