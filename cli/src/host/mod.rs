@@ -8,10 +8,14 @@
 //! - [`paths`]: the runtime directory, its permission checks, socket and log paths;
 //! - [`protocol`]: the transport around the library's operations (ids, handshake,
 //!   bounded lines);
-//! - [`server`]: the host process, its peer-uid check, idle timeout and watchdog;
+//! - [`server`]: the host process: start-up, accepting and serving connections, idle
+//!   timeout, watchdog, shutdown;
+//! - [`guards`]: who may connect (peer uid) and how long a connection may hold the host
+//!   (line deadline, cancelling a hung-up client's request);
 //! - [`client`]: connecting and making requests.
 
 pub mod client;
+pub mod guards;
 pub mod paths;
 pub mod protocol;
 pub mod server;

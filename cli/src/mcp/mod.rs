@@ -11,7 +11,11 @@
 //! One deliberate difference from the other faces: screens are capped at
 //! [`MAX_COLS`]×[`MAX_ROWS`] cells (the library allows 1000×1000), because every capture
 //! returns an image to a model.
+//!
+//! `args` holds the tool's arguments (the schema a model reads) and their translation;
+//! `framing` the stdio layer that answers lines rmcp would drop.
 
+mod args;
 mod framing;
 
 use std::collections::HashMap;
@@ -22,12 +26,13 @@ use std::time::Duration;
 use base64::Engine;
 use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
 use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig};
-use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, schemars, tool, tool_handler, tool_router};
-use serde::Deserialize;
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
-use tuipilot::operation::{PngRequest, Screen, Step, WaitFor};
+use tuipilot::operation::{PngRequest, Screen};
 use tuipilot::{Operation, Reply, Session, StartSpec};
+
+use args::{Action, CommandLine, TerminalArgs, split_words};
 
 use crate::allow::AllowList;
 use crate::error::{ErrorCode, Failure};
@@ -47,129 +52,6 @@ pub struct McpConfig {
     pub max_sessions: usize,
     /// Where captures are also saved; without it the server writes no files.
     pub artifact_dir: Option<PathBuf>,
-}
-
-#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-enum Action {
-    Start,
-    Send,
-    Capture,
-    Wait,
-    Exit,
-    List,
-    Resize,
-}
-
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-enum CommandLine {
-    /// A command line, split into words like a shell would (quotes respected; no
-    /// expansion, no pipes).
-    Line(String),
-    /// The program and its arguments.
-    Argv(Vec<String>),
-}
-
-/// The `terminal` tool's arguments.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
-struct TerminalArgs {
-    /// What to do: start | send | capture | wait | exit | list | resize.
-    action: Action,
-    /// Session name (default "default"); several sessions can run at once.
-    #[serde(default)]
-    session: Option<String>,
-    /// start: the program to run, as a command line string or an argv list.
-    #[serde(default)]
-    command: Option<CommandLine>,
-    /// start/resize: terminal width in columns (default 80, at most 400).
-    #[serde(default)]
-    #[schemars(range(min = tuipilot::terminal::MIN_COLS, max = MAX_COLS))]
-    cols: Option<u16>,
-    /// start/resize: terminal height in rows (default 24, at most 200).
-    #[serde(default)]
-    #[schemars(range(min = tuipilot::terminal::MIN_ROWS, max = MAX_ROWS))]
-    rows: Option<u16>,
-    /// start: working directory (default: the server's).
-    #[serde(default)]
-    cwd: Option<String>,
-    /// start: extra environment variables.
-    #[serde(default)]
-    env: Option<HashMap<String, String>>,
-    /// start: hermetic session — an empty environment (only TERM, COLORTERM, LANG, PATH,
-    /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
-    #[serde(default)]
-    isolated: Option<bool>,
-    /// send: literal text, typed first. It does not press Enter: add "Enter" to keys.
-    #[serde(default)]
-    text: Option<String>,
-    /// send: text pasted after `text` (bracketed if the program enabled bracketed paste,
-    /// so editors and shells take it as one paste, not typing).
-    #[serde(default)]
-    paste: Option<String>,
-    /// send: key names pressed in order after the text and paste: a string of names
-    /// separated by spaces ("Down Down Enter") or a list (["Down", "Down", "Enter"]).
-    /// Names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown
-    /// Insert Delete F1-F12, any single character; modifiers C- (Ctrl), M- (Alt), S-
-    /// (Shift), e.g. C-x, M-Enter, S-Tab, C-S-Up.
-    #[serde(default)]
-    keys: Option<KeyList>,
-    /// send: pause after the input, in milliseconds (prefer a wait).
-    #[serde(default)]
-    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
-    sleep_ms: Option<u64>,
-    /// A regex on the screen (rows matched separately; ^ and $ anchor to rows). send: wait
-    /// for it after the input (the screen must change first). capture: wait for it before
-    /// capturing. wait: wait for it.
-    #[serde(default)]
-    wait_pattern: Option<String>,
-    /// Like wait_pattern, but wait until NO row matches the regex (a spinner or dialog gone).
-    #[serde(default)]
-    wait_absent: Option<String>,
-    /// Wait until the program's output (escape sequences removed) matches this regex: since
-    /// the input for send, since the session started for wait/capture.
-    #[serde(default)]
-    wait_output: Option<String>,
-    /// Wait until the screen has not changed for this many milliseconds.
-    #[serde(default)]
-    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
-    stable_ms: Option<u64>,
-    /// wait/send: wait for the program to exit (wait returns its exit code or signal).
-    #[serde(default)]
-    wait_exit: Option<bool>,
-    /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS, else 10000).
-    /// exit: the time allowed for a graceful end before SIGKILL.
-    #[serde(default)]
-    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
-    timeout_ms: Option<u64>,
-    /// capture: include a PNG screenshot (default true).
-    #[serde(default)]
-    image: Option<bool>,
-    /// capture: regexes whose matches are masked in the text (as `*`) and the image (flat
-    /// grey), keeping columns — clocks, timestamps, pids.
-    #[serde(default)]
-    mask: Option<Vec<String>>,
-    /// capture: screenshot theme, "dark" (default) or "light".
-    #[serde(default)]
-    theme: Option<String>,
-    /// capture: screenshot pixel scale, 1 (default) to 4.
-    #[serde(default)]
-    #[schemars(range(min = *tuipilot::render::SCALES.start(), max = *tuipilot::render::SCALES.end()))]
-    scale: Option<u32>,
-    /// capture: screenshot font size in pixels, 4 to 128 (default 16).
-    #[serde(default)]
-    #[schemars(range(min = *tuipilot::render::FONT_SIZES.start(), max = *tuipilot::render::FONT_SIZES.end()))]
-    font_size: Option<f32>,
-}
-
-/// Key names as one string or a list; every string may hold several names.
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
-#[serde(untagged)]
-enum KeyList {
-    /// "Down Down Enter"
-    Names(String),
-    /// ["Down", "Down", "Enter"]
-    List(Vec<String>),
 }
 
 /// The MCP server.
@@ -233,52 +115,6 @@ impl ServerHandler for TerminalServer {
     }
 }
 
-/// Splits a command line into words: whitespace separates, quotes group, backslash
-/// escapes. No expansion of any kind.
-fn split_words(line: &str) -> Result<Vec<String>, Failure> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') | (None, '\\') => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                    in_word = true;
-                }
-            }
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return fail(format!(
-            "unclosed quote in command `{line}`: close it or pass the command as a list"
-        ));
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
-}
-
-/// Keeps `[A-Za-z0-9._-]`, replacing anything else with `_`.
 fn sanitize(name: &str) -> String {
     let cleaned: String = name
         .chars()
@@ -300,68 +136,6 @@ fn error_result(failure: &Failure) -> CallToolResult {
     result.structured_content =
         Some(json!({ "error": { "code": failure.code, "message": failure.message } }));
     result
-}
-
-impl TerminalArgs {
-    /// The one wait these arguments ask for, if any; two at once is a mistake.
-    fn wait(&self) -> Result<Option<WaitFor>, Failure> {
-        let mut waits = Vec::new();
-        if let Some(re) = &self.wait_pattern {
-            waits.push(WaitFor::Text(re.clone()));
-        }
-        if let Some(re) = &self.wait_absent {
-            waits.push(WaitFor::NoText(re.clone()));
-        }
-        if let Some(re) = &self.wait_output {
-            waits.push(WaitFor::Output(re.clone()));
-        }
-        if let Some(ms) = self.stable_ms {
-            waits.push(WaitFor::StableMs(ms));
-        }
-        if self.wait_exit == Some(true) {
-            waits.push(WaitFor::Exit);
-        }
-        match waits.len() {
-            0 | 1 => Ok(waits.pop()),
-            _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms or wait_exit",
-            ),
-        }
-    }
-
-    /// The input of a `send`, in its documented order: text, paste, keys, pause.
-    fn steps(&self) -> Vec<Step> {
-        let mut steps = Vec::new();
-        if let Some(text) = &self.text {
-            steps.push(Step::Text(text.clone()));
-        }
-        if let Some(paste) = &self.paste {
-            steps.push(Step::Paste(paste.clone()));
-        }
-        match &self.keys {
-            Some(KeyList::Names(names)) => steps.push(Step::Keys(names.clone())),
-            Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(Step::Keys)),
-            None => {}
-        }
-        if let Some(ms) = self.sleep_ms {
-            steps.push(Step::SleepMs(ms));
-        }
-        steps
-    }
-
-    /// The requested size, within this server's cap.
-    fn size(&self) -> Result<(u16, u16), Failure> {
-        let (cols, rows) = (
-            self.cols.unwrap_or(tuipilot::terminal::DEFAULT_COLS),
-            self.rows.unwrap_or(tuipilot::terminal::DEFAULT_ROWS),
-        );
-        if cols > MAX_COLS || rows > MAX_ROWS {
-            return fail(format!(
-                "{cols}x{rows} is larger than this server renders ({MAX_COLS}x{MAX_ROWS} cells at most)"
-            ));
-        }
-        Ok((cols, rows))
-    }
 }
 
 impl State {
@@ -682,18 +456,6 @@ pub fn run(config: McpConfig) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_lines_split_like_a_shell() {
-        let words = |s: &str| split_words(s).ok().unwrap();
-        assert_eq!(words("bash --norc"), ["bash", "--norc"]);
-        assert_eq!(
-            words(r#"python3 -c "print('a b')""#),
-            ["python3", "-c", "print('a b')"]
-        );
-        assert_eq!(words(r"echo a\ b ''"), ["echo", "a b", ""]);
-        assert!(split_words("sh -c 'unclosed").is_err());
-    }
 
     #[test]
     fn artifact_names_stay_inside_the_directory() {
