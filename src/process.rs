@@ -6,13 +6,21 @@
 //! running and hold the PTY open. Processes are signalled through pidfds, so a pid reused
 //! meanwhile is never hit. [`ExitStatus`] lives here, beside `waitpid`, which produces it.
 //!
+//! [`find_program`] finds a program as `execvp` would, for the engine and for a server
+//! that must check what it is about to run.
+//!
 //! [`end_session`] and [`session_alive`] are public for servers that must end a program
 //! when they themselves die (the command line's watchdog) and for tests that check nothing
 //! was left behind.
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+use crate::error::{Error, Result};
 
 /// How a program ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -220,9 +228,60 @@ pub fn signal_name(signal: i32) -> String {
         .map_or_else(|| format!("SIG{signal}"), |n| format!("SIG{n}"))
 }
 
+fn is_executable(path: &Path) -> bool {
+    path.metadata()
+        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        .unwrap_or(false)
+}
+
+/// Finds `program` the way `execvp` would — a name with a `/` relative to `cwd`, any
+/// other name in the directories of `path_var` — so a missing one gets a clear error
+/// naming where it looked.
+pub fn find_program(program: &OsStr, path_var: Option<&OsStr>, cwd: &Path) -> Result<PathBuf> {
+    let name = Path::new(program);
+    let not_found = |searched: String| Error::ProgramNotFound {
+        program: program.to_string_lossy().into_owned(),
+        searched,
+    };
+    if program.is_empty() {
+        return Err(not_found("nothing (the program name is empty)".into()));
+    }
+    if program.to_string_lossy().contains('/') {
+        let full = cwd.join(name);
+        if is_executable(&full) {
+            return Ok(full);
+        }
+        let why = if full.exists() {
+            "exists but is not an executable file"
+        } else {
+            "does not exist"
+        };
+        return Err(not_found(format!("the path {} ({why})", full.display())));
+    }
+    let path_var = path_var.unwrap_or(OsStr::new(""));
+    for dir in std::env::split_paths(path_var) {
+        let candidate = cwd.join(dir).join(name);
+        if is_executable(&candidate) {
+            return Ok(candidate);
+        }
+    }
+    Err(not_found(format!("PATH={}", path_var.to_string_lossy())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn program_resolution() {
+        let cwd = std::env::current_dir().unwrap();
+        let path = std::env::var_os("PATH");
+        assert!(find_program(OsStr::new("sh"), path.as_deref(), &cwd).is_ok());
+        let err = find_program(OsStr::new("no-such-program-xyz"), path.as_deref(), &cwd).unwrap_err();
+        assert!(err.to_string().contains("searched PATH="), "{err}");
+        let err = find_program(OsStr::new("./no/such/file"), path.as_deref(), &cwd).unwrap_err();
+        assert!(err.to_string().contains("does not exist"), "{err}");
+    }
 
     #[test]
     fn signal_names() {

@@ -7,8 +7,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::io::{Read, Write};
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use portable_pty::{CommandBuilder, MasterPty, PtySize, native_pty_system};
 
@@ -73,44 +72,6 @@ fn child_env(changes: &[(OsString, Option<OsString>)], clear: bool) -> Vec<(OsSt
     env
 }
 
-fn is_executable(path: &Path) -> bool {
-    path.metadata()
-        .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
-}
-
-/// Finds the program the way execvp would, so a missing one gets a clear error.
-fn resolve_program(program: &OsStr, path_var: Option<&OsStr>, cwd: &Path) -> Result<PathBuf> {
-    let name = Path::new(program);
-    let not_found = |searched: String| Error::ProgramNotFound {
-        program: program.to_string_lossy().into_owned(),
-        searched,
-    };
-    if program.is_empty() {
-        return Err(not_found("nothing (the program name is empty)".into()));
-    }
-    if program.to_string_lossy().contains('/') {
-        let full = cwd.join(name);
-        if is_executable(&full) {
-            return Ok(full);
-        }
-        let why = if full.exists() {
-            "exists but is not an executable file"
-        } else {
-            "does not exist"
-        };
-        return Err(not_found(format!("the path {} ({why})", full.display())));
-    }
-    let path_var = path_var.unwrap_or(OsStr::new(""));
-    for dir in std::env::split_paths(path_var) {
-        let candidate = cwd.join(dir).join(name);
-        if is_executable(&candidate) {
-            return Ok(candidate);
-        }
-    }
-    Err(not_found(format!("PATH={}", path_var.to_string_lossy())))
-}
-
 /// Starts the program under a new PTY of the requested size.
 pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     let cwd = match &spec.cwd {
@@ -120,7 +81,7 @@ pub(crate) fn spawn(spec: &SpawnSpec) -> Result<Spawned> {
     };
     let env = child_env(&spec.env, spec.clear_env);
     let path_var = env.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v.as_os_str());
-    let resolved = resolve_program(&spec.program, path_var, &cwd)?;
+    let resolved = crate::process::find_program(&spec.program, path_var, &cwd)?;
     // portable-pty looks up every relative name on PATH, so a relative path with a
     // slash (`./tool`, `target/debug/x`) is passed resolved; bare names keep their argv[0].
     let program = if spec.program.to_string_lossy().contains('/') {
@@ -195,16 +156,5 @@ mod tests {
         assert_eq!(get("COLUMNS"), None);
         let overridden = child_env(&[("TERM".into(), Some("dumb".into()))], false);
         assert!(overridden.iter().any(|(k, v)| k == "TERM" && v == "dumb"));
-    }
-
-    #[test]
-    fn program_resolution() {
-        let cwd = std::env::current_dir().unwrap();
-        let path = std::env::var_os("PATH");
-        assert!(resolve_program(OsStr::new("sh"), path.as_deref(), &cwd).is_ok());
-        let err = resolve_program(OsStr::new("no-such-program-xyz"), path.as_deref(), &cwd).unwrap_err();
-        assert!(err.to_string().contains("searched PATH="), "{err}");
-        let err = resolve_program(OsStr::new("./no/such/file"), path.as_deref(), &cwd).unwrap_err();
-        assert!(err.to_string().contains("does not exist"), "{err}");
     }
 }

@@ -20,7 +20,6 @@
 //! list of known ways, not a proof; `--allow-env` is the closed form.
 
 use std::ffi::OsStr;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::Failure;
@@ -76,19 +75,11 @@ pub struct AllowList {
     cwd_root: Option<PathBuf>,
 }
 
-/// `program` found the way `execvp` would with `path` (the server's `PATH`), if it is an
-/// executable file.
+/// `program` found the way `execvp` would with `path` (the server's `PATH`), searching
+/// only its absolute directories: a relative one would depend on the server's cwd.
 fn find_on_path(program: &str, path: Option<&OsStr>) -> Option<PathBuf> {
-    let executable =
-        |p: &Path| std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
-    if program.contains('/') {
-        let p = PathBuf::from(program);
-        return (p.is_absolute() && executable(&p)).then_some(p);
-    }
-    std::env::split_paths(path?)
-        .filter(|dir| dir.is_absolute())
-        .map(|dir| dir.join(program))
-        .find(|p| executable(p))
+    let absolute = std::env::join_paths(std::env::split_paths(path?).filter(|dir| dir.is_absolute())).ok()?;
+    tuipilot::process::find_program(OsStr::new(program), Some(&absolute), Path::new("/")).ok()
 }
 
 /// Whether `key` is on the deny list.
