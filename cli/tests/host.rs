@@ -2,13 +2,16 @@
 //! they held, a full host still answers `info` and `exit`, a name has one owner, a send is
 //! one unit, and a host that dies or loses its socket is reported and cleaned up.
 
+#[path = "../../tests/common/mod.rs"]
+mod common;
 mod support;
 
 use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::time::Duration;
 
-use support::{Dir, alive, eventually, start_bash, text};
+use common::wait_for_pid_exit;
+use support::{Dir, eventually, start_bash, text};
 
 /// The host's limit on requests in progress (`server::MAX_CONNECTIONS`).
 const MAX_CONNECTIONS: usize = 32;
@@ -201,20 +204,20 @@ fn of_two_racing_starts_exactly_one_wins_and_the_loser_touches_nothing() {
 fn a_host_whose_socket_is_removed_ends_its_program_and_removes_only_its_own_files() {
     let dir = Dir::new();
     dir.ok(&["start", "-s", "gone", "--", "sleep", "600"]);
-    let pid = dir.info("gone")["pid"].as_i64().unwrap();
+    let pid = dir.info("gone")["pid"].as_i64().unwrap() as i32;
     std::fs::remove_file(dir.socket("gone")).unwrap();
     assert!(
-        eventually(Duration::from_secs(10), || !alive(pid)),
+        wait_for_pid_exit(pid, Duration::from_secs(10)),
         "the program outlived its host's socket"
     );
 
     // Replaced rather than removed: the host stops, and the file in its place stays.
     dir.ok(&["start", "-s", "moved", "--", "sleep", "600"]);
-    let pid = dir.info("moved")["pid"].as_i64().unwrap();
+    let pid = dir.info("moved")["pid"].as_i64().unwrap() as i32;
     let other = dir.0.join("other");
     std::fs::write(&other, "not the host's").unwrap();
     std::fs::rename(&other, dir.socket("moved")).unwrap();
-    assert!(eventually(Duration::from_secs(10), || !alive(pid)));
+    assert!(wait_for_pid_exit(pid, Duration::from_secs(10)));
     assert_eq!(
         std::fs::read_to_string(dir.socket("moved")).unwrap(),
         "not the host's"

@@ -119,14 +119,3 @@ pub fn eventually(limit: std::time::Duration, mut condition: impl FnMut() -> boo
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
-
-/// Whether process `pid` still exists (and is not a zombie).
-pub fn alive(pid: i64) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|stat| {
-            stat.rsplit(") ")
-                .next()
-                .is_some_and(|rest| !rest.starts_with('Z'))
-        })
-        .unwrap_or(false)
-}
