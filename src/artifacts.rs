@@ -72,26 +72,46 @@ pub(crate) fn write(
     timeout_ms: u128,
 ) -> Option<PathBuf> {
     let dir = folder()?;
-    std::fs::create_dir_all(&dir).ok()?;
-    let (cols, rows) = screen.size();
-    let cursor = screen.cursor();
-    let state = json!({
+    let extra = json!({
         "condition": condition,
         "elapsed_ms": elapsed_ms,
         "timeout_ms": timeout_ms,
+    });
+    write_screen(&dir, screen, extra).ok()?;
+    Some(dir)
+}
+
+/// Writes `screen.txt`, `screen.ansi`, `screen.png` (with the `render` feature) and
+/// `state.json` (the screen's size, cursor, title, modes and exit, plus the fields of
+/// `extra`) into `dir`, creating it.
+pub(crate) fn write_screen(
+    dir: &std::path::Path,
+    screen: &Snapshot,
+    extra: serde_json::Value,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let (cols, rows) = screen.size();
+    let cursor = screen.cursor();
+    let mut state = json!({
         "cols": cols,
         "rows": rows,
         "cursor": {"row": cursor.row, "col": cursor.col, "visible": cursor.visible},
         "title": screen.title(),
         "alternate_screen": screen.alternate_screen(),
+        "application_cursor": screen.application_cursor(),
+        "bracketed_paste": screen.bracketed_paste(),
+        "mouse_reporting": screen.mouse_reporting(),
         "exit": screen.exit_status().map(|s| s.to_string()),
     });
-    std::fs::write(dir.join("screen.txt"), screen.text() + "\n").ok()?;
-    std::fs::write(dir.join("screen.ansi"), screen.ansi() + "\n").ok()?;
-    std::fs::write(dir.join("state.json"), format!("{state:#}\n")).ok()?;
+    if let (Some(state), serde_json::Value::Object(extra)) = (state.as_object_mut(), extra) {
+        state.extend(extra);
+    }
+    std::fs::write(dir.join("screen.txt"), screen.text() + "\n")?;
+    std::fs::write(dir.join("screen.ansi"), screen.ansi() + "\n")?;
+    std::fs::write(dir.join("state.json"), format!("{state:#}\n"))?;
     #[cfg(feature = "render")]
     {
         let _ = screen.save_png(dir.join("screen.png"), &crate::render::RenderOptions::default());
     }
-    Some(dir)
+    Ok(())
 }

@@ -162,8 +162,51 @@ pub struct Theme {
     pub ansi: [Rgb; 16],
 }
 
-/// The names [`Theme::by_name`] accepts.
-pub const THEME_NAMES: &[&str] = &["dark", "light"];
+/// The names [`Theme::by_name`] accepts (case and spaces aside).
+pub const THEME_NAMES: &[&str] = &["dark", "light", "Dracula", "Nord", "Catppuccin Mocha"];
+
+/// `#rrggbb` (or `rrggbb`) as a colour.
+fn hex(text: &str) -> Option<Rgb> {
+    let digits = text.strip_prefix('#').unwrap_or(text);
+    if digits.len() != 6 || !digits.is_ascii() {
+        return None;
+    }
+    let byte = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
+    Some(Rgb(byte(0)?, byte(2)?, byte(4)?))
+}
+
+/// A theme from 16 ANSI colours and the default foreground and background, as hex.
+fn from_hex(name: &'static str, fg: &str, bg: &str, ansi: [&str; 16]) -> Theme {
+    let parse = |h: &str| hex(h).unwrap_or(Rgb(0x80, 0x80, 0x80));
+    Theme {
+        name,
+        foreground: parse(fg),
+        background: parse(bg),
+        cursor: parse(fg),
+        ansi: ansi.map(parse),
+    }
+}
+
+/// The keys of VHS's theme JSON for the 16 colours, in palette order (`purple` is an
+/// alias some themes use for magenta).
+const JSON_KEYS: [&[&str]; 16] = [
+    &["black"],
+    &["red"],
+    &["green"],
+    &["yellow"],
+    &["blue"],
+    &["magenta", "purple"],
+    &["cyan"],
+    &["white"],
+    &["brightBlack"],
+    &["brightRed"],
+    &["brightGreen"],
+    &["brightYellow"],
+    &["brightBlue"],
+    &["brightMagenta", "brightPurple"],
+    &["brightCyan"],
+    &["brightWhite"],
+];
 
 impl Theme {
     /// The default theme: light text on a near-black background.
@@ -222,13 +265,89 @@ impl Theme {
         }
     }
 
-    /// Looks a theme up by name (see [`THEME_NAMES`]).
+    /// Looks a theme up by name (see [`THEME_NAMES`]; case and spaces do not matter), or
+    /// reads one written as VHS's theme JSON (`{"background": "#282a36", "red": …}`).
     pub fn by_name(name: &str) -> Option<Theme> {
-        match name.to_ascii_lowercase().as_str() {
-            "dark" => Some(Theme::dark()),
-            "light" => Some(Theme::light()),
-            _ => None,
+        if name.trim_start().starts_with('{') {
+            return Theme::from_json(name).ok();
         }
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-' && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        Some(match key.as_str() {
+            "dark" => Theme::dark(),
+            "light" => Theme::light(),
+            "dracula" => from_hex(
+                "Dracula",
+                "#f8f8f2",
+                "#282a36",
+                [
+                    "#21222c", "#ff5555", "#50fa7b", "#f1fa8c", "#bd93f9", "#ff79c6", "#8be9fd", "#f8f8f2",
+                    "#6272a4", "#ff6e6e", "#69ff94", "#ffffa5", "#d6acff", "#ff92df", "#a4ffff", "#ffffff",
+                ],
+            ),
+            "nord" => from_hex(
+                "Nord",
+                "#d8dee9",
+                "#2e3440",
+                [
+                    "#3b4252", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#88c0d0", "#e5e9f0",
+                    "#4c566a", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#8fbcbb", "#eceff4",
+                ],
+            ),
+            "catppuccinmocha" => from_hex(
+                "Catppuccin Mocha",
+                "#cdd6f4",
+                "#1e1e2e",
+                [
+                    "#45475a", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#bac2de",
+                    "#585b70", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#a6adc8",
+                ],
+            ),
+            _ => return None,
+        })
+    }
+
+    /// A theme from VHS's JSON form: the 16 colours by name (`black` … `brightWhite`),
+    /// `background`, `foreground` and `cursor` as `#rrggbb`. Colours it leaves out come
+    /// from the dark theme; a colour that is not `#rrggbb` is an error naming the key.
+    pub fn from_json(json: &str) -> std::result::Result<Theme, String> {
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| format!("theme JSON does not parse: {e}"))?;
+        let object = value
+            .as_object()
+            .ok_or("theme JSON must be an object of colours")?;
+        let colour = |keys: &[&str]| -> std::result::Result<Option<Rgb>, String> {
+            for key in keys {
+                if let Some(v) = object.get(*key) {
+                    let text = v.as_str().unwrap_or("");
+                    return hex(text)
+                        .map(Some)
+                        .ok_or_else(|| format!("theme colour `{key}` is {v}, not #rrggbb"));
+                }
+            }
+            Ok(None)
+        };
+        let mut theme = Theme::dark();
+        theme.name = "custom";
+        for (slot, keys) in theme.ansi.iter_mut().zip(JSON_KEYS) {
+            if let Some(c) = colour(keys)? {
+                *slot = c;
+            }
+        }
+        if let Some(c) = colour(&["background"])? {
+            theme.background = c;
+        }
+        if let Some(c) = colour(&["foreground"])? {
+            theme.foreground = c;
+            theme.cursor = c;
+        }
+        if let Some(c) = colour(&["cursor"])? {
+            theme.cursor = c;
+        }
+        Ok(theme)
     }
 
     /// The colour for a 256-colour palette index: the theme's 16, then the 6×6×6 cube,

@@ -291,7 +291,7 @@ impl fmt::Display for Error {
             ),
             Error::UnknownTheme { name } => write!(
                 f,
-                "unknown theme `{name}`: use one of {}",
+                "unknown theme `{name}`: use one of {}, or a theme in VHS's JSON form with #rrggbb colours",
                 crate::color::THEME_NAMES.join(", ")
             ),
             Error::ImageMismatch { report } => f.write_str(report),

@@ -59,6 +59,8 @@ mod pty;
 pub mod render;
 pub mod session;
 pub mod snapshot;
+#[cfg(feature = "render")]
+pub mod tape;
 pub mod terminal;
 pub mod wait;
 

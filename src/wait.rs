@@ -36,6 +36,9 @@ pub enum Condition {
     Text(Regex),
     /// No row of the visible screen matches the regex.
     NoText(Regex),
+    /// A regex matches the cursor's row (trailing spaces trimmed): the line a shell
+    /// prompt or a program's input field is on.
+    Line(Regex),
     /// A regex matches the program's output (escape sequences removed) since a point in
     /// the stream: the session start, a [`Mark`](crate::Mark), or the input of a
     /// `send_and_wait`.
@@ -62,6 +65,11 @@ impl Condition {
     /// No text on the screen matching `pattern`.
     pub fn no_text(pattern: &str) -> Result<Condition> {
         Ok(Condition::NoText(compile(pattern)?))
+    }
+
+    /// The cursor's row matching `pattern`.
+    pub fn line(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Line(compile(pattern)?))
     }
 
     /// Output matching `pattern`.
@@ -94,6 +102,7 @@ impl fmt::Display for Condition {
         match self {
             Condition::Text(re) => write!(f, "text matching /{re}/ on the screen"),
             Condition::NoText(re) => write!(f, "no text matching /{re}/ on the screen"),
+            Condition::Line(re) => write!(f, "the cursor's line to match /{re}/"),
             Condition::Output(re) => write!(f, "output matching /{re}/"),
             Condition::Stable(d) => {
                 write!(f, "the screen to stay unchanged for {} ms", d.as_millis())
@@ -356,6 +365,7 @@ pub(crate) fn wait_until(
         let holds = match condition {
             Condition::Text(re) => changed && re.is_match(&state.terminal.text()),
             Condition::NoText(re) => !re.is_match(&state.terminal.text()),
+            Condition::Line(re) => re.is_match(&state.terminal.cursor_row_text()),
             Condition::Output(re) => {
                 scan.update(&state.log);
                 scan.is_match(re)
@@ -430,7 +440,7 @@ fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) 
             "the screen has not changed at all since the input was sent".to_string()
         });
     }
-    if let Condition::Text(re) | Condition::NoText(re) = condition {
+    if let Condition::Text(re) | Condition::NoText(re) | Condition::Line(re) = condition {
         let pattern = re.as_str().trim_end_matches('$');
         if pattern.ends_with(' ') || pattern.ends_with("\\s") || pattern.ends_with("\\s+") {
             notes.push(
@@ -470,6 +480,13 @@ fn failure(
     });
     let (closest, output_tail) = match condition {
         Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
+        Condition::Line(re) => {
+            let row = usize::from(screen.cursor().row);
+            let line = screen.rows().get(row).cloned().unwrap_or_default();
+            // The cursor's line is the only candidate: report it whatever it holds.
+            let _ = re;
+            (Some((row, line)), None)
+        }
         Condition::Output(re) => {
             let tail = scan.tail(8);
             let lines: Vec<String> = tail.lines().map(str::to_string).collect();
@@ -494,7 +511,7 @@ fn failure(
         unanswered,
         has_pattern: matches!(
             condition,
-            Condition::Text(_) | Condition::NoText(_) | Condition::Output(_)
+            Condition::Text(_) | Condition::NoText(_) | Condition::Line(_) | Condition::Output(_)
         ),
         notes,
         caller: attempt.caller,

@@ -106,6 +106,7 @@ fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
             png: Some(png),
             text: true,
             mask: Vec::new(),
+            scrolled_back: 0,
         };
         let err = s.apply(&capture).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
@@ -125,6 +126,7 @@ fn a_capture_without_a_path_returns_the_png_bytes() {
             png: Some(PngRequest::default()),
             text: true,
             mask: Vec::new(),
+            scrolled_back: 0,
         })
         .unwrap();
     let screen = reply.screen().unwrap();
@@ -233,6 +235,7 @@ fn a_png_capture_that_does_not_ask_for_text_carries_none() {
         png: Some(PngRequest::default()),
         text,
         mask: Vec::new(),
+        scrolled_back: 0,
     };
     let without = s.apply(&capture(false)).unwrap();
     let without = without.screen().unwrap();

@@ -33,13 +33,17 @@ pub enum ErrorCode {
     Busy,
     /// The session's host died while the request was on its way or being answered.
     HostDied,
+    /// A tape's expectation, wait or snapshot was not met (`tuipilot run`).
+    TapeFailed,
+    /// A tape did not parse or could not run: a missing program, an unwritable output.
+    TapeError,
     /// Anything else: I/O failures, a host that does not answer.
     Internal,
 }
 
 impl ErrorCode {
     /// Every code with what it means, for `describe`.
-    pub const ALL: [(ErrorCode, &'static str); 10] = [
+    pub const ALL: [(ErrorCode, &'static str); 12] = [
         (
             ErrorCode::BadRequest,
             "the request was malformed or named something invalid",
@@ -64,6 +68,11 @@ impl ErrorCode {
             ErrorCode::HostDied,
             "the session's host died before answering (its log's last lines are in the message)",
         ),
+        (
+            ErrorCode::TapeFailed,
+            "a tape's expectation, wait or snapshot was not met",
+        ),
+        (ErrorCode::TapeError, "a tape did not parse or could not run"),
         (
             ErrorCode::Internal,
             "anything else: I/O failures, an unresponsive host",
@@ -122,7 +131,7 @@ impl Failure {
     /// a wait the program's exit cut short, an image mismatch), 2 for every other error.
     pub fn exit_code(&self) -> u8 {
         match self.code {
-            ErrorCode::Timeout | ErrorCode::Mismatch => 1,
+            ErrorCode::Timeout | ErrorCode::Mismatch | ErrorCode::TapeFailed => 1,
             ErrorCode::Exited if self.report.is_some() => 1,
             _ => 2,
         }

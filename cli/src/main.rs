@@ -10,6 +10,7 @@ mod commands;
 mod error;
 mod host;
 mod mcp;
+mod suite;
 mod title;
 mod watchdog;
 

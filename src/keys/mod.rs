@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use crate::error::Error;
 
-mod suggest;
+pub(crate) mod suggest;
 use suggest::unknown_key;
 
 /// A key without modifiers.

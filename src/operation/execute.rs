@@ -35,6 +35,7 @@ enum Checked {
         png: Option<CheckedPng>,
         text: bool,
         mask: Vec<regex::Regex>,
+        scrolled_back: usize,
     },
     Resize {
         cols: u16,
@@ -134,6 +135,7 @@ impl Operation {
                 png,
                 text,
                 mask,
+                scrolled_back,
             } => Checked::Capture {
                 wait: condition(wait)?,
                 timeout: timeout(timeout_ms)?,
@@ -146,6 +148,7 @@ impl Operation {
                     .iter()
                     .map(|pattern| crate::snapshot::compile(pattern))
                     .collect::<Result<_>>()?,
+                scrolled_back: *scrolled_back as usize,
             },
             Operation::Resize { cols, rows } => {
                 crate::terminal::check_size(*cols, *rows)?;
@@ -253,6 +256,7 @@ impl Session {
                 png,
                 text: with_text,
                 mask,
+                scrolled_back,
             } => {
                 #[cfg(feature = "render")]
                 if let Some(png) = &png {
@@ -262,9 +266,16 @@ impl Session {
                 }
                 let snapshot = match wait {
                     Some(condition) => {
-                        self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?
+                        let live =
+                            self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
+                        // The wait reads the live screen; the picture is of the view asked for.
+                        if scrolled_back == 0 {
+                            live
+                        } else {
+                            self.snapshot_scrolled_back(scrolled_back)
+                        }
                     }
-                    None => self.snapshot(),
+                    None => self.snapshot_scrolled_back(scrolled_back),
                 };
                 let snapshot = if mask.is_empty() {
                     snapshot

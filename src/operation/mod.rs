@@ -61,6 +61,10 @@ fn is_true(b: &bool) -> bool {
     *b
 }
 
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 /// One step of input, applied in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -86,6 +90,8 @@ pub enum WaitFor {
     Text(String),
     /// No row of the screen matches the regex.
     NoText(String),
+    /// A regex matching the cursor's row (trailing spaces trimmed): a prompt, an input line.
+    Line(String),
     /// A regex matching the program's output (escape sequences removed): since the session
     /// started for `wait`, since the input for `send`.
     Output(String),
@@ -101,6 +107,7 @@ impl WaitFor {
         Ok(match self {
             WaitFor::Text(re) => Condition::text(re)?,
             WaitFor::NoText(re) => Condition::no_text(re)?,
+            WaitFor::Line(re) => Condition::line(re)?,
             WaitFor::Output(re) => Condition::output(re)?,
             WaitFor::StableMs(ms) => Condition::Stable(checked_duration("stable_ms", *ms)?),
             WaitFor::Exit => Condition::Exit,
@@ -133,7 +140,8 @@ pub struct PngRequest {
     /// (a face decides where they go).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,
-    /// `dark` (default) or `light`.
+    /// A theme name (`dark`, the default; `light`; see `color::THEME_NAMES`) or a theme
+    /// in VHS's JSON form.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
     /// Fallback font files for characters the bundled fonts lack.
@@ -145,6 +153,15 @@ pub struct PngRequest {
     /// Pixel scale factor (default 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<u32>,
+    /// Padding around the grid in pixels before scaling (default 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padding: Option<u32>,
+    /// Row height as a multiple of the font's (default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_height: Option<f32>,
+    /// Extra pixels between cells before scaling (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub letter_spacing: Option<f32>,
 }
 
 impl PngRequest {
@@ -161,6 +178,15 @@ impl PngRequest {
         }
         if let Some(scale) = self.scale {
             options.scale = scale;
+        }
+        if let Some(padding) = self.padding {
+            options.padding = padding;
+        }
+        if let Some(line_height) = self.line_height {
+            options.line_height = line_height;
+        }
+        if let Some(letter_spacing) = self.letter_spacing {
+            options.letter_spacing = letter_spacing;
         }
         options.check()?;
         Ok(options)
@@ -231,6 +257,10 @@ pub enum Operation {
         /// ([`Snapshot::masked`](crate::Snapshot::masked)): clocks, timestamps, pids.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mask: Vec<String>,
+        /// Show the screen scrolled back this many lines into the scrollback, the way a
+        /// person scrolling the terminal's view sees it (0, the default: the live screen).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        scrolled_back: u32,
     },
     /// Change the terminal size: the screen first, then the PTY (SIGWINCH).
     Resize {
@@ -319,6 +349,7 @@ mod tests {
                 }),
                 text: false,
                 mask: vec![r"\d+".into()],
+                scrolled_back: 3,
             },
             Operation::Send {
                 steps: vec![Step::Bytes(vec![0, 255])],

@@ -58,14 +58,15 @@ pub enum Outcome {
 /// Decodes a PNG file into an [`Image`].
 pub fn load_png(path: impl AsRef<Path>) -> Result<Image> {
     let path = path.as_ref();
-    let file = std::fs::File::open(path).map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
-    let bad = |e: png::DecodingError| {
-        Error::io(
-            format!("decoding {}", path.display()),
-            std::io::Error::other(e.to_string()),
-        )
-    };
-    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    let bytes = std::fs::read(path).map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+    decode_png(&bytes, &path.display().to_string())
+}
+
+/// Decodes PNG bytes into an [`Image`]; `name` says what they are in an error.
+pub fn decode_png(bytes: &[u8], name: &str) -> Result<Image> {
+    let bad =
+        |e: png::DecodingError| Error::io(format!("decoding {name}"), std::io::Error::other(e.to_string()));
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info().map_err(bad)?;
     let mut buf = vec![0; reader.output_buffer_size().unwrap_or(0)];
@@ -111,9 +112,14 @@ pub fn compare_png(actual: &Image, golden: impl AsRef<Path>, tolerance: Toleranc
     compare_png_or_update(actual, golden, tolerance, update)
 }
 
+/// Whether `CI` says this is a CI run (set, not empty, not `0` or `false`).
+pub(crate) fn on_ci(ci: Option<&str>) -> bool {
+    ci.is_some_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
 /// Whether goldens are written: `TUIPILOT_UPDATE=1` outside CI, `force` anywhere.
-fn update_wanted(update: Option<&str>, ci: Option<&str>) -> bool {
-    let on_ci = ci.is_some_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
+pub(crate) fn update_wanted(update: Option<&str>, ci: Option<&str>) -> bool {
+    let on_ci = on_ci(ci);
     match update {
         Some("force") => true,
         Some("1") => !on_ci,

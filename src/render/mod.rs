@@ -51,6 +51,10 @@ pub struct RenderOptions {
     pub scale: u32,
     /// Padding around the grid in pixels before scaling (default 8).
     pub padding: u32,
+    /// Row height as a multiple of the font's line height ([`LINE_HEIGHTS`]; default 1).
+    pub line_height: f32,
+    /// Extra pixels between cells before scaling ([`LETTER_SPACINGS`]; default 0).
+    pub letter_spacing: f32,
     /// Colours for default, indexed and cursor colours.
     pub theme: Theme,
     /// Extra fallback fonts, tried after the bundled faces (e.g. a CJK font).
@@ -67,6 +71,8 @@ impl Default for RenderOptions {
             font_size: 16.0,
             scale: 1,
             padding: 8,
+            line_height: 1.0,
+            letter_spacing: 0.0,
             theme: Theme::default(),
             fonts: Vec::new(),
             cursor: true,
@@ -114,6 +120,26 @@ impl RenderOptions {
                 ),
             });
         }
+        if !LINE_HEIGHTS.contains(&self.line_height) {
+            return Err(Error::InvalidRenderOption {
+                message: format!(
+                    "line height {} is out of range: use {} to {}",
+                    self.line_height,
+                    LINE_HEIGHTS.start(),
+                    LINE_HEIGHTS.end()
+                ),
+            });
+        }
+        if !LETTER_SPACINGS.contains(&self.letter_spacing) {
+            return Err(Error::InvalidRenderOption {
+                message: format!(
+                    "letter spacing {} px is out of range: use {} to {} px",
+                    self.letter_spacing,
+                    LETTER_SPACINGS.start(),
+                    LETTER_SPACINGS.end()
+                ),
+            });
+        }
         if self.padding > MAX_PADDING {
             return Err(Error::InvalidRenderOption {
                 message: format!(
@@ -128,6 +154,12 @@ impl RenderOptions {
 
 /// Font sizes the renderer accepts, in pixels before scaling.
 pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 4.0..=128.0;
+
+/// Row heights the renderer accepts, as multiples of the font's line height.
+pub const LINE_HEIGHTS: std::ops::RangeInclusive<f32> = 0.5..=4.0;
+
+/// Extra pixels between cells the renderer accepts, before scaling.
+pub const LETTER_SPACINGS: std::ops::RangeInclusive<f32> = 0.0..=100.0;
 
 /// Pixel scale factors the renderer accepts.
 pub const SCALES: std::ops::RangeInclusive<u32> = 1..=4;
@@ -212,12 +244,15 @@ impl Metrics {
         let face = fonts::bundled().regular_core();
         let line = face.font.horizontal_line_metrics(px);
         let (ascent, descent) = line.map_or((px * 0.8, -px * 0.2), |l| (l.ascent, l.descent));
-        let advance = face.font.metrics('M', px).advance_width;
+        let advance = face.font.metrics('M', px).advance_width + options.letter_spacing * scale as f32;
         let (position, thickness) = face.underline;
+        // Extra line height is shared above and below the text, as terminals do.
+        let line = (ascent - descent) * options.line_height;
+        let lead = (line - (ascent - descent)) / 2.0;
         Metrics {
             cell_width: advance.ceil().max(1.0) as u32,
-            cell_height: (ascent - descent).ceil().max(1.0) as u32,
-            baseline: ascent.round() as u32,
+            cell_height: line.ceil().max(1.0) as u32,
+            baseline: (ascent + lead).round().max(0.0) as u32,
             underline_offset: (-position * px).round() as i32,
             underline_thickness: (thickness * px).round().max(1.0) as u32,
             padding: options.padding * scale,

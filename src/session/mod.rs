@@ -366,6 +366,15 @@ impl Session {
         self.shared.lock().snapshot()
     }
 
+    /// The screen as someone scrolled back `rows` lines into the scrollback would see it
+    /// (0: the live screen). Scrolling the view sends nothing to the program.
+    pub fn snapshot_scrolled_back(&self, rows: usize) -> Snapshot {
+        let mut state = self.shared.lock();
+        let mut snap = state.terminal.snapshot_scrolled_back(rows);
+        snap.exit = state.exit;
+        snap
+    }
+
     /// The screen as text now (`snapshot().text()`).
     pub fn text(&self) -> String {
         self.shared.lock().terminal.text()

@@ -238,6 +238,28 @@ impl Terminal {
             .join("\n")
     }
 
+    /// The cursor's row as text, trailing spaces trimmed.
+    pub fn cursor_row_text(&self) -> String {
+        let screen = self.parser.screen();
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let row = screen.cursor_position().0.min(rows.saturating_sub(1));
+        let mut text = screen.rows(0, cols).nth(usize::from(row)).unwrap_or_default();
+        text.truncate(text.trim_end_matches(' ').len());
+        text
+    }
+
+    /// The screen as someone scrolled back `rows` lines into the scrollback sees it
+    /// (0: the live screen; more than the scrollback holds stops at its top).
+    pub fn snapshot_scrolled_back(&mut self, rows: usize) -> Snapshot {
+        if rows == 0 {
+            return self.snapshot();
+        }
+        self.parser.screen_mut().set_scrollback(rows);
+        let snapshot = self.snapshot();
+        self.parser.screen_mut().set_scrollback(0);
+        snapshot
+    }
+
     /// A cheap fingerprint of everything visible (cells, attributes, cursor), to tell
     /// whether the screen changed.
     pub fn fingerprint(&self) -> u64 {

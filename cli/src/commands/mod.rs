@@ -97,7 +97,7 @@ enum Command {
         capture: bool,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "output", "stable", "exit"])))]
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
@@ -105,6 +105,9 @@ enum Command {
         /// Until no row of the screen matches this regex.
         #[arg(long, value_name = "REGEX")]
         no_text: Option<String>,
+        /// A regex on the cursor's line (a prompt, an input field), trailing spaces trimmed.
+        #[arg(long, value_name = "REGEX")]
+        line: Option<String>,
         /// A regex on the program's output since the session started.
         #[arg(long, value_name = "REGEX")]
         output: Option<String>,
@@ -162,6 +165,8 @@ enum Command {
     Describe,
     /// Start a program, wait, press keys, print its screen and end it, in one call.
     Once(OnceArgs),
+    /// Run VHS-style .tape files (or folders of them) headless, as tests.
+    Run(RunArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or absolute path; repeatable),
@@ -216,6 +221,38 @@ struct StartArgs {
     /// The program and its arguments.
     #[arg(required = true, last = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+/// `run`'s arguments.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Tape files, or folders searched for *.tape.
+    #[arg(required = true, value_name = "TAPE")]
+    tapes: Vec<PathBuf>,
+    /// Write a JUnit XML report here (one testcase per tape).
+    #[arg(long, value_name = "PATH")]
+    junit: Option<PathBuf>,
+    /// Tapes run in parallel (default: the number of cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// Run only the K-th of N slices of the sorted tapes (tape i is in slice i % N + 1).
+    #[arg(long, value_name = "K/N")]
+    partition: Option<String>,
+    /// Accept changed snapshots (never on CI unless TUIPILOT_UPDATE=force).
+    #[arg(long)]
+    update: bool,
+    /// Where failure bundles go (default: next to each tape).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print only failures and the summary.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Also print each tape's notes (video-only settings, ignored late settings, new snapshots).
+    #[arg(long, short = 'v')]
+    verbose: bool,
+    /// Skip `Output` of GIFs, videos and recordings (with a note) instead of failing.
+    #[arg(long)]
+    no_media: bool,
 }
 
 /// `once`'s arguments.
@@ -280,6 +317,7 @@ impl RenderArgs {
             fonts: self.fonts.iter().map(|f| here.join(f)).collect(),
             font_size: self.font_size,
             scale: self.scale,
+            ..PngRequest::default()
         };
         request.options()?;
         Ok(request)
@@ -364,12 +402,14 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Wait {
             text,
             no_text,
+            line,
             output,
             stable,
             exit,
             timeout_ms,
         } => {
             let condition = match (text, no_text, output, stable) {
+                _ if line.is_some() => WaitFor::Line(line.unwrap_or_default()),
                 (Some(re), ..) => WaitFor::Text(re),
                 (_, Some(re), ..) => WaitFor::NoText(re),
                 (_, _, Some(re), _) => WaitFor::Output(re),
@@ -415,6 +455,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 // Without --json a PNG capture prints only the file's path.
                 text: json || !wants_png,
                 mask,
+                scrolled_back: 0,
             };
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             if wants_png && !json {
@@ -437,6 +478,17 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             Ok(())
         }
         Command::List => list(json),
+        Command::Run(args) => crate::suite::run_suite(crate::suite::SuiteArgs {
+            tapes: args.tapes,
+            junit: args.junit,
+            jobs: args.jobs,
+            partition: args.partition,
+            update: args.update,
+            out: args.out,
+            quiet: args.quiet,
+            verbose: args.verbose,
+            no_media: args.no_media,
+        }),
         Command::Mcp {
             allow,
             allow_env,

@@ -50,6 +50,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         png: png.map(|p| render.request(Some(p))).transpose()?,
         text: true,
         mask: Vec::new(),
+        scrolled_back: 0,
     });
     // Check every operation before starting anything: a bad key or regex fails at once.
     for operation in &operations {

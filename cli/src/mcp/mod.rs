@@ -188,6 +188,7 @@ impl State {
                         fonts: Vec::new(),
                         font_size: args.font_size,
                         scale: args.scale,
+                        ..PngRequest::default()
                     }),
                 };
                 let operation = Operation::Capture {
@@ -198,6 +199,7 @@ impl State {
                     png,
                     text: true,
                     mask: args.mask.clone().unwrap_or_default(),
+                    scrolled_back: 0,
                 };
                 match self.session(&name)?.apply(&operation)? {
                     Reply::Screen { screen } => Ok(screen_result(&name, screen)),

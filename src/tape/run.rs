@@ -1,0 +1,730 @@
+//! The tape runner: each tape line becomes operations, applied by the one executor
+//! ([`Session::apply`]); the runner itself only keeps the tape's state (settings, masks,
+//! the clipboard, hidden or shown, how far the view is scrolled back) and writes what the
+//! tape asks for (text goldens, screenshots, snapshots) and, when a tape fails, its
+//! failure bundle.
+
+// A `Failure` carries the whole report (screen, bundle, notes) and is made at most once
+// per tape, so its size costs nothing; boxing it would only make callers unwrap a box.
+#![allow(clippy::result_large_err)]
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use super::outcome::{Failure, FailureKind, Report};
+use super::program::{Command, CommandKind, Scope, Tape, WaitKind};
+use super::settings::{DEFAULT_WAIT_PATTERN, Setup};
+use super::snapshots::{SnapshotPolicy, compare_text};
+use crate::operation::{Operation, PngRequest, Reply, Screen, Step, WaitFor};
+use crate::session::{Cancel, Session};
+use crate::{Error, ErrorKind};
+
+/// How a run goes.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Accept changed snapshots (`--update`; `TUIPILOT_UPDATE=1` does the same). Never
+    /// writes when `CI` is set, unless `TUIPILOT_UPDATE=force`.
+    pub update: bool,
+    /// Where failure bundles go (default: next to the tape).
+    pub out_dir: Option<PathBuf>,
+    /// Run tapes whose `Output` asks for a GIF, video or recording without that output
+    /// (with a note) instead of failing.
+    pub skip_media: bool,
+    /// Ends the run early (its waits and pauses) when cancelled from another thread.
+    pub cancel: Option<Cancel>,
+}
+
+/// How many operations a failure bundle lists.
+const LOGGED_OPERATIONS: usize = 50;
+
+/// The separator VHS writes after each screen of a text golden.
+const FRAME_SEPARATOR: &str =
+    "────────────────────────────────────────────────────────────────────────────────";
+
+/// One operation as the bundle lists it.
+struct Logged {
+    line: u32,
+    command: String,
+    operation: String,
+    millis: f64,
+    ok: bool,
+}
+
+/// The tape's state while it runs.
+struct Runner<'a> {
+    tape: &'a Tape,
+    options: &'a RunOptions,
+    setup: Setup,
+    session: Option<Session>,
+    masks: Vec<String>,
+    clipboard: String,
+    hidden: bool,
+    scrolled_back: u32,
+    text_golden: Option<(PathBuf, String)>,
+    frame_dir: Option<PathBuf>,
+    frames: usize,
+    final_pngs: Vec<PathBuf>,
+    log: VecDeque<Logged>,
+    notes: Vec<String>,
+    written: Vec<PathBuf>,
+    policy: SnapshotPolicy,
+}
+
+/// Parses and runs a tape file.
+pub fn run_file(path: impl AsRef<Path>, options: &RunOptions) -> Result<Report, Failure> {
+    let path = path.as_ref();
+    let tape = Tape::parse_file(path).map_err(|errors| Failure::parse(path, errors))?;
+    run(&tape, options)
+}
+
+/// Runs a parsed tape against a fresh session, which is ended when the run ends.
+pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
+    let started = Instant::now();
+    let mut runner = Runner {
+        tape,
+        options,
+        setup: Setup::default(),
+        session: None,
+        masks: Vec::new(),
+        clipboard: String::new(),
+        hidden: false,
+        scrolled_back: 0,
+        text_golden: None,
+        frame_dir: None,
+        frames: 0,
+        final_pngs: Vec::new(),
+        log: VecDeque::new(),
+        notes: Vec::new(),
+        written: Vec::new(),
+        policy: SnapshotPolicy::from_env(options.update),
+    };
+    let result = runner.run_all();
+    let elapsed = started.elapsed();
+    let screen = runner
+        .session
+        .as_ref()
+        .map(|s| s.snapshot().text())
+        .unwrap_or_default();
+    // The program and its whole process session end with the run, pass or fail.
+    let exit = runner.session.as_ref().map(|s| {
+        s.apply(&Operation::Exit {
+            timeout_ms: Some(1000),
+        })
+    });
+    match result {
+        Ok(()) => {
+            if let Some(Err(e)) = exit {
+                runner.notes.push(format!("ending the program: {e}"));
+            }
+            Ok(Report {
+                tape: tape.path.clone(),
+                elapsed,
+                commands: tape.commands.len(),
+                notes: runner.notes,
+                written: runner.written,
+                screen,
+            })
+        }
+        Err(mut failure) => {
+            // What the tape wrote so far is kept: the text golden up to the failure.
+            if let Some((path, text)) = runner.text_golden.take()
+                && make_parent(&path).is_ok()
+                && crate::files::write_file_atomically(&path, text.as_bytes()).is_ok()
+            {
+                failure
+                    .notes
+                    .push(format!("{}: the screens up to the failure", path.display()));
+            }
+            failure.elapsed = elapsed;
+            failure.notes.extend(runner.notes.iter().cloned());
+            Err(failure)
+        }
+    }
+}
+
+impl Runner<'_> {
+    fn run_all(&mut self) -> Result<(), Failure> {
+        let first_action = self
+            .tape
+            .commands
+            .iter()
+            .position(|c| !c.kind.is_header())
+            .unwrap_or(self.tape.commands.len());
+        // What applies to the whole run wherever it is written: Env, Require, Output.
+        for command in &self.tape.commands {
+            match &command.kind {
+                CommandKind::Env(k, v) => self.setup.env.push((k.clone(), v.clone())),
+                CommandKind::Require(program) => self.require(command, program)?,
+                CommandKind::Output(path) => self.output(command, path)?,
+                _ => {}
+            }
+        }
+        for command in &self.tape.commands[..first_action] {
+            if let CommandKind::Set(setting) = &command.kind
+                && let Some(note) = self.setup.apply(setting)
+            {
+                self.notes.push(format!("{}: {note}", command.location));
+            }
+        }
+        self.start()?;
+        for command in &self.tape.commands[first_action..] {
+            let framed = self.action(command)?;
+            if framed && !self.hidden {
+                self.frame(command)?;
+            }
+        }
+        self.finish()
+    }
+
+    fn require(&self, command: &Command, program: &str) -> Result<(), Failure> {
+        let cwd = std::env::current_dir().unwrap_or_default();
+        crate::process::find_program(program.as_ref(), std::env::var_os("PATH").as_deref(), &cwd)
+            .map(|_| ())
+            .map_err(|_| {
+                self.failure(
+                    FailureKind::Error,
+                    command,
+                    format!("`Require {program}`: {program} is not on PATH; install it, or remove the line"),
+                )
+            })
+    }
+
+    fn output(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
+        let text = path.to_string_lossy();
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let media = match extension.as_str() {
+            _ if text.ends_with('/') => {
+                self.frame_dir = Some(path.to_path_buf());
+                return Ok(());
+            }
+            "txt" | "ascii" | "test" => {
+                self.text_golden = Some((path.to_path_buf(), String::new()));
+                return Ok(());
+            }
+            "png" => {
+                self.final_pngs.push(path.to_path_buf());
+                return Ok(());
+            }
+            "gif" => "a GIF needs recordings, which tuipilot does not make yet",
+            "cast" => "an asciicast recording is not made yet",
+            "mp4" | "webm" => "video needs an encoder tuipilot does not have",
+            _ => {
+                "VHS writes a GIF for an unknown extension, and GIFs need recordings, which tuipilot does not make yet"
+            }
+        };
+        if self.options.skip_media {
+            self.notes.push(format!(
+                "{}: `{}` skipped: {media}",
+                command.location, command.source
+            ));
+            return Ok(());
+        }
+        Err(self.failure(
+            FailureKind::Error,
+            command,
+            format!(
+                "`{}`: {media}; run with --no-media to run the tape without it (or write .txt, .png or a folder/)",
+                command.source
+            ),
+        ))
+    }
+
+    fn start(&mut self) -> Result<(), Failure> {
+        let at_start = |message: String| Failure::new(FailureKind::Error, &self.tape.path, None, message);
+        if self.setup.shell == "cmd" {
+            return Err(at_start(
+                "Set Shell cmd: cmd is the Windows shell; use bash, zsh, fish, nu, osh, xonsh or pwsh".into(),
+            ));
+        }
+        let ((cols, rows), note) = self.setup.size().map_err(|e| at_start(e.to_string()))?;
+        if let Some(note) = note {
+            self.notes.push(note);
+        }
+        let spec = self.setup.start_spec(cols, rows);
+        let session = spec.spawn().map_err(|e| {
+            at_start(format!(
+                "starting the shell `{}`: {e}",
+                spec.command.first().map_or("", String::as_str)
+            ))
+        })?;
+        self.session = Some(session);
+        // A person waits for the prompt before typing; keys typed earlier would be echoed
+        // twice (once by the terminal driver, once by the shell's line editor).
+        let ready = if self.setup.own_prompt() {
+            WaitFor::StableMs(200)
+        } else {
+            WaitFor::Line(DEFAULT_WAIT_PATTERN.into())
+        };
+        let operation = Operation::Wait {
+            condition: ready,
+            timeout_ms: Some(self.setup.wait_timeout.as_millis() as u64),
+        };
+        self.apply_logged(&operation, None).map_err(|e| {
+            let mut failure = at_start(format!(
+                "the shell `{}` did not show its prompt: {}",
+                self.setup.shell,
+                first_line(&e.to_string())
+            ));
+            failure.report = Some(e.to_string());
+            failure
+        })?;
+        Ok(())
+    }
+
+    /// Runs one command after the header; says whether it makes a text-golden frame.
+    fn action(&mut self, command: &Command) -> Result<bool, Failure> {
+        let typing = |speed: Option<Duration>, setup: &Setup| speed.unwrap_or(setup.typing_speed);
+        match &command.kind {
+            CommandKind::Set(setting) => {
+                if setting.applies_late() {
+                    self.setup.apply(setting);
+                    return Ok(true);
+                }
+                self.notes.push(format!(
+                    "{}: `{}` ignored: settings other than TypingSpeed, WaitTimeout and WaitPattern apply only before the first action; move it to the top",
+                    command.location, command.source
+                ));
+                Ok(false)
+            }
+            CommandKind::Env(..) | CommandKind::Output(_) => Ok(true),
+            CommandKind::Require(_) => Ok(false),
+            CommandKind::Type { text, speed } => {
+                let pause = typing(*speed, &self.setup);
+                let steps = if pause.is_zero() {
+                    vec![Step::Text(text.clone())]
+                } else {
+                    text.chars()
+                        .flat_map(|c| [Step::Text(c.to_string()), Step::SleepMs(millis(pause))])
+                        .collect()
+                };
+                self.scrolled_back = 0;
+                self.send(command, steps)
+            }
+            CommandKind::Keys { keys, speed, count } => {
+                let pause = typing(*speed, &self.setup);
+                let mut steps = Vec::new();
+                for _ in 0..*count {
+                    steps.push(Step::Keys(keys.clone()));
+                    if !pause.is_zero() {
+                        steps.push(Step::SleepMs(millis(pause)));
+                    }
+                }
+                self.scrolled_back = 0;
+                self.send(command, steps)
+            }
+            CommandKind::Scroll { rows, speed } => {
+                self.scrolled_back =
+                    (i64::from(self.scrolled_back) + i64::from(*rows)).clamp(0, i64::from(u32::MAX)) as u32;
+                let pause = typing(*speed, &self.setup);
+                if pause.is_zero() {
+                    return Ok(true);
+                }
+                let steps = (0..rows.unsigned_abs())
+                    .map(|_| Step::SleepMs(millis(pause)))
+                    .collect();
+                self.send(command, steps)
+            }
+            CommandKind::Sleep(pause) => self.send(command, vec![Step::SleepMs(millis(*pause))]),
+            CommandKind::Paste => {
+                self.scrolled_back = 0;
+                self.send(command, vec![Step::Paste(self.clipboard.clone())])
+            }
+            CommandKind::Copy(text) => {
+                self.clipboard = text.clone();
+                Ok(true)
+            }
+            CommandKind::Hide => {
+                self.hidden = true;
+                Ok(false)
+            }
+            CommandKind::Show => {
+                self.hidden = false;
+                Ok(true)
+            }
+            CommandKind::Subtitle(_) => {
+                self.notes.push(format!(
+                    "{}: Subtitle: a caption in VHS's video, not on the screen",
+                    command.location
+                ));
+                Ok(true)
+            }
+            CommandKind::Mask(re) => {
+                self.masks.push(re.clone());
+                Ok(true)
+            }
+            CommandKind::Resize { cols, rows } => {
+                self.apply(
+                    command,
+                    &Operation::Resize {
+                        cols: *cols,
+                        rows: *rows,
+                    },
+                )?;
+                Ok(true)
+            }
+            CommandKind::Screenshot(path) => {
+                self.screenshot(command, path)?;
+                Ok(true)
+            }
+            CommandKind::Wait { kind, timeout } => {
+                let condition = match kind {
+                    WaitKind::Pattern(scope, pattern) => {
+                        let pattern = pattern.clone().unwrap_or_else(|| self.setup.wait_pattern.clone());
+                        match scope {
+                            Scope::Line => WaitFor::Line(pattern),
+                            Scope::Screen => WaitFor::Text(pattern),
+                        }
+                    }
+                    WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),
+                    WaitKind::Exit => WaitFor::Exit,
+                    WaitKind::Output(re) => WaitFor::Output(re.clone()),
+                };
+                self.wait(command, condition, *timeout)?;
+                Ok(true)
+            }
+            CommandKind::Expect {
+                scope,
+                pattern,
+                negated,
+                timeout,
+            } => {
+                let condition = match (scope, negated) {
+                    (_, true) => WaitFor::NoText(pattern.clone()),
+                    (Scope::Line, false) => WaitFor::Line(pattern.clone()),
+                    (Scope::Screen, false) => WaitFor::Text(pattern.clone()),
+                };
+                self.wait(command, condition, *timeout)?;
+                Ok(true)
+            }
+            CommandKind::ExpectExit { code, timeout } => {
+                let reply = self.wait(command, WaitFor::Exit, *timeout)?;
+                if let Reply::Exit(exit) = reply
+                    && exit.exit_code != Some(*code)
+                {
+                    return Err(self.failure(
+                        FailureKind::Failed,
+                        command,
+                        format!("`{}`: the program {}", command.source, exit.words()),
+                    ));
+                }
+                Ok(true)
+            }
+            CommandKind::Snapshot(name) => {
+                self.snapshot(command, name)?;
+                Ok(true)
+            }
+        }
+    }
+
+    fn send(&mut self, command: &Command, steps: Vec<Step>) -> Result<bool, Failure> {
+        self.apply(
+            command,
+            &Operation::Send {
+                steps,
+                wait: None,
+                timeout_ms: None,
+                capture: false,
+            },
+        )?;
+        Ok(true)
+    }
+
+    fn wait(
+        &mut self,
+        command: &Command,
+        condition: WaitFor,
+        timeout: Option<Duration>,
+    ) -> Result<Reply, Failure> {
+        let timeout = timeout.unwrap_or(self.setup.wait_timeout);
+        self.apply(
+            command,
+            &Operation::Wait {
+                condition,
+                timeout_ms: Some(millis(timeout)),
+            },
+        )
+    }
+
+    /// A capture of the screen as the tape shows it now (masked, scrolled back).
+    fn capture(
+        &mut self,
+        command: Option<&Command>,
+        png: Option<PngRequest>,
+        text: bool,
+    ) -> Result<Screen, Failure> {
+        let operation = Operation::Capture {
+            wait: None,
+            timeout_ms: None,
+            ansi: false,
+            scrollback: false,
+            png,
+            text,
+            mask: self.masks.clone(),
+            scrolled_back: self.scrolled_back,
+        };
+        let reply = match command {
+            Some(command) => self.apply(command, &operation)?,
+            None => self
+                .apply_logged(&operation, None)
+                .map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e.to_string()))?,
+        };
+        match reply {
+            Reply::Screen { screen } => Ok(screen),
+            other => Err(Failure::new(
+                FailureKind::Error,
+                &self.tape.path,
+                None,
+                format!("a capture answered {other:?}"),
+            )),
+        }
+    }
+
+    fn screenshot(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
+        make_parent(path).map_err(|e| self.failure(FailureKind::Error, command, e))?;
+        let png = PngRequest {
+            path: Some(absolute(path)),
+            ..self.setup.png()
+        };
+        self.capture(Some(command), Some(png), false)?;
+        self.written.push(path.to_path_buf());
+        Ok(())
+    }
+
+    fn snapshot(&mut self, command: &Command, name: &str) -> Result<(), Failure> {
+        let is_png = name.to_ascii_lowercase().ends_with(".png");
+        let golden = if is_png || Path::new(name).extension().is_some() {
+            self.tape.dir().join(name)
+        } else {
+            self.tape.dir().join(format!("{name}.snap"))
+        };
+        let result = if is_png {
+            let screen = self.capture(Some(command), Some(self.setup.png()), false)?;
+            let bytes = screen.png_bytes.unwrap_or_default();
+            self.policy.compare_png(&bytes, &golden)
+        } else {
+            let screen = self.capture(Some(command), None, true)?;
+            compare_text(&screen.text, &golden, &self.policy)
+        };
+        match result {
+            Ok(Some(note)) => {
+                self.notes.push(format!("{}: {note}", command.location));
+                self.written.push(golden);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(report) => {
+                let mut failure = self.failure(
+                    FailureKind::Failed,
+                    command,
+                    format!("`{}`: {}", command.source, first_line(&report)),
+                );
+                failure.report = Some(report);
+                Err(failure)
+            }
+        }
+    }
+
+    /// Adds a frame to the text golden and the frame folder.
+    fn frame(&mut self, command: &Command) -> Result<(), Failure> {
+        if self.text_golden.is_none() && self.frame_dir.is_none() {
+            return Ok(());
+        }
+        let png = match &self.frame_dir {
+            Some(dir) => {
+                self.frames += 1;
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    self.failure(
+                        FailureKind::Error,
+                        command,
+                        format!("creating {}: {e}", dir.display()),
+                    )
+                })?;
+                Some(PngRequest {
+                    path: Some(absolute(&dir.join(format!("frame-{:05}.png", self.frames)))),
+                    ..self.setup.png()
+                })
+            }
+            None => None,
+        };
+        let want_text = self.text_golden.is_some();
+        let screen = self.capture(Some(command), png, want_text)?;
+        if let Some((_, text)) = &mut self.text_golden {
+            for row in screen.text.split('\n') {
+                text.push_str(row);
+                text.push('\n');
+            }
+            // Rows the capture trimmed away at the bottom are still rows of the screen.
+            for _ in screen.text.split('\n').count()..usize::from(screen.rows) {
+                text.push('\n');
+            }
+            text.push_str(FRAME_SEPARATOR);
+            text.push('\n');
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<(), Failure> {
+        for path in self.final_pngs.clone() {
+            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
+            let png = PngRequest {
+                path: Some(absolute(&path)),
+                ..self.setup.png()
+            };
+            self.capture(None, Some(png), false)?;
+            self.written.push(path);
+        }
+        if let Some((path, text)) = self.text_golden.take() {
+            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
+            crate::files::write_file_atomically(&path, text.as_bytes())
+                .map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e.to_string()))?;
+            self.written.push(path);
+        }
+        if let Some(dir) = &self.frame_dir {
+            self.written.push(dir.clone());
+        }
+        Ok(())
+    }
+
+    /// Applies an operation for a tape command; a failure names the command's line and
+    /// leaves the bundle.
+    fn apply(&mut self, command: &Command, operation: &Operation) -> Result<Reply, Failure> {
+        self.apply_logged(operation, Some(command)).map_err(|error| {
+            let kind = match error.kind() {
+                ErrorKind::Timeout
+                | ErrorKind::ExitedWhileWaiting
+                | ErrorKind::Exited
+                | ErrorKind::Mismatch => FailureKind::Failed,
+                _ => FailureKind::Error,
+            };
+            let message = format!("`{}`: {}", command.source, summary(&error));
+            let mut failure = self.failure(kind, command, message);
+            failure.report = Some(error.to_string());
+            failure
+        })
+    }
+
+    fn apply_logged(&mut self, operation: &Operation, command: Option<&Command>) -> Result<Reply, Error> {
+        let session = self.session.as_ref().ok_or(Error::Closed {
+            action: "run the tape",
+            caller: None,
+        })?;
+        let started = Instant::now();
+        let result = match &self.options.cancel {
+            Some(cancel) => session.apply_cancellable(operation, cancel),
+            None => session.apply(operation),
+        };
+        if self.log.len() == LOGGED_OPERATIONS {
+            self.log.pop_front();
+        }
+        self.log.push_back(Logged {
+            line: command.map_or(0, |c| c.location.line),
+            command: command.map_or_else(|| "(runner)".to_string(), |c| c.source.clone()),
+            operation: operation_name(operation).to_string(),
+            millis: started.elapsed().as_secs_f64() * 1000.0,
+            ok: result.is_ok(),
+        });
+        result
+    }
+
+    /// A failure at `command`, with the screen and the bundle when a session is running.
+    fn failure(&self, kind: FailureKind, command: &Command, message: String) -> Failure {
+        let mut failure = Failure::new(kind, &self.tape.path, Some(command.location.clone()), message);
+        failure.command = Some(command.source.clone());
+        if let Some(session) = &self.session {
+            let snapshot = session.snapshot();
+            failure.screen = Some(snapshot.text());
+            failure.bundle = self.write_bundle(&snapshot, command, &failure);
+        }
+        failure
+    }
+
+    fn write_bundle(
+        &self,
+        snapshot: &crate::Snapshot,
+        command: &Command,
+        failure: &Failure,
+    ) -> Option<PathBuf> {
+        let stem = self
+            .tape
+            .path
+            .file_stem()
+            .map_or_else(|| "tape".to_string(), |s| s.to_string_lossy().into_owned());
+        let dir = self
+            .options
+            .out_dir
+            .clone()
+            .unwrap_or_else(|| self.tape.dir().to_path_buf())
+            .join(format!("{stem}.failure"));
+        let operations: Vec<_> = self
+            .log
+            .iter()
+            .map(|l| json!({"line": l.line, "command": l.command, "operation": l.operation, "ms": (l.millis * 1000.0).round() / 1000.0, "ok": l.ok}))
+            .collect();
+        let extra = json!({
+            "tape": self.tape.path.display().to_string(),
+            "failed": {
+                "file": command.location.file.display().to_string(),
+                "line": command.location.line,
+                "col": command.location.col,
+                "command": command.source,
+                "message": failure.message,
+            },
+            "operations": operations,
+        });
+        crate::artifacts::write_screen(&dir, snapshot, extra).ok()?;
+        let report = failure.report.clone().unwrap_or_else(|| failure.message.clone());
+        std::fs::write(dir.join("report.txt"), report + "\n").ok()?;
+        Some(dir)
+    }
+}
+
+/// The first line of an error, without its location prefix.
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").to_string()
+}
+
+/// An error's one-line summary, with the cursor's line for a line wait (what VHS calls
+/// "the last value").
+fn summary(error: &Error) -> String {
+    let line = first_line(&error.to_string());
+    if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = error
+        && let Some((row, text)) = &report.closest
+    {
+        return format!("{line}; closest line: row {row}: {text:?}");
+    }
+    line
+}
+
+fn operation_name(operation: &Operation) -> &'static str {
+    match operation {
+        Operation::Info => "info",
+        Operation::Send { .. } => "send",
+        Operation::Wait { .. } => "wait",
+        Operation::Capture { .. } => "capture",
+        Operation::Resize { .. } => "resize",
+        Operation::Exit { .. } => "exit",
+    }
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// A path relative to the current directory made absolute (the executor refuses none,
+/// but a host would; absolute paths also read better in reports).
+fn absolute(path: &Path) -> PathBuf {
+    std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path))
+}
+
+fn make_parent(path: &Path) -> Result<(), String> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display())),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,168 @@
+//! Golden snapshots for `Snapshot NAME` (text, `NAME.snap`) and `Snapshot NAME.png`
+//! (an image compared with a tolerance), next to the tape.
+//!
+//! Like insta: a missing snapshot is written on the first run (with a note), a changed
+//! one fails and leaves `NAME.snap.new` (or `NAME.actual.png` and `NAME.diff.png`) to look
+//! at; `--update` or `TUIPILOT_UPDATE=1` accepts changes. When `CI` is set nothing is ever
+//! written — a missing snapshot fails too — unless `TUIPILOT_UPDATE=force`.
+
+use std::path::Path;
+
+use crate::render::compare::{Outcome, Tolerance, compare_png_or_update, decode_png, on_ci};
+
+/// The tolerance of an image snapshot: anti-aliasing may differ by a few levels, and a
+/// handful of pixels (a cursor's edge) may differ outright.
+const PNG_TOLERANCE: Tolerance = Tolerance {
+    channel: 8,
+    max_share: 0.001,
+};
+
+/// What may be written.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SnapshotPolicy {
+    /// Create a snapshot that does not exist yet.
+    pub write_new: bool,
+    /// Overwrite one that differs.
+    pub write_changed: bool,
+}
+
+impl SnapshotPolicy {
+    /// From `--update`, `TUIPILOT_UPDATE` and `CI`.
+    pub fn from_env(update: bool) -> SnapshotPolicy {
+        let env = std::env::var("TUIPILOT_UPDATE").ok();
+        let ci = on_ci(std::env::var("CI").ok().as_deref());
+        SnapshotPolicy::decide(update, env.as_deref(), ci)
+    }
+
+    fn decide(update: bool, env: Option<&str>, ci: bool) -> SnapshotPolicy {
+        let forced = env == Some("force");
+        let wanted = update || env == Some("1");
+        SnapshotPolicy {
+            write_new: forced || !ci,
+            write_changed: forced || (wanted && !ci),
+        }
+    }
+
+    /// Compares PNG bytes with the golden image: `Ok(Some(note))` when it was written,
+    /// `Ok(None)` when it matched, `Err(report)` when it differs.
+    pub fn compare_png(&self, png: &[u8], golden: &Path) -> Result<Option<String>, String> {
+        let image = decode_png(png, "the screenshot").map_err(|e| e.to_string())?;
+        let exists = golden.exists();
+        let write = if exists {
+            self.write_changed
+        } else {
+            self.write_new
+        };
+        if !exists && !write {
+            return Err(missing(golden));
+        }
+        match compare_png_or_update(&image, golden, PNG_TOLERANCE, write) {
+            Ok(Outcome::Updated) => Ok(Some(written(golden, exists))),
+            Ok(Outcome::Matched { .. }) => Ok(None),
+            Err(e) => Err(e
+                .to_string()
+                .replace("TUIPILOT_UPDATE=1", "--update (or TUIPILOT_UPDATE=1)")),
+        }
+    }
+}
+
+fn missing(golden: &Path) -> String {
+    format!(
+        "snapshot {} does not exist, and CI is set, so it is not created: run the tape locally (or with TUIPILOT_UPDATE=force), check the snapshot, and commit it",
+        golden.display()
+    )
+}
+
+fn written(golden: &Path, existed: bool) -> String {
+    if existed {
+        format!("snapshot {} updated", golden.display())
+    } else {
+        format!("snapshot {} created: check it and commit it", golden.display())
+    }
+}
+
+/// Compares screen text with a `.snap` file (see [`SnapshotPolicy::compare_png`] for the
+/// result).
+pub(super) fn compare_text(
+    text: &str,
+    golden: &Path,
+    policy: &SnapshotPolicy,
+) -> Result<Option<String>, String> {
+    let actual = format!("{text}\n");
+    let new_path = golden.with_extension("snap.new");
+    let write = |bytes: &str| {
+        if let Some(dir) = golden.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+        }
+        crate::files::write_file_atomically(golden, bytes.as_bytes()).map_err(|e| e.to_string())
+    };
+    let expected = match std::fs::read_to_string(golden) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            if !policy.write_new {
+                return Err(missing(golden));
+            }
+            write(&actual)?;
+            return Ok(Some(written(golden, false)));
+        }
+        Err(e) => return Err(format!("reading {}: {e}", golden.display())),
+    };
+    if expected == actual {
+        let _ = std::fs::remove_file(&new_path);
+        return Ok(None);
+    }
+    if policy.write_changed {
+        write(&actual)?;
+        let _ = std::fs::remove_file(&new_path);
+        return Ok(Some(written(golden, true)));
+    }
+    let _ = crate::files::write_file_atomically(&new_path, actual.as_bytes());
+    Err(format!(
+        "the screen differs from {} (new screen written to {}; accept it with --update or TUIPILOT_UPDATE=1):\n{}",
+        golden.display(),
+        new_path.display(),
+        diff(&expected, &actual)
+    ))
+}
+
+/// A line diff: `-` expected, `+` actual, with row numbers; equal rows are left out.
+fn diff(expected: &str, actual: &str) -> String {
+    let old: Vec<&str> = expected.lines().collect();
+    let new: Vec<&str> = actual.lines().collect();
+    let mut out = String::new();
+    for row in 0..old.len().max(new.len()) {
+        let (a, b) = (old.get(row), new.get(row));
+        if a == b {
+            continue;
+        }
+        if let Some(a) = a {
+            out.push_str(&format!("{row:>4} - {a}\n"));
+        }
+        if let Some(b) = b {
+            out.push_str(&format!("{row:>4} + {b}\n"));
+        }
+    }
+    out.trim_end().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ci_never_writes_snapshots_unless_forced() {
+        let p = SnapshotPolicy::decide(true, Some("1"), true);
+        assert!(!p.write_new && !p.write_changed);
+        let p = SnapshotPolicy::decide(false, Some("force"), true);
+        assert!(p.write_new && p.write_changed);
+        let p = SnapshotPolicy::decide(false, None, false);
+        assert!(p.write_new && !p.write_changed);
+        let p = SnapshotPolicy::decide(true, None, false);
+        assert!(p.write_new && p.write_changed);
+    }
+
+    #[test]
+    fn a_diff_lists_only_the_rows_that_differ() {
+        assert_eq!(diff("a\nb\nc\n", "a\nB\nc\nd\n"), "   1 - b\n   1 + B\n   3 + d");
+    }
+}
