@@ -307,7 +307,13 @@ impl<'a> Parser<'a> {
             Ok(_) => Some(next.text),
             Err(e) => {
                 let first = e.to_string();
-                let reason = first.lines().last().unwrap_or("").trim().to_string();
+                let reason = first
+                    .lines()
+                    .last()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches("error: ")
+                    .to_string();
                 self.error(&next, format!("bad regex /{}/: {reason}", next.text));
                 None
             }
@@ -533,6 +539,10 @@ impl<'a> Parser<'a> {
                 all.extend_from_slice(OUR_COMMANDS);
                 let hint = did_you_mean(word, &all);
                 self.error(token, format!("unknown command `{word}`{hint}"));
+                // Its arguments are not commands of their own: skip them, not report them.
+                while self.peek().line == token.line && !matches!(self.peek().kind, Kind::Word | Kind::End) {
+                    self.next();
+                }
                 None
             }
         }
@@ -719,7 +729,14 @@ impl<'a> Parser<'a> {
                     _ => return bad(self, "a /regex/"),
                 };
                 if let Err(e) = regex::Regex::new(&token.text) {
-                    let reason = e.to_string().lines().last().unwrap_or("").trim().to_string();
+                    let reason = e
+                        .to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or("")
+                        .trim()
+                        .trim_start_matches("error: ")
+                        .to_string();
                     self.error(&token, format!("bad regex /{}/: {reason}", token.text));
                     return None;
                 }
