@@ -15,7 +15,7 @@
 //! # }
 //! ```
 //!
-//! With the `harness` feature, [`harness`] turns a folder of tapes into a cargo test
+//! With the `harness` feature, `harness` turns a folder of tapes into a cargo test
 //! target, one test per tape (see its docs).
 //!
 //! The language is VHS's, all of it (`lex`, `parse`), plus commands that make a tape a
