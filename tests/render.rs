@@ -355,7 +355,10 @@ fn bad_render_inputs_are_clear_errors() {
         .with_theme("neon")
         .unwrap_err()
         .to_string();
-    assert_eq!(err, "unknown theme `neon`: use one of dark, light");
+    assert_eq!(
+        err,
+        "unknown theme `neon`: use one of dark, light, Dracula, Nord, Catppuccin Mocha, or a theme in VHS's JSON form with #rrggbb colours"
+    );
     let missing = dir.0.join("no/such/dir/out.png");
     let err = snap
         .save_png(&missing, &RenderOptions::default())
