@@ -187,6 +187,39 @@ fn from_hex(name: &'static str, fg: &str, bg: &str, ansi: [&str; 16]) -> Theme {
     }
 }
 
+/// Themes bundled under VHS's names: name, foreground, background, the 16 colours.
+type Bundled = (&'static str, &'static str, &'static str, [&'static str; 16]);
+
+const BUNDLED: &[Bundled] = &[
+    (
+        "Dracula",
+        "#f8f8f2",
+        "#282a36",
+        [
+            "#21222c", "#ff5555", "#50fa7b", "#f1fa8c", "#bd93f9", "#ff79c6", "#8be9fd", "#f8f8f2",
+            "#6272a4", "#ff6e6e", "#69ff94", "#ffffa5", "#d6acff", "#ff92df", "#a4ffff", "#ffffff",
+        ],
+    ),
+    (
+        "Nord",
+        "#d8dee9",
+        "#2e3440",
+        [
+            "#3b4252", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#88c0d0", "#e5e9f0",
+            "#4c566a", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#8fbcbb", "#eceff4",
+        ],
+    ),
+    (
+        "Catppuccin Mocha",
+        "#cdd6f4",
+        "#1e1e2e",
+        [
+            "#45475a", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#bac2de",
+            "#585b70", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#a6adc8",
+        ],
+    ),
+];
+
 /// The keys of VHS's theme JSON for the 16 colours, in palette order (`purple` is an
 /// alias some themes use for magenta).
 const JSON_KEYS: [&[&str]; 16] = [
@@ -279,34 +312,12 @@ impl Theme {
         Some(match key.as_str() {
             "dark" => Theme::dark(),
             "light" => Theme::light(),
-            "dracula" => from_hex(
-                "Dracula",
-                "#f8f8f2",
-                "#282a36",
-                [
-                    "#21222c", "#ff5555", "#50fa7b", "#f1fa8c", "#bd93f9", "#ff79c6", "#8be9fd", "#f8f8f2",
-                    "#6272a4", "#ff6e6e", "#69ff94", "#ffffa5", "#d6acff", "#ff92df", "#a4ffff", "#ffffff",
-                ],
-            ),
-            "nord" => from_hex(
-                "Nord",
-                "#d8dee9",
-                "#2e3440",
-                [
-                    "#3b4252", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#88c0d0", "#e5e9f0",
-                    "#4c566a", "#bf616a", "#a3be8c", "#ebcb8b", "#81a1c1", "#b48ead", "#8fbcbb", "#eceff4",
-                ],
-            ),
-            "catppuccinmocha" => from_hex(
-                "Catppuccin Mocha",
-                "#cdd6f4",
-                "#1e1e2e",
-                [
-                    "#45475a", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#bac2de",
-                    "#585b70", "#f38ba8", "#a6e3a1", "#f9e2af", "#89b4fa", "#f5c2e7", "#94e2d5", "#a6adc8",
-                ],
-            ),
-            _ => return None,
+            _ => {
+                let (name, fg, bg, ansi) = BUNDLED
+                    .iter()
+                    .find(|(name, ..)| name.replace(' ', "").eq_ignore_ascii_case(&key))?;
+                from_hex(name, fg, bg, *ansi)
+            }
         })
     }
 

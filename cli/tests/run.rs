@@ -247,7 +247,7 @@ fn a_new_snapshot_is_created_then_a_change_fails_until_updated() {
     let suite = Suite::new();
     suite.tape(
         "s.tape",
-        "Set TypingSpeed 0\nType \"echo one\" Enter\nWait\nSnapshot shot\n",
+        "Set TypingSpeed 0\nType \"echo one\" Enter\nExpect /^one\\n>$/\nSnapshot shot\n",
     );
     assert_eq!(suite.run(&["s.tape"]).status.code(), Some(0));
     assert!(
@@ -257,7 +257,7 @@ fn a_new_snapshot_is_created_then_a_change_fails_until_updated() {
     );
     suite.tape(
         "s.tape",
-        "Set TypingSpeed 0\nType \"echo two\" Enter\nWait\nSnapshot shot\n",
+        "Set TypingSpeed 0\nType \"echo two\" Enter\nExpect /^two\\n>$/\nSnapshot shot\n",
     );
     let out = suite.run(&["s.tape"]);
     let stderr = text(&out.stderr);

@@ -127,8 +127,9 @@ pub(crate) fn update_wanted(update: Option<&str>, ci: Option<&str>) -> bool {
     }
 }
 
-/// A relative golden path taken from the crate under test, when cargo says which it is.
-fn resolve_golden(golden: &Path, manifest_dir: Option<std::ffi::OsString>) -> PathBuf {
+/// A relative path (a golden, a tape folder) taken from the crate under test, when cargo
+/// says which it is.
+pub(crate) fn resolve_golden(golden: &Path, manifest_dir: Option<std::ffi::OsString>) -> PathBuf {
     match manifest_dir {
         Some(dir) if golden.is_relative() => PathBuf::from(dir).join(golden),
         _ => golden.to_path_buf(),

@@ -100,46 +100,10 @@ impl RenderOptions {
     /// every fallback font readable. Each failure is a bad-input error that names the
     /// range or the file.
     pub fn check(&self) -> Result<()> {
-        if !FONT_SIZES.contains(&self.font_size) {
-            return Err(Error::InvalidRenderOption {
-                message: format!(
-                    "font size {} px is out of range: use {} to {} px",
-                    self.font_size,
-                    FONT_SIZES.start(),
-                    FONT_SIZES.end()
-                ),
-            });
-        }
-        if !SCALES.contains(&self.scale) {
-            return Err(Error::InvalidRenderOption {
-                message: format!(
-                    "scale {} is out of range: use {} to {}",
-                    self.scale,
-                    SCALES.start(),
-                    SCALES.end()
-                ),
-            });
-        }
-        if !LINE_HEIGHTS.contains(&self.line_height) {
-            return Err(Error::InvalidRenderOption {
-                message: format!(
-                    "line height {} is out of range: use {} to {}",
-                    self.line_height,
-                    LINE_HEIGHTS.start(),
-                    LINE_HEIGHTS.end()
-                ),
-            });
-        }
-        if !LETTER_SPACINGS.contains(&self.letter_spacing) {
-            return Err(Error::InvalidRenderOption {
-                message: format!(
-                    "letter spacing {} px is out of range: use {} to {} px",
-                    self.letter_spacing,
-                    LETTER_SPACINGS.start(),
-                    LETTER_SPACINGS.end()
-                ),
-            });
-        }
+        in_range("font size", self.font_size, &FONT_SIZES, " px")?;
+        in_range("scale", self.scale, &SCALES, "")?;
+        in_range("line height", self.line_height, &LINE_HEIGHTS, "")?;
+        in_range("letter spacing", self.letter_spacing, &LETTER_SPACINGS, " px")?;
         if self.padding > MAX_PADDING {
             return Err(Error::InvalidRenderOption {
                 message: format!(
@@ -154,6 +118,25 @@ impl RenderOptions {
 
 /// Font sizes the renderer accepts, in pixels before scaling.
 pub const FONT_SIZES: std::ops::RangeInclusive<f32> = 4.0..=128.0;
+
+/// A bad-input error naming the option and its range when `value` is outside it.
+fn in_range<T: PartialOrd + std::fmt::Display>(
+    what: &str,
+    value: T,
+    range: &std::ops::RangeInclusive<T>,
+    unit: &str,
+) -> Result<()> {
+    if range.contains(&value) {
+        return Ok(());
+    }
+    Err(Error::InvalidRenderOption {
+        message: format!(
+            "{what} {value}{unit} is out of range: use {} to {}{unit}",
+            range.start(),
+            range.end()
+        ),
+    })
+}
 
 /// Row heights the renderer accepts, as multiples of the font's line height.
 pub const LINE_HEIGHTS: std::ops::RangeInclusive<f32> = 0.5..=4.0;

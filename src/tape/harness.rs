@@ -17,7 +17,7 @@
 //! partitions and reports tapes like any other test. A relative folder is taken from the
 //! crate being tested (`CARGO_MANIFEST_DIR`). Snapshots update with `TUIPILOT_UPDATE=1`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -25,10 +25,7 @@ use super::{RunOptions, find_tapes, run_file};
 
 /// The tests for every tape under `dir`, for a harness of your own.
 pub fn tests_in(dir: impl AsRef<Path>) -> Vec<Trial> {
-    let dir = match std::env::var_os("CARGO_MANIFEST_DIR") {
-        Some(root) if dir.as_ref().is_relative() => PathBuf::from(root).join(dir.as_ref()),
-        _ => dir.as_ref().to_path_buf(),
-    };
+    let dir = crate::render::compare::resolve_golden(dir.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
     let tapes = match find_tapes(&dir) {
         Ok(t) => t,
         Err(e) => {

@@ -17,8 +17,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::lex::{Kind, Lexer, Token};
-use super::program::{Command, CommandKind, Location, Scope, Setting, Tape, ThemeSpec, WaitKind};
+use super::program::{Command, CommandKind, Location, Scope, Tape, WaitKind};
 use crate::keys::{Key, KeyCode};
+
+mod names;
+mod set;
+mod source;
+
+use names::{OUR_COMMANDS, VHS_COMMANDS, did_you_mean};
+use source::Sourced;
 
 /// One thing wrong in a tape.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,124 +59,6 @@ impl fmt::Display for ParseErrors {
 }
 
 impl std::error::Error for ParseErrors {}
-
-/// The commands VHS has, as a tape spells them.
-const VHS_COMMANDS: &[&str] = &[
-    "Output",
-    "Require",
-    "Set",
-    "Env",
-    "Type",
-    "Sleep",
-    "Wait",
-    "Hide",
-    "Show",
-    "Screenshot",
-    "Copy",
-    "Paste",
-    "Source",
-    "Subtitle",
-    "Ctrl",
-    "Alt",
-    "Shift",
-    "ScrollUp",
-    "ScrollDown",
-    "Backspace",
-    "Delete",
-    "Insert",
-    "Enter",
-    "Space",
-    "Tab",
-    "Escape",
-    "Up",
-    "Down",
-    "Left",
-    "Right",
-    "PageUp",
-    "PageDown",
-    "Home",
-    "End",
-];
-
-/// The commands that are ours.
-const OUR_COMMANDS: &[&str] = &[
-    "Key",
-    "Expect",
-    "ExpectNot",
-    "ExpectExit",
-    "Snapshot",
-    "Mask",
-    "Resize",
-];
-
-/// Every setting VHS has.
-pub(super) const SETTINGS: &[&str] = &[
-    "Shell",
-    "FontSize",
-    "FontFamily",
-    "Width",
-    "Height",
-    "Padding",
-    "LetterSpacing",
-    "LineHeight",
-    "TypingSpeed",
-    "Theme",
-    "WaitTimeout",
-    "WaitPattern",
-    "Framerate",
-    "PlaybackSpeed",
-    "LoopOffset",
-    "CursorBlink",
-    "Margin",
-    "MarginFill",
-    "WindowBar",
-    "WindowBarSize",
-    "BorderRadius",
-    "SubtitleFontSize",
-    "SubtitleFontFamily",
-    "SubtitleColor",
-    "SubtitleBackground",
-    "SubtitlePosition",
-    "SubtitlePadding",
-    "SubtitleBorderRadius",
-];
-
-/// The shells `Set Shell` knows (VHS's list).
-pub(super) const SHELLS: &[&str] = &[
-    "bash",
-    "zsh",
-    "fish",
-    "nu",
-    "osh",
-    "xonsh",
-    "pwsh",
-    "powershell",
-    "cmd",
-];
-
-const WINDOW_BARS: &[&str] = &["Colorful", "ColorfulRight", "Rings", "RingsRight"];
-
-/// How deep `Source` may nest.
-const MAX_SOURCE_DEPTH: usize = 16;
-
-/// `` `word`: did you mean `Closest`? `` when something is close.
-pub(super) fn did_you_mean(word: &str, choices: &[&str]) -> String {
-    if let Some(exact) = choices.iter().find(|c| c.eq_ignore_ascii_case(word)) {
-        return format!(": did you mean `{exact}`? (names are case-sensitive)");
-    }
-    let lower = word.to_ascii_lowercase();
-    choices
-        .iter()
-        .map(|c| {
-            (
-                crate::keys::suggest::edit_distance(&lower, &c.to_ascii_lowercase()),
-                c,
-            )
-        })
-        .filter(|(d, c)| *d <= 2.max(c.len() / 4))
-        .min_by_key(|(d, _)| *d)
-        .map_or_else(String::new, |(_, c)| format!(": did you mean `{c}`?"))
-}
 
 /// The parser's state: tokens of one file, the errors so far, the `Source` stack.
 struct Parser<'a> {
@@ -303,21 +192,24 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.next();
-        match regex::Regex::new(&next.text) {
-            Ok(_) => Some(next.text),
-            Err(e) => {
-                let first = e.to_string();
-                let reason = first
-                    .lines()
-                    .last()
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches("error: ")
-                    .to_string();
-                self.error(&next, format!("bad regex /{}/: {reason}", next.text));
-                None
-            }
-        }
+        self.compiles(&next).then_some(next.text)
+    }
+
+    /// Whether the token's text compiles as a regex; records the error when it does not.
+    fn compiles(&mut self, token: &Token) -> bool {
+        let Err(e) = regex::Regex::new(&token.text) else {
+            return true;
+        };
+        // The regex crate's message ends with the reason on its last line.
+        let message = e.to_string();
+        let reason = message
+            .lines()
+            .last()
+            .unwrap_or("")
+            .trim()
+            .trim_start_matches("error: ");
+        self.error(token, format!("bad regex /{}/: {reason}", token.text));
+        false
     }
 
     /// `+Word` right after a command word (`Wait+Screen`).
@@ -655,235 +547,6 @@ impl<'a> Parser<'a> {
         };
         Some(CommandKind::Wait { kind, timeout })
     }
-
-    fn set(&mut self, token: &Token) -> Option<Setting> {
-        let name = self.next();
-        let Some(&known) = SETTINGS.iter().find(|s| **s == name.text) else {
-            let hint = did_you_mean(&name.text, SETTINGS);
-            self.error(&name, format!("unknown setting `{}`{hint}", name.text));
-            return None;
-        };
-        let value = self.peek().clone();
-        let bad = |p: &mut Self, what: &str| {
-            p.error(
-                &value,
-                format!("`Set {known}` needs {what}, found {}", describe(&value)),
-            );
-            None
-        };
-        let number = |p: &mut Self| -> Option<f64> {
-            if value.kind != Kind::Number {
-                return None;
-            }
-            p.next();
-            value.text.parse::<f64>().ok()
-        };
-        Some(match known {
-            "Shell" => {
-                let arg = self.argument(token, "a shell name")?;
-                if !SHELLS.contains(&arg.text.as_str()) {
-                    let hint = did_you_mean(&arg.text, SHELLS);
-                    self.error(
-                        &arg,
-                        format!(
-                            "unknown shell `{}`{hint} (one of {})",
-                            arg.text,
-                            SHELLS.join(", ")
-                        ),
-                    );
-                    return None;
-                }
-                Setting::Shell(arg.text)
-            }
-            "FontSize" => match number(self) {
-                Some(n) if crate::render::FONT_SIZES.contains(&(n as f32)) => Setting::FontSize(n as f32),
-                _ => return bad(self, "a font size from 4 to 128"),
-            },
-            "Width" | "Height" | "Padding" => match number(self) {
-                Some(n) if (0.0..=20_000.0).contains(&n) && n.fract() == 0.0 => {
-                    let n = n as u32;
-                    match known {
-                        "Width" => Setting::Width(n),
-                        "Height" => Setting::Height(n),
-                        _ => Setting::Padding(n),
-                    }
-                }
-                _ => return bad(self, "a whole number of pixels"),
-            },
-            "LetterSpacing" => match number(self) {
-                Some(n) if (0.0..=100.0).contains(&n) => Setting::LetterSpacing(n as f32),
-                _ => return bad(self, "pixels between letters, 0 to 100"),
-            },
-            "LineHeight" => match number(self) {
-                Some(n) if (0.5..=4.0).contains(&n) => Setting::LineHeight(n as f32),
-                _ => return bad(self, "a line height from 0.5 to 4"),
-            },
-            "TypingSpeed" => Setting::TypingSpeed(self.time(&name)?),
-            "WaitTimeout" => match self.time(&name)? {
-                Duration::ZERO => return bad(self, "a positive time"),
-                t => Setting::WaitTimeout(t),
-            },
-            "WaitPattern" => {
-                let token = match value.kind {
-                    Kind::Regex | Kind::Str | Kind::Word => self.next(),
-                    _ => return bad(self, "a /regex/"),
-                };
-                if let Err(e) = regex::Regex::new(&token.text) {
-                    let reason = e
-                        .to_string()
-                        .lines()
-                        .last()
-                        .unwrap_or("")
-                        .trim()
-                        .trim_start_matches("error: ")
-                        .to_string();
-                    self.error(&token, format!("bad regex /{}/: {reason}", token.text));
-                    return None;
-                }
-                Setting::WaitPattern(token.text)
-            }
-            "Theme" => match value.kind {
-                Kind::Json => {
-                    self.next();
-                    if let Err(e) = super::settings::theme_from_json(&value.text) {
-                        self.error(&value, e);
-                        return None;
-                    }
-                    Setting::Theme(ThemeSpec::Json(value.text))
-                }
-                Kind::Str | Kind::Word => {
-                    self.next();
-                    Setting::Theme(ThemeSpec::Name(value.text))
-                }
-                _ => return bad(self, "a theme name or {JSON}"),
-            },
-            "FontFamily" => Setting::FontFamily(self.argument(&name, "a font family")?.text),
-            "LoopOffset" => {
-                let n = number(self);
-                if n.is_none() {
-                    return bad(self, "a number of frames or a percentage");
-                }
-                let mut text = value.text.clone();
-                if self.peek().kind == Kind::Punct('%') {
-                    self.next();
-                    text.push('%');
-                }
-                Setting::Video("LoopOffset", text)
-            }
-            "CursorBlink" => match value.text.as_str() {
-                "true" | "false" => {
-                    self.next();
-                    Setting::Video("CursorBlink", value.text)
-                }
-                _ => return bad(self, "true or false"),
-            },
-            "WindowBar" => {
-                let arg = self.argument(&name, "a window bar style")?;
-                if !WINDOW_BARS.contains(&arg.text.as_str()) {
-                    self.error(
-                        &arg,
-                        format!(
-                            "`{}` is not a window bar style (one of {})",
-                            arg.text,
-                            WINDOW_BARS.join(", ")
-                        ),
-                    );
-                    return None;
-                }
-                Setting::Video("WindowBar", arg.text)
-            }
-            "Framerate" | "PlaybackSpeed" | "Margin" | "WindowBarSize" | "BorderRadius" => {
-                match number(self) {
-                    Some(n) if n >= 0.0 && (known == "PlaybackSpeed" || n.fract() == 0.0) => {
-                        Setting::Video(known, value.text)
-                    }
-                    _ => return bad(self, "a non-negative number"),
-                }
-            }
-            _ => Setting::Video(known, self.argument(&name, "a value")?.text),
-        })
-    }
-
-    /// `Source FILE`: the other tape's commands, in place (its `Output`s dropped, as VHS
-    /// does).
-    fn source(&mut self, token: &Token) -> Option<Vec<Sourced>> {
-        let arg = self.argument(token, "a tape path")?;
-        let tried = source_candidates(&arg.text, &self.file);
-        let Some(path) = tried.iter().find(|p| p.is_file()).cloned() else {
-            let list: Vec<String> = tried.iter().map(|p| p.display().to_string()).collect();
-            self.error(
-                &arg,
-                format!(
-                    "`Source {}`: no such tape (looked for {})",
-                    arg.text,
-                    list.join(" and ")
-                ),
-            );
-            return None;
-        };
-        let canonical = path.canonicalize().unwrap_or_else(|_| path.clone());
-        if self.stack.contains(&canonical) {
-            self.error(
-                &arg,
-                format!(
-                    "`Source {}` includes itself (a cycle of Source commands)",
-                    arg.text
-                ),
-            );
-            return None;
-        }
-        if self.stack.len() >= MAX_SOURCE_DEPTH {
-            self.error(
-                &arg,
-                format!("`Source {}` nests deeper than {MAX_SOURCE_DEPTH} tapes", arg.text),
-            );
-            return None;
-        }
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) => {
-                self.error(
-                    &arg,
-                    format!("`Source {}`: cannot read {}: {e}", arg.text, path.display()),
-                );
-                return None;
-            }
-        };
-        let mut stack = self.stack.clone();
-        stack.push(canonical);
-        match parse_with_stack(&text, &path, stack) {
-            Ok(inner) => Some(vec![Sourced::From(
-                inner
-                    .into_iter()
-                    .filter(|c| !matches!(c.kind, CommandKind::Output(_)))
-                    .collect(),
-            )]),
-            Err(mut errors) => {
-                self.errors.append(&mut errors);
-                None
-            }
-        }
-    }
-}
-
-/// A command parsed in place, or the commands of a `Source`d tape.
-enum Sourced {
-    Here(CommandKind),
-    From(Vec<Command>),
-}
-
-/// Where `Source PATH` may be: from the current directory (VHS's way), then from the
-/// including tape's folder.
-fn source_candidates(path: &str, including: &Path) -> Vec<PathBuf> {
-    let path = PathBuf::from(path);
-    if path.is_absolute() {
-        return vec![path];
-    }
-    let mut out = vec![path.clone()];
-    if let Some(dir) = including.parent().filter(|d| !d.as_os_str().is_empty()) {
-        out.push(dir.join(&path));
-    }
-    out
 }
 
 /// A word that is a key command: a VHS key keyword or any tuipilot key name that is not

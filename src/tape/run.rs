@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+mod bundle;
 
 use super::outcome::{Failure, FailureKind, Report};
 use super::program::{Command, CommandKind, Scope, Tape, WaitKind};
@@ -21,6 +21,7 @@ use super::snapshots::{SnapshotPolicy, compare_text};
 use crate::operation::{Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::session::{Cancel, Session};
 use crate::{Error, ErrorKind};
+use bundle::{LOGGED_OPERATIONS, Logged};
 
 /// How a run goes.
 #[derive(Clone, Debug, Default)]
@@ -37,21 +38,9 @@ pub struct RunOptions {
     pub cancel: Option<Cancel>,
 }
 
-/// How many operations a failure bundle lists.
-const LOGGED_OPERATIONS: usize = 50;
-
 /// The separator VHS writes after each screen of a text golden.
 const FRAME_SEPARATOR: &str =
     "────────────────────────────────────────────────────────────────────────────────";
-
-/// One operation as the bundle lists it.
-struct Logged {
-    line: u32,
-    command: String,
-    operation: String,
-    millis: f64,
-    ok: bool,
-}
 
 /// The tape's state while it runs.
 struct Runner<'a> {
@@ -642,45 +631,6 @@ impl Runner<'_> {
             failure.bundle = self.write_bundle(&snapshot, command, &failure);
         }
         failure
-    }
-
-    fn write_bundle(
-        &self,
-        snapshot: &crate::Snapshot,
-        command: &Command,
-        failure: &Failure,
-    ) -> Option<PathBuf> {
-        let stem = self
-            .tape
-            .path
-            .file_stem()
-            .map_or_else(|| "tape".to_string(), |s| s.to_string_lossy().into_owned());
-        let dir = self
-            .options
-            .out_dir
-            .clone()
-            .unwrap_or_else(|| self.tape.dir().to_path_buf())
-            .join(format!("{stem}.failure"));
-        let operations: Vec<_> = self
-            .log
-            .iter()
-            .map(|l| json!({"line": l.line, "command": l.command, "operation": l.operation, "ms": (l.millis * 1000.0).round() / 1000.0, "ok": l.ok}))
-            .collect();
-        let extra = json!({
-            "tape": self.tape.path.display().to_string(),
-            "failed": {
-                "file": command.location.file.display().to_string(),
-                "line": command.location.line,
-                "col": command.location.col,
-                "command": command.source,
-                "message": failure.message,
-            },
-            "operations": operations,
-        });
-        crate::artifacts::write_screen(&dir, snapshot, extra).ok()?;
-        let report = failure.report.clone().unwrap_or_else(|| failure.message.clone());
-        std::fs::write(dir.join("report.txt"), report + "\n").ok()?;
-        Some(dir)
     }
 }
 

@@ -65,11 +65,6 @@ impl Default for Setup {
     }
 }
 
-/// Checks `Set Theme {…}`.
-pub(super) fn theme_from_json(json: &str) -> Result<Theme, String> {
-    Theme::from_json(json)
-}
-
 impl Setup {
     /// Applies a `Set`; returns a note when the setting only shows in a video or the
     /// theme is not bundled.
@@ -228,14 +223,15 @@ mod tests {
 
     #[test]
     fn a_tiny_height_is_clamped_to_the_engines_minimum_with_a_note() {
+        // Padding takes all 100 pixels: no row fits inside.
         let setup = Setup {
-            height: 225,
-            font_size: 42.0,
+            height: 100,
+            padding: 50,
             ..Setup::default()
         };
         let ((_, rows), note) = setup.size().unwrap();
-        assert!(rows >= MIN_ROWS);
-        let _ = note;
+        assert_eq!(rows, MIN_ROWS);
+        assert!(note.is_some_and(|n| n.contains("gives") && n.contains("using")));
     }
 
     #[test]
