@@ -127,7 +127,8 @@ impl fmt::Debug for Condition {
 pub(crate) struct Baseline {
     pub fingerprint: u64,
     pub output_offset: u64,
-    /// A `Text` condition holds only after the screen has changed since the baseline.
+    /// A `Text` or `Line` condition holds only after the screen has changed since the
+    /// baseline.
     pub require_change: bool,
 }
 
@@ -349,7 +350,7 @@ pub(crate) fn wait_until(
             // Text waits need the fingerprint only until the first change is seen.
             let needed = match condition {
                 Condition::Stable(_) => true,
-                Condition::Text(_) => !changed,
+                Condition::Text(_) | Condition::Line(_) => !changed,
                 _ => false,
             };
             if needed {
@@ -365,7 +366,7 @@ pub(crate) fn wait_until(
         let holds = match condition {
             Condition::Text(re) => changed && re.is_match(&state.terminal.text()),
             Condition::NoText(re) => !re.is_match(&state.terminal.text()),
-            Condition::Line(re) => re.is_match(&state.terminal.cursor_row_text()),
+            Condition::Line(re) => changed && re.is_match(&state.terminal.cursor_row_text()),
             Condition::Output(re) => {
                 scan.update(&state.log);
                 scan.is_match(re)
@@ -427,11 +428,16 @@ pub(crate) fn wait_until(
 /// work out.
 fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) -> Vec<String> {
     let mut notes = Vec::new();
-    if let Condition::Text(re) = condition
+    let searched = match condition {
+        // The same text the wait searched.
+        Condition::Text(re) => Some((re, screen.text())),
+        Condition::Line(re) => Some((re, screen.row(screen.cursor().row).unwrap_or("").to_string())),
+        _ => None,
+    };
+    if let Some((re, text)) = searched
         && unchanged_since_input
     {
-        // The same text the wait searched.
-        let already = re.is_match(&screen.text());
+        let already = re.is_match(&text);
         notes.push(if already {
             format!(
                 "/{re}/ already matched before the input was sent, and the screen has not changed since; a wait after input needs the screen to change: wait for what the input changes, or use a plain wait"

@@ -159,6 +159,19 @@ fn a_timed_out_wait_says_what_the_cursors_line_held() {
 }
 
 #[test]
+fn a_wait_right_after_input_fails_on_its_own_line() {
+    // The input and the wait run as one send-and-wait; a timeout is still the Wait's.
+    check(
+        "Set TypingSpeed 0\nType \"echo hi\" Enter\nWait@300ms /never/\n",
+        1,
+        &[
+            "t.tape:3:1: `Wait@300ms /never/`: timed out",
+            "closest line: row 2: \">\"",
+        ],
+    );
+}
+
+#[test]
 fn junit_xml_has_one_testcase_per_tape_and_parses() {
     let suite = Suite::new();
     suite

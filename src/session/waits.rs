@@ -239,7 +239,7 @@ impl Session {
     }
 
     /// Sends `input` and waits for `condition`, with the baseline taken before writing:
-    /// a reply that arrives at once is not missed, and for a text condition the screen
+    /// a reply that arrives at once is not missed, and for a text or line condition the screen
     /// must change after the input before a match counts. Output conditions look only at
     /// output after the input; quiet periods start at the input.
     #[track_caller]
@@ -254,7 +254,7 @@ impl Session {
     }
 
     /// Waits for `condition` measured from `start`: output conditions see only output
-    /// after it, text conditions need the screen to have changed since it.
+    /// after it, text and line conditions need the screen to have changed since it.
     #[track_caller]
     pub fn wait_since(&self, start: &WaitStart, condition: &Condition) -> Result<Snapshot> {
         self.wait_since_timeout(start, condition, self.timeout)

@@ -13,15 +13,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod bundle;
+mod outputs;
 
 use super::outcome::{Failure, FailureKind, Report};
 use super::program::{Command, CommandKind, Scope, Tape, WaitKind};
 use super::settings::{DEFAULT_WAIT_PATTERN, Setup};
-use super::snapshots::{SnapshotPolicy, compare_text};
+use super::snapshots::SnapshotPolicy;
 use crate::operation::{Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::session::{Cancel, Session};
 use crate::{Error, ErrorKind};
 use bundle::{LOGGED_OPERATIONS, Logged};
+use outputs::make_parent;
 
 /// How a run goes.
 #[derive(Clone, Debug, Default)]
@@ -37,10 +39,6 @@ pub struct RunOptions {
     /// Ends the run early (its waits and pauses) when cancelled from another thread.
     pub cancel: Option<Cancel>,
 }
-
-/// The separator VHS writes after each screen of a text golden.
-const FRAME_SEPARATOR: &str =
-    "────────────────────────────────────────────────────────────────────────────────";
 
 /// The tape's state while it runs.
 struct Runner<'a> {
@@ -60,6 +58,8 @@ struct Runner<'a> {
     notes: Vec<String>,
     written: Vec<PathBuf>,
     policy: SnapshotPolicy,
+    /// The last input ran the `Wait` after it too (see `send_input`).
+    folded: bool,
 }
 
 /// Parses and runs a tape file.
@@ -89,6 +89,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         notes: Vec::new(),
         written: Vec::new(),
         policy: SnapshotPolicy::from_env(options.update),
+        folded: false,
     };
     let result = runner.run_all();
     let elapsed = started.elapsed();
@@ -159,10 +160,20 @@ impl Runner<'_> {
             }
         }
         self.start()?;
-        for command in &self.tape.commands[first_action..] {
-            let framed = self.action(command)?;
+        let actions = &self.tape.commands[first_action..];
+        let mut at = 0;
+        while let Some(command) = actions.get(at) {
+            let framed = self.action(command, actions.get(at + 1))?;
             if framed && !self.hidden {
                 self.frame(command)?;
+            }
+            at += 1;
+            if std::mem::take(&mut self.folded) {
+                // The wait ran as part of the input's send; its frame is the same screen.
+                if !self.hidden {
+                    self.frame(&actions[at])?;
+                }
+                at += 1;
             }
         }
         self.finish()
@@ -179,49 +190,6 @@ impl Runner<'_> {
                     format!("`Require {program}`: {program} is not on PATH; install it, or remove the line"),
                 )
             })
-    }
-
-    fn output(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
-        let text = path.to_string_lossy();
-        let extension = path
-            .extension()
-            .map(|e| e.to_string_lossy().to_ascii_lowercase())
-            .unwrap_or_default();
-        let media = match extension.as_str() {
-            _ if text.ends_with('/') => {
-                self.frame_dir = Some(path.to_path_buf());
-                return Ok(());
-            }
-            "txt" | "ascii" | "test" => {
-                self.text_golden = Some((path.to_path_buf(), String::new()));
-                return Ok(());
-            }
-            "png" => {
-                self.final_pngs.push(path.to_path_buf());
-                return Ok(());
-            }
-            "gif" => "a GIF needs recordings, which tuipilot does not make yet",
-            "cast" => "an asciicast recording is not made yet",
-            "mp4" | "webm" => "video needs an encoder tuipilot does not have",
-            _ => {
-                "VHS writes a GIF for an unknown extension, and GIFs need recordings, which tuipilot does not make yet"
-            }
-        };
-        if self.options.skip_media {
-            self.notes.push(format!(
-                "{}: `{}` skipped: {media}",
-                command.location, command.source
-            ));
-            return Ok(());
-        }
-        Err(self.failure(
-            FailureKind::Error,
-            command,
-            format!(
-                "`{}`: {media}; run with --no-media to run the tape without it (or write .txt, .png or a folder/)",
-                command.source
-            ),
-        ))
     }
 
     fn start(&mut self) -> Result<(), Failure> {
@@ -267,7 +235,8 @@ impl Runner<'_> {
     }
 
     /// Runs one command after the header; says whether it makes a text-golden frame.
-    fn action(&mut self, command: &Command) -> Result<bool, Failure> {
+    /// `next` is the command after it, which input may fold in (see `send_input`).
+    fn action(&mut self, command: &Command, next: Option<&Command>) -> Result<bool, Failure> {
         let typing = |speed: Option<Duration>, setup: &Setup| speed.unwrap_or(setup.typing_speed);
         match &command.kind {
             CommandKind::Set(setting) => {
@@ -293,7 +262,7 @@ impl Runner<'_> {
                         .collect()
                 };
                 self.scrolled_back = 0;
-                self.send(command, steps)
+                self.send_input(command, steps, next)
             }
             CommandKind::Keys { keys, speed, count } => {
                 let pause = typing(*speed, &self.setup);
@@ -305,7 +274,7 @@ impl Runner<'_> {
                     }
                 }
                 self.scrolled_back = 0;
-                self.send(command, steps)
+                self.send_input(command, steps, next)
             }
             CommandKind::Scroll { rows, speed } => {
                 self.scrolled_back =
@@ -322,7 +291,7 @@ impl Runner<'_> {
             CommandKind::Sleep(pause) => self.send(command, vec![Step::SleepMs(millis(*pause))]),
             CommandKind::Paste => {
                 self.scrolled_back = 0;
-                self.send(command, vec![Step::Paste(self.clipboard.clone())])
+                self.send_input(command, vec![Step::Paste(self.clipboard.clone())], next)
             }
             CommandKind::Copy(text) => {
                 self.clipboard = text.clone();
@@ -362,18 +331,7 @@ impl Runner<'_> {
                 Ok(true)
             }
             CommandKind::Wait { kind, timeout } => {
-                let condition = match kind {
-                    WaitKind::Pattern(scope, pattern) => {
-                        let pattern = pattern.clone().unwrap_or_else(|| self.setup.wait_pattern.clone());
-                        match scope {
-                            Scope::Line => WaitFor::Line(pattern),
-                            Scope::Screen => WaitFor::Text(pattern),
-                        }
-                    }
-                    WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),
-                    WaitKind::Exit => WaitFor::Exit,
-                    WaitKind::Output(re) => WaitFor::Output(re.clone()),
-                };
+                let condition = self.wait_condition(kind);
                 self.wait(command, condition, *timeout)?;
                 Ok(true)
             }
@@ -409,6 +367,60 @@ impl Runner<'_> {
                 Ok(true)
             }
         }
+    }
+
+    /// The operation's condition for a `Wait` command, with the tape's default pattern.
+    fn wait_condition(&self, kind: &WaitKind) -> WaitFor {
+        match kind {
+            WaitKind::Pattern(scope, pattern) => {
+                let pattern = pattern.clone().unwrap_or_else(|| self.setup.wait_pattern.clone());
+                match scope {
+                    Scope::Line => WaitFor::Line(pattern),
+                    Scope::Screen => WaitFor::Text(pattern),
+                }
+            }
+            WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),
+            WaitKind::Exit => WaitFor::Exit,
+            WaitKind::Output(re) => WaitFor::Output(re.clone()),
+        }
+    }
+
+    /// Sends input. When the next command is a pattern or output `Wait`, the two run as one
+    /// send-and-wait, whose baseline is taken before the first byte: the wait then needs
+    /// the screen to change after the input (or sees only output after it), so the prompt
+    /// from before a fast `Type … Enter` is never taken for the next one.
+    fn send_input(
+        &mut self,
+        command: &Command,
+        steps: Vec<Step>,
+        next: Option<&Command>,
+    ) -> Result<bool, Failure> {
+        let Some((wait_command, kind, timeout)) = next.and_then(|next| match &next.kind {
+            CommandKind::Wait { kind, timeout }
+                if matches!(kind, WaitKind::Pattern(..) | WaitKind::Output(_)) =>
+            {
+                Some((next, kind, timeout))
+            }
+            _ => None,
+        }) else {
+            return self.send(command, steps);
+        };
+        let operation = Operation::Send {
+            steps,
+            wait: Some(self.wait_condition(kind)),
+            timeout_ms: Some(millis(timeout.unwrap_or(self.setup.wait_timeout))),
+            capture: false,
+        };
+        self.apply_logged(&operation, Some(command)).map_err(|error| {
+            // A wait that failed is the Wait line's failure; anything else is the input's.
+            let blamed = match error.kind() {
+                ErrorKind::Timeout | ErrorKind::ExitedWhileWaiting => wait_command,
+                _ => command,
+            };
+            self.command_failure(blamed, error)
+        })?;
+        self.folded = true;
+        Ok(true)
     }
 
     fn send(&mut self, command: &Command, steps: Vec<Step>) -> Result<bool, Failure> {
@@ -474,128 +486,25 @@ impl Runner<'_> {
         }
     }
 
-    fn screenshot(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
-        make_parent(path).map_err(|e| self.failure(FailureKind::Error, command, e))?;
-        let png = PngRequest {
-            path: Some(absolute(path)),
-            ..self.setup.png()
-        };
-        self.capture(Some(command), Some(png), false)?;
-        self.written.push(path.to_path_buf());
-        Ok(())
-    }
-
-    fn snapshot(&mut self, command: &Command, name: &str) -> Result<(), Failure> {
-        let is_png = name.to_ascii_lowercase().ends_with(".png");
-        let golden = if is_png || Path::new(name).extension().is_some() {
-            self.tape.dir().join(name)
-        } else {
-            self.tape.dir().join(format!("{name}.snap"))
-        };
-        let result = if is_png {
-            let screen = self.capture(Some(command), Some(self.setup.png()), false)?;
-            let bytes = screen.png_bytes.unwrap_or_default();
-            self.policy.compare_png(&bytes, &golden)
-        } else {
-            let screen = self.capture(Some(command), None, true)?;
-            compare_text(&screen.text, &golden, &self.policy)
-        };
-        match result {
-            Ok(Some(note)) => {
-                self.notes.push(format!("{}: {note}", command.location));
-                self.written.push(golden);
-                Ok(())
-            }
-            Ok(None) => Ok(()),
-            Err(report) => {
-                let mut failure = self.failure(
-                    FailureKind::Failed,
-                    command,
-                    format!("`{}`: {}", command.source, first_line(&report)),
-                );
-                failure.report = Some(report);
-                Err(failure)
-            }
-        }
-    }
-
-    /// Adds a frame to the text golden and the frame folder.
-    fn frame(&mut self, command: &Command) -> Result<(), Failure> {
-        if self.text_golden.is_none() && self.frame_dir.is_none() {
-            return Ok(());
-        }
-        let png = match &self.frame_dir {
-            Some(dir) => {
-                self.frames += 1;
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    self.failure(
-                        FailureKind::Error,
-                        command,
-                        format!("creating {}: {e}", dir.display()),
-                    )
-                })?;
-                Some(PngRequest {
-                    path: Some(absolute(&dir.join(format!("frame-{:05}.png", self.frames)))),
-                    ..self.setup.png()
-                })
-            }
-            None => None,
-        };
-        let want_text = self.text_golden.is_some();
-        let screen = self.capture(Some(command), png, want_text)?;
-        if let Some((_, text)) = &mut self.text_golden {
-            for row in screen.text.split('\n') {
-                text.push_str(row);
-                text.push('\n');
-            }
-            // Rows the capture trimmed away at the bottom are still rows of the screen.
-            for _ in screen.text.split('\n').count()..usize::from(screen.rows) {
-                text.push('\n');
-            }
-            text.push_str(FRAME_SEPARATOR);
-            text.push('\n');
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self) -> Result<(), Failure> {
-        for path in self.final_pngs.clone() {
-            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
-            let png = PngRequest {
-                path: Some(absolute(&path)),
-                ..self.setup.png()
-            };
-            self.capture(None, Some(png), false)?;
-            self.written.push(path);
-        }
-        if let Some((path, text)) = self.text_golden.take() {
-            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
-            crate::files::write_file_atomically(&path, text.as_bytes())
-                .map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e.to_string()))?;
-            self.written.push(path);
-        }
-        if let Some(dir) = &self.frame_dir {
-            self.written.push(dir.clone());
-        }
-        Ok(())
-    }
-
     /// Applies an operation for a tape command; a failure names the command's line and
     /// leaves the bundle.
     fn apply(&mut self, command: &Command, operation: &Operation) -> Result<Reply, Failure> {
-        self.apply_logged(operation, Some(command)).map_err(|error| {
-            let kind = match error.kind() {
-                ErrorKind::Timeout
-                | ErrorKind::ExitedWhileWaiting
-                | ErrorKind::Exited
-                | ErrorKind::Mismatch => FailureKind::Failed,
-                _ => FailureKind::Error,
-            };
-            let message = format!("`{}`: {}", command.source, summary(&error));
-            let mut failure = self.failure(kind, command, message);
-            failure.report = Some(error.to_string());
-            failure
-        })
+        self.apply_logged(operation, Some(command))
+            .map_err(|error| self.command_failure(command, error))
+    }
+
+    /// The failure of `command` whose operation returned `error`.
+    fn command_failure(&self, command: &Command, error: Error) -> Failure {
+        let kind = match error.kind() {
+            ErrorKind::Timeout | ErrorKind::ExitedWhileWaiting | ErrorKind::Exited | ErrorKind::Mismatch => {
+                FailureKind::Failed
+            }
+            _ => FailureKind::Error,
+        };
+        let message = format!("`{}`: {}", command.source, summary(&error));
+        let mut failure = self.failure(kind, command, message);
+        failure.report = Some(error.to_string());
+        failure
     }
 
     fn apply_logged(&mut self, operation: &Operation, command: Option<&Command>) -> Result<Reply, Error> {
@@ -664,17 +573,4 @@ fn operation_name(operation: &Operation) -> &'static str {
 
 fn millis(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
-}
-
-/// A path relative to the current directory made absolute (the executor refuses none,
-/// but a host would; absolute paths also read better in reports).
-fn absolute(path: &Path) -> PathBuf {
-    std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path))
-}
-
-fn make_parent(path: &Path) -> Result<(), String> {
-    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display())),
-        None => Ok(()),
-    }
 }

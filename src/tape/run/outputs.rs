@@ -1,0 +1,179 @@
+//! What a tape writes as it runs: `Output` targets (the text golden, a frame folder, the
+//! last screen as PNG), `Screenshot`s and `Snapshot` comparisons. Each capture is an
+//! operation like any other; only the files are the runner's.
+
+use std::path::{Path, PathBuf};
+
+use super::{Runner, first_line};
+use crate::operation::PngRequest;
+use crate::tape::outcome::{Failure, FailureKind};
+use crate::tape::program::Command;
+use crate::tape::snapshots::compare_text;
+
+/// The separator VHS writes after each screen of a text golden.
+const FRAME_SEPARATOR: &str =
+    "────────────────────────────────────────────────────────────────────────────────";
+
+impl Runner<'_> {
+    pub(super) fn output(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
+        let text = path.to_string_lossy();
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        let media = match extension.as_str() {
+            _ if text.ends_with('/') => {
+                self.frame_dir = Some(path.to_path_buf());
+                return Ok(());
+            }
+            "txt" | "ascii" | "test" => {
+                self.text_golden = Some((path.to_path_buf(), String::new()));
+                return Ok(());
+            }
+            "png" => {
+                self.final_pngs.push(path.to_path_buf());
+                return Ok(());
+            }
+            "gif" => "a GIF needs recordings, which tuipilot does not make yet",
+            "cast" => "an asciicast recording is not made yet",
+            "mp4" | "webm" => "video needs an encoder tuipilot does not have",
+            _ => {
+                "VHS writes a GIF for an unknown extension, and GIFs need recordings, which tuipilot does not make yet"
+            }
+        };
+        if self.options.skip_media {
+            self.notes.push(format!(
+                "{}: `{}` skipped: {media}",
+                command.location, command.source
+            ));
+            return Ok(());
+        }
+        Err(self.failure(
+            FailureKind::Error,
+            command,
+            format!(
+                "`{}`: {media}; run with --no-media to run the tape without it (or write .txt, .png or a folder/)",
+                command.source
+            ),
+        ))
+    }
+
+    pub(super) fn screenshot(&mut self, command: &Command, path: &Path) -> Result<(), Failure> {
+        make_parent(path).map_err(|e| self.failure(FailureKind::Error, command, e))?;
+        let png = PngRequest {
+            path: Some(absolute(path)),
+            ..self.setup.png()
+        };
+        self.capture(Some(command), Some(png), false)?;
+        self.written.push(path.to_path_buf());
+        Ok(())
+    }
+
+    pub(super) fn snapshot(&mut self, command: &Command, name: &str) -> Result<(), Failure> {
+        let is_png = name.to_ascii_lowercase().ends_with(".png");
+        let golden = if is_png || Path::new(name).extension().is_some() {
+            self.tape.dir().join(name)
+        } else {
+            self.tape.dir().join(format!("{name}.snap"))
+        };
+        let result = if is_png {
+            let screen = self.capture(Some(command), Some(self.setup.png()), false)?;
+            let bytes = screen.png_bytes.unwrap_or_default();
+            self.policy.compare_png(&bytes, &golden)
+        } else {
+            let screen = self.capture(Some(command), None, true)?;
+            compare_text(&screen.text, &golden, &self.policy)
+        };
+        match result {
+            Ok(Some(note)) => {
+                self.notes.push(format!("{}: {note}", command.location));
+                self.written.push(golden);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(report) => {
+                let mut failure = self.failure(
+                    FailureKind::Failed,
+                    command,
+                    format!("`{}`: {}", command.source, first_line(&report)),
+                );
+                failure.report = Some(report);
+                Err(failure)
+            }
+        }
+    }
+
+    /// Adds a frame to the text golden and the frame folder.
+    pub(super) fn frame(&mut self, command: &Command) -> Result<(), Failure> {
+        if self.text_golden.is_none() && self.frame_dir.is_none() {
+            return Ok(());
+        }
+        let png = match &self.frame_dir {
+            Some(dir) => {
+                self.frames += 1;
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    self.failure(
+                        FailureKind::Error,
+                        command,
+                        format!("creating {}: {e}", dir.display()),
+                    )
+                })?;
+                Some(PngRequest {
+                    path: Some(absolute(&dir.join(format!("frame-{:05}.png", self.frames)))),
+                    ..self.setup.png()
+                })
+            }
+            None => None,
+        };
+        let want_text = self.text_golden.is_some();
+        let screen = self.capture(Some(command), png, want_text)?;
+        if let Some((_, text)) = &mut self.text_golden {
+            for row in screen.text.split('\n') {
+                text.push_str(row);
+                text.push('\n');
+            }
+            // Rows the capture trimmed away at the bottom are still rows of the screen.
+            for _ in screen.text.split('\n').count()..usize::from(screen.rows) {
+                text.push('\n');
+            }
+            text.push_str(FRAME_SEPARATOR);
+            text.push('\n');
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(&mut self) -> Result<(), Failure> {
+        for path in self.final_pngs.clone() {
+            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
+            let png = PngRequest {
+                path: Some(absolute(&path)),
+                ..self.setup.png()
+            };
+            self.capture(None, Some(png), false)?;
+            self.written.push(path);
+        }
+        if let Some((path, text)) = self.text_golden.take() {
+            make_parent(&path).map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e))?;
+            crate::files::write_file_atomically(&path, text.as_bytes())
+                .map_err(|e| Failure::new(FailureKind::Error, &self.tape.path, None, e.to_string()))?;
+            self.written.push(path);
+        }
+        if let Some(dir) = &self.frame_dir {
+            self.written.push(dir.clone());
+        }
+        Ok(())
+    }
+}
+
+/// A path relative to the current directory made absolute (the executor refuses none,
+/// but a host would; absolute paths also read better in reports).
+fn absolute(path: &Path) -> PathBuf {
+    std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path))
+}
+
+pub(super) fn make_parent(path: &Path) -> Result<(), String> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display())),
+        None => Ok(()),
+    }
+}
