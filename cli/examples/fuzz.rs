@@ -8,7 +8,10 @@
 //!   screens and replies must be the same every way, and the parser must not fault;
 //! - `keys`: the key grammar (`Key::parse`, `parse_key_list`) and every parsed key's
 //!   encoding in both cursor modes;
-//! - `protocol`: the host's request-line parser on mutated valid requests and noise.
+//! - `protocol`: the host's request-line parser on mutated valid requests and noise;
+//! - `tape`: the tape parser on mutated real tapes and on soups of the language's own
+//!   tokens; every error must be one line at a place inside the tape, every command's
+//!   place and text must be the tape's, and parsing twice must give the same result.
 //!
 //! Zero panics and zero hangs: each input runs under a time bound ([`PER_INPUT`]); a
 //! panic, a hang, a fault or a split that changes the screen stops the run, writes the
@@ -28,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tuipilot::keys::parse_key_list;
+use tuipilot::tape::Tape;
 use tuipilot::{Key, KeyModes, Terminal};
 
 /// The longest any one input may take.
@@ -381,6 +385,199 @@ fn check_protocol(input: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// Real tapes, the seeds the mutations start from.
+const TAPES: &[&str] = &[
+    include_str!("../../tests/tapes/shell.tape"),
+    include_str!("../../tests/tapes/keys.tape"),
+    include_str!("../../tests/tapes/waits.tape"),
+    include_str!("../../tests/tapes/session.tape"),
+    include_str!("../../tests/tapes/settings.tape"),
+    include_str!("../../tests/tapes/vim.tape"),
+    include_str!("../../tests/vhs-tapes/demo.tape"),
+    include_str!("../../tests/vhs-tapes/type.tape"),
+];
+
+/// The tape language's own pieces, in and out of place.
+const TAPE_PARTS: &[&str] = &[
+    "Type",
+    "Type@",
+    "Sleep",
+    "Wait",
+    "Wait+Line",
+    "Wait+Screen",
+    "Wait+Stable",
+    "Wait+Exit",
+    "Wait+Output",
+    "Wait@",
+    "Expect",
+    "Expect+Line",
+    "ExpectNot",
+    "ExpectExit",
+    "Snapshot",
+    "Mask",
+    "Resize",
+    "Key",
+    "Set",
+    "Shell",
+    "FontSize",
+    "Width",
+    "Height",
+    "Theme",
+    "TypingSpeed",
+    "WaitPattern",
+    "WaitTimeout",
+    "Padding",
+    "LineHeight",
+    "LetterSpacing",
+    "Framerate",
+    "PlaybackSpeed",
+    "WindowBar",
+    "Output",
+    "Require",
+    "Source",
+    "Env",
+    "Hide",
+    "Show",
+    "Screenshot",
+    "Copy",
+    "Paste",
+    "Subtitle",
+    "Enter",
+    "Backspace",
+    "Up",
+    "PageDown",
+    "ScrollUp",
+    "ScrollDown",
+    "Ctrl+",
+    "Alt+",
+    "Shift+",
+    "C-x",
+    "F5",
+    "Home",
+    "Tpye",
+    "type",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "#",
+    "# comment\n",
+    "@",
+    "+",
+    "\"",
+    "'",
+    "`",
+    "\\",
+    "/",
+    "/(/",
+    "/>$/",
+    "/a\\/b/",
+    "\"text\"",
+    "'it''s'",
+    "`b`",
+    "{\"background\": \"#000\"}",
+    "{",
+    "}",
+    "0",
+    "1",
+    "-1",
+    "3.5",
+    ".5",
+    "500ms",
+    "2s",
+    "1m",
+    "1h",
+    "ms",
+    "99999999999999999999",
+    "1e9",
+    "x.png",
+    "x.txt",
+    "x.gif",
+    "dir/",
+    "missing.tape",
+    "bash",
+    "Dracula",
+    "漢",
+    "😀",
+    "\u{0}",
+    "\u{feff}",
+    ",",
+    ";",
+];
+
+fn tape_input(rng: &mut Rng) -> Vec<u8> {
+    if rng.chance(50) {
+        let mut tape = rng.pick::<&str>(TAPES).as_bytes().to_vec();
+        for _ in 0..1 + rng.below(8) {
+            let at = rng.below(tape.len() + 1);
+            match rng.below(4) {
+                0 if at < tape.len() => {
+                    tape.remove(at);
+                }
+                1 => tape
+                    .splice(at..at, rng.pick::<&str>(TAPE_PARTS).bytes())
+                    .for_each(drop),
+                2 if at < tape.len() => tape[at] = rng.next() as u8,
+                _ => {
+                    let end = (at + rng.below(40)).min(tape.len());
+                    tape.drain(at..end);
+                }
+            }
+        }
+        tape
+    } else {
+        let mut tape = String::new();
+        for _ in 0..1 + rng.below(60) {
+            tape.push_str(rng.pick::<&str>(TAPE_PARTS));
+            if rng.chance(40) {
+                tape.push(' ');
+            }
+        }
+        tape.into_bytes()
+    }
+}
+
+fn check_tape(input: &str) -> Result<(), String> {
+    // A folder that does not exist: `Source` finds nothing beside it.
+    let path = std::path::Path::new("/nonexistent-fuzz/t.tape");
+    let lines = input.split('\n').count() as u32;
+    let parsed = Tape::parse_str(input, path);
+    if parsed != Tape::parse_str(input, path) {
+        return Err("parsing twice gives two results".into());
+    }
+    match parsed {
+        Ok(tape) => {
+            for command in tape.commands.iter().filter(|c| c.location.file.as_path() == path) {
+                let place = &command.location;
+                if place.line == 0 || place.line > lines || place.col == 0 {
+                    return Err(format!("{place} is outside the tape's {lines} lines"));
+                }
+                // A command spread over lines is quoted on one, token by token.
+                if command.source.is_empty() || !command.source.split(' ').all(|piece| input.contains(piece))
+                {
+                    return Err(format!("{place}: `{}` is not in the tape", command.source));
+                }
+            }
+        }
+        Err(errors) => {
+            if errors.0.is_empty() {
+                return Err("a parse error with no errors".into());
+            }
+            for error in &errors.0 {
+                let place = &error.location;
+                if place.line == 0 || place.line > lines || place.col == 0 {
+                    return Err(format!("error at {place}, outside the tape's {lines} lines"));
+                }
+                if error.message.is_empty() || error.message.contains('\n') {
+                    return Err(format!("{place}: not a one-line message: {:?}", error.message));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Runs `check` on `input` with a panic guard; the watchdog catches hangs.
 fn run_one(target: &str, input: &[u8], check: impl FnOnce() -> Result<(), String>) {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check))
@@ -448,15 +645,16 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     println!("fuzz: seed {seed}, {seconds} s");
     let mut rng = Rng(seed);
-    let mut counts = [0u64; 3];
+    let mut counts = [0u64; 4];
     let mut bytes = 0u64;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < deadline {
-        for (i, target) in ["terminal", "keys", "protocol"].into_iter().enumerate() {
+        for (i, target) in ["terminal", "keys", "protocol", "tape"].into_iter().enumerate() {
             let input = match i {
                 0 => terminal_input(&mut rng),
                 1 => keys_input(&mut rng).into_bytes(),
-                _ => protocol_input(&mut rng),
+                2 => protocol_input(&mut rng),
+                _ => tape_input(&mut rng),
             };
             *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
             bytes += input.len() as u64;
@@ -464,17 +662,19 @@ fn main() {
             match i {
                 0 => run_one(target, &input, || check_terminal(&mut split_rng, &input)),
                 1 => run_one(target, &input, || check_keys(&String::from_utf8_lossy(&input))),
-                _ => run_one(target, &input, || check_protocol(&input)),
+                2 => run_one(target, &input, || check_protocol(&input)),
+                _ => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
             }
             counts[i] += 1;
         }
         done.fetch_add(1, Ordering::Relaxed);
     }
     println!(
-        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines; {:.1} MB of input",
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes; {:.1} MB of input",
         counts[0],
         counts[1],
         counts[2],
+        counts[3],
         bytes as f64 / 1e6
     );
 }

@@ -23,6 +23,8 @@ use crate::keys::{Key, KeyCode};
 mod names;
 mod set;
 mod source;
+#[cfg(test)]
+mod tests;
 
 use names::{OUR_COMMANDS, VHS_COMMANDS, did_you_mean};
 use source::Sourced;
@@ -66,6 +68,7 @@ struct Parser<'a> {
     file: Arc<PathBuf>,
     peeked: Option<Token>,
     /// Where the last consumed token ended (for a command's source text).
+    consumed_end: (u32, u32),
     errors: Vec<ParseError>,
     stack: Vec<PathBuf>,
     src: &'a str,
@@ -73,7 +76,10 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn next(&mut self) -> Token {
-        self.peeked.take().unwrap_or_else(|| self.lexer.next_token())
+        let token = self.peeked.take().unwrap_or_else(|| self.lexer.next_token());
+        // Nothing past this token has been read: a peek comes after it.
+        self.consumed_end = self.lexer.position();
+        token
     }
 
     fn peek(&mut self) -> &Token {
@@ -92,9 +98,11 @@ impl<'a> Parser<'a> {
     }
 
     fn error(&mut self, token: &Token, message: impl Into<String>) {
+        // One line whatever it quotes: a JSON token may span lines.
+        let message = message.into().replace('\r', "\\r").replace('\n', "\\n");
         self.errors.push(ParseError {
             location: self.at(token),
-            message: message.into(),
+            message,
         });
     }
 
@@ -223,15 +231,26 @@ impl<'a> Parser<'a> {
         None
     }
 
-    /// The source text from `start` to the current position.
+    /// The source text from `start` to the end of the last token consumed, as written
+    /// (a command spread over lines is joined with single spaces).
     fn source_from(&self, start: &Token) -> String {
-        let (line, col) = match &self.peeked {
-            Some(t) => (t.line, t.col),
-            None => self.lexer.position(),
-        };
-        let text = slice_between(self.src, (start.line, start.col), (line, col));
-        let text = text.split('#').next().unwrap_or("");
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        let text = slice_between(self.src, (start.line, start.col), self.consumed_end);
+        if !text.contains('\n') {
+            return text;
+        }
+        // Its tokens as written, on one line: comments between them are dropped.
+        let mut lexer = Lexer::new(&text);
+        let mut out = String::new();
+        loop {
+            let token = lexer.next_token();
+            if token.kind == Kind::End {
+                return out;
+            }
+            if token.spaced && !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&slice_between(&text, (token.line, token.col), lexer.position()));
+        }
     }
 
     fn parse_all(&mut self) -> Vec<Command> {
@@ -431,12 +450,25 @@ impl<'a> Parser<'a> {
                 all.extend_from_slice(OUR_COMMANDS);
                 let hint = did_you_mean(word, &all);
                 self.error(token, format!("unknown command `{word}`{hint}"));
-                // Its arguments are not commands of their own: skip them, not report them.
-                while self.peek().line == token.line && !matches!(self.peek().kind, Kind::Word | Kind::End) {
-                    self.next();
-                }
+                self.skip_arguments(token);
                 None
             }
+        }
+    }
+
+    /// After an unknown command or setting: its arguments are not commands of their own,
+    /// so the rest of its line is skipped (not reported again) up to the next known command.
+    fn skip_arguments(&mut self, token: &Token) {
+        loop {
+            let next = self.peek();
+            let known = next.kind == Kind::Word
+                && (VHS_COMMANDS.contains(&next.text.as_str())
+                    || OUR_COMMANDS.contains(&next.text.as_str())
+                    || key_command(&next.text).is_some());
+            if next.line != token.line || next.kind == Kind::End || known {
+                return;
+            }
+            self.next();
         }
     }
 
@@ -594,6 +626,7 @@ fn parse_with_stack(src: &str, path: &Path, stack: Vec<PathBuf>) -> Result<Vec<C
         lexer: Lexer::new(src),
         file: Arc::new(path.to_path_buf()),
         peeked: None,
+        consumed_end: (1, 1),
         errors: Vec::new(),
         stack,
         src,
@@ -622,16 +655,42 @@ impl Tape {
     /// Reads and parses a tape file.
     pub fn parse_file(path: impl AsRef<Path>) -> Result<Tape, ParseErrors> {
         let path = path.as_ref();
-        let src = std::fs::read_to_string(path).map_err(|e| {
+        let src = read_tape(path).map_err(|message| {
             ParseErrors(vec![ParseError {
                 location: Location {
                     file: Arc::new(path.to_path_buf()),
                     line: 1,
                     col: 1,
                 },
-                message: format!("cannot read the tape: {e}"),
+                message,
             }])
         })?;
         Tape::parse_str(&src, path)
     }
+}
+
+/// The most a tape (or a tape it sources) may hold: far beyond any script, and a
+/// `/dev/zero` given by mistake ends in an error instead of eating the memory.
+const MAX_TAPE_BYTES: u64 = 8 << 20;
+
+/// A tape's text, or why it cannot be read (one line).
+fn read_tape(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the tape: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TAPE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the tape: {e}"))?;
+    if bytes.len() as u64 > MAX_TAPE_BYTES {
+        return Err(format!(
+            "the tape is over {} MiB; is it a tape? (split it with Source)",
+            MAX_TAPE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the tape is not UTF-8 text (at byte {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }

@@ -14,6 +14,7 @@ impl Parser<'_> {
         let Some(&known) = SETTINGS.iter().find(|s| **s == name.text) else {
             let hint = did_you_mean(&name.text, SETTINGS);
             self.error(&name, format!("unknown setting `{}`{hint}", name.text));
+            self.skip_arguments(&name);
             return None;
         };
         let value = self.peek().clone();

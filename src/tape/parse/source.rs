@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::names::MAX_SOURCE_DEPTH;
-use super::{Parser, parse_with_stack};
+use super::{Parser, parse_with_stack, read_tape};
 use crate::tape::lex::Token;
 use crate::tape::program::{Command, CommandKind};
 
@@ -45,13 +45,10 @@ impl Parser<'_> {
             );
             return None;
         }
-        let text = match std::fs::read_to_string(&path) {
+        let text = match read_tape(&path) {
             Ok(t) => t,
-            Err(e) => {
-                self.error(
-                    &arg,
-                    format!("`Source {}`: cannot read {}: {e}", arg.text, path.display()),
-                );
+            Err(why) => {
+                self.error(&arg, format!("`Source {}` ({}): {why}", arg.text, path.display()));
                 return None;
             }
         };

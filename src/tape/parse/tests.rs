@@ -1,0 +1,80 @@
+//! The parser's promises about places and text: what a report quotes is what was written.
+
+use crate::tape::Tape;
+
+fn sources(src: &str) -> Vec<(u32, u32, String)> {
+    let tape = Tape::parse_str(src, "t.tape").unwrap_or_else(|e| panic!("{e}"));
+    tape.commands
+        .into_iter()
+        .map(|c| (c.location.line, c.location.col, c.source))
+        .collect()
+}
+
+#[test]
+fn a_commands_text_is_as_written_with_hashes_in_strings_kept_and_comments_dropped() {
+    assert_eq!(
+        sources("Type \"echo  #1\"   # a comment\nSleep 1s"),
+        vec![
+            (1, 1, "Type \"echo  #1\"".to_string()),
+            (2, 1, "Sleep 1s".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn commands_sharing_a_line_each_quote_only_themselves() {
+    assert_eq!(
+        sources("Type \"x\" Enter 2 Sleep 100ms Wait+Line@2s /a\\/b/"),
+        vec![
+            (1, 1, "Type \"x\"".to_string()),
+            (1, 10, "Enter 2".to_string()),
+            (1, 18, "Sleep 100ms".to_string()),
+            (1, 30, "Wait+Line@2s /a\\/b/".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn a_command_spread_over_lines_is_quoted_on_one() {
+    assert_eq!(
+        sources("Type # why\n  \"x\"\nEnter"),
+        vec![(1, 1, "Type \"x\"".to_string()), (3, 1, "Enter".to_string())]
+    );
+}
+
+#[test]
+fn every_error_is_one_line_at_its_place() {
+    let errors = Tape::parse_str("Tpye \"a\"\n  Wait /(/\nSet Nope 1\n", "t.tape").unwrap_err();
+    let lines: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:#?}");
+    assert!(
+        lines[0].starts_with("t.tape:1:1: unknown command `Tpye`"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("t.tape:2:8: "), "{}", lines[1]);
+    assert!(lines[2].starts_with("t.tape:3:5: "), "{}", lines[2]);
+    assert!(lines.iter().all(|l| !l.contains('\n')));
+}
+
+#[test]
+fn a_file_too_big_or_not_text_is_refused_with_a_reason() {
+    let dir = std::env::temp_dir().join(format!("tp-parse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.tape");
+    // Sparse: nothing is written, the read is what is bounded.
+    std::fs::File::create(&big).unwrap().set_len(9 << 20).unwrap();
+    let binary = dir.join("binary.tape");
+    std::fs::write(&binary, b"Type \"\xff\"\n").unwrap();
+    let big_error = Tape::parse_file(&big).unwrap_err().to_string();
+    let binary_error = Tape::parse_file(&binary).unwrap_err().to_string();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(
+        big_error.ends_with(":1:1: the tape is over 8 MiB; is it a tape? (split it with Source)"),
+        "{big_error}"
+    );
+    assert!(
+        binary_error.ends_with(":1:1: the tape is not UTF-8 text (at byte 6)"),
+        "{binary_error}"
+    );
+}
