@@ -55,6 +55,7 @@ pub mod locate;
 pub mod operation;
 pub mod process;
 mod pty;
+pub mod record;
 #[cfg(feature = "render")]
 pub mod render;
 pub mod session;

@@ -43,6 +43,9 @@ pub(crate) struct Spawned {
 /// would make `tput cols` disagree with the PTY's real size.
 const REMOVED_VARS: &[&str] = &["LINES", "COLUMNS"];
 
+/// The `TERM` every program gets unless the caller sets another.
+pub(crate) const DEFAULT_TERM: &str = "xterm-256color";
+
 /// The child's environment: inherited (or, cleared, only `PATH`, so programs can still
 /// be found), minus [`REMOVED_VARS`], plus the terminal's identity, then the caller's
 /// changes.
@@ -57,7 +60,7 @@ fn child_env(changes: &[(OsString, Option<OsString>)], clear: bool) -> Vec<(OsSt
             env.push((key.to_os_string(), v.to_os_string()));
         }
     };
-    set(&mut env, OsStr::new("TERM"), Some(OsStr::new("xterm-256color")));
+    set(&mut env, OsStr::new("TERM"), Some(OsStr::new(DEFAULT_TERM)));
     set(&mut env, OsStr::new("COLORTERM"), Some(OsStr::new("truecolor")));
     set(&mut env, OsStr::new("TUIPILOT"), Some(OsStr::new("1")));
     for (key, value) in changes {

@@ -199,7 +199,11 @@ impl Session {
     }
 
     fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
-        match operation.checked(self.timeout())? {
+        let checked = operation.checked(self.timeout())?;
+        if self.is_recording() {
+            self.add_marker(&operation.label());
+        }
+        match checked {
             Checked::Info => Ok(Reply::Info(self.info())),
             Checked::Send {
                 steps,

@@ -115,6 +115,56 @@ impl WaitFor {
     }
 }
 
+impl WaitFor {
+    /// A short description: `text /re/`, `stable 300ms`, `exit`.
+    pub fn label(&self) -> String {
+        match self {
+            WaitFor::Text(re) => format!("text /{re}/"),
+            WaitFor::NoText(re) => format!("no text /{re}/"),
+            WaitFor::Line(re) => format!("line /{re}/"),
+            WaitFor::Output(re) => format!("output /{re}/"),
+            WaitFor::StableMs(ms) => format!("stable {ms}ms"),
+            WaitFor::Exit => "exit".into(),
+        }
+    }
+}
+
+impl Operation {
+    /// A short one-line label (a recording's marker, a log line): `send "ls" Enter, wait
+    /// text /\$/`, `capture`, `resize 100x30`. Long text is cut with `…`.
+    pub fn label(&self) -> String {
+        let label = match self {
+            Operation::Info => "info".to_string(),
+            Operation::Send { steps, wait, .. } => {
+                let mut parts: Vec<String> = steps
+                    .iter()
+                    .map(|step| match step {
+                        Step::Text(text) => format!("{text:?}"),
+                        Step::Keys(keys) => keys.clone(),
+                        Step::Paste(text) => format!("paste {text:?}"),
+                        Step::Bytes(bytes) => format!("{} bytes", bytes.len()),
+                        Step::SleepMs(ms) => format!("sleep {ms}ms"),
+                    })
+                    .collect();
+                if let Some(wait) = wait {
+                    parts.push(format!("wait {}", wait.label()));
+                }
+                format!("send {}", parts.join(" "))
+            }
+            Operation::Wait { condition, .. } => format!("wait {}", condition.label()),
+            Operation::Capture { wait: Some(wait), .. } => format!("capture after {}", wait.label()),
+            Operation::Capture { .. } => "capture".to_string(),
+            Operation::Resize { cols, rows } => format!("resize {cols}x{rows}"),
+            Operation::Exit { .. } => "exit".to_string(),
+        };
+        const MOST: usize = 80;
+        match label.char_indices().nth(MOST) {
+            Some((cut, _)) => format!("{}…", &label[..cut]),
+            None => label,
+        }
+    }
+}
+
 /// A wait attached to `send` or `capture`: a plain string is a screen regex (protocol
 /// version 1's form), an object any [`WaitFor`].
 fn wait_or_pattern<'de, D: Deserializer<'de>>(

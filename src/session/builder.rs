@@ -20,6 +20,7 @@ use crate::color::Theme;
 use crate::error::{Error, Result};
 use crate::files::TempDir;
 use crate::pty::{self, SpawnSpec};
+use crate::record::{RecordHeader, Recorder};
 use crate::terminal::DEFAULT_SCROLLBACK;
 use crate::terminal::{CellSize, Terminal, TerminalOptions, check_size};
 
@@ -39,6 +40,26 @@ pub struct SessionBuilder {
     exit_grace: Duration,
     clear_env: bool,
     isolated: bool,
+    record: Option<RecordTarget>,
+    record_input: bool,
+    record_title: Option<String>,
+}
+
+/// Where a recording goes.
+#[derive(Clone)]
+enum RecordTarget {
+    Path(PathBuf),
+    /// Taken by the first spawn (a writer cannot be shared by two recordings).
+    Writer(Arc<Mutex<Option<Box<dyn std::io::Write + Send>>>>),
+}
+
+impl std::fmt::Debug for RecordTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordTarget::Path(path) => write!(f, "{}", path.display()),
+            RecordTarget::Writer(_) => f.write_str("a writer"),
+        }
+    }
 }
 
 impl SessionBuilder {
@@ -58,7 +79,80 @@ impl SessionBuilder {
             exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
             clear_env: false,
             isolated: false,
+            record: None,
+            record_input: true,
+            record_title: None,
         }
+    }
+
+    /// Records the session to `path` as asciicast v2 (created or truncated at spawn): the
+    /// output, the input (see [`record_input`](Self::record_input)), resizes and a marker
+    /// per operation, written as it happens by a thread of its own. The file is complete
+    /// when the session ends. Read it back with [`Recording`](crate::record::Recording).
+    pub fn record(mut self, path: impl Into<PathBuf>) -> Self {
+        self.record = Some(RecordTarget::Path(path.into()));
+        self
+    }
+
+    /// Records to a writer instead of a file (see [`record`](Self::record)).
+    pub fn record_to(mut self, writer: impl std::io::Write + Send + 'static) -> Self {
+        let writer: Box<dyn std::io::Write + Send> = Box::new(writer);
+        self.record = Some(RecordTarget::Writer(Arc::new(Mutex::new(Some(writer)))));
+        self
+    }
+
+    /// Whether a recording keeps what was sent to the program as `"i"` events (default:
+    /// yes; the keystroke overlay of rendered GIFs is drawn from them).
+    pub fn record_input(mut self, input: bool) -> Self {
+        self.record_input = input;
+        self
+    }
+
+    /// The recording's title (its header's `title`).
+    pub fn record_title(mut self, title: impl Into<String>) -> Self {
+        self.record_title = Some(title.into());
+        self
+    }
+
+    /// Starts the recorder, if one was asked for.
+    fn start_recorder(&self) -> Result<Option<Arc<Recorder>>> {
+        let Some(target) = &self.record else {
+            return Ok(None);
+        };
+        let (out, name): (Box<dyn std::io::Write + Send>, String) = match target {
+            RecordTarget::Path(path) => {
+                let file = std::fs::File::create(path)
+                    .map_err(|e| Error::io(format!("creating the recording {}", path.display()), e))?;
+                (Box::new(file), path.display().to_string())
+            }
+            RecordTarget::Writer(writer) => {
+                let writer = writer.lock().unwrap_or_else(|p| p.into_inner()).take().ok_or_else(|| {
+                    Error::InvalidArgument {
+                        message: "this builder's recording writer was used by an earlier spawn; give each session its own".into(),
+                    }
+                })?;
+                (writer, "(writer)".to_string())
+            }
+        };
+        let value = |key: &str| -> Option<String> {
+            match self.env.iter().rev().find(|(k, _)| k == key) {
+                Some((_, value)) => value.as_ref().map(|v| v.to_string_lossy().into_owned()),
+                None if key == "TERM" => Some(crate::pty::DEFAULT_TERM.to_string()),
+                None if self.clear_env => None,
+                None => std::env::var(key).ok(),
+            }
+        };
+        let env = ["TERM", "SHELL"]
+            .into_iter()
+            .filter_map(|key| Some((key.to_string(), value(key)?)))
+            .collect();
+        let header = RecordHeader {
+            cols: self.cols,
+            rows: self.rows,
+            title: self.record_title.clone(),
+            env,
+        };
+        Recorder::start(out, name, &header, self.record_input).map(Some)
     }
 
     /// Adds one argument.
@@ -190,6 +284,8 @@ impl SessionBuilder {
         };
         // The caller's own settings come last and win.
         env.extend(self.env.iter().cloned());
+        // Started first, so the recording's clock starts before the program's first byte.
+        let recorder = self.start_recorder()?;
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
             args: self.args.clone(),
@@ -200,6 +296,11 @@ impl SessionBuilder {
             rows: self.rows,
             pixel_width,
             pixel_height,
+        })
+        .inspect_err(|_| {
+            if let Some(recorder) = &recorder {
+                let _ = recorder.finish();
+            }
         })?;
         let shared = Arc::new(Shared::new(State::new(
             terminal,
@@ -218,8 +319,8 @@ impl SessionBuilder {
                 move || read_loop(reader, chunk_tx)
             }),
             spawn_thread("tuipilot-parser", {
-                let (shared, jobs) = (shared.clone(), jobs.clone());
-                move || parse_loop(chunk_rx, &shared, &jobs)
+                let (shared, jobs, recorder) = (shared.clone(), jobs.clone(), recorder.clone());
+                move || parse_loop(chunk_rx, &shared, &jobs, recorder.as_deref())
             }),
             spawn_thread("tuipilot-exit", {
                 let shared = shared.clone();
@@ -243,6 +344,7 @@ impl SessionBuilder {
             ended: AtomicBool::new(false),
             turns: Default::default(),
             home: Mutex::new(home),
+            recorder,
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

@@ -46,6 +46,7 @@ use pipeline::WriteJob;
 use crate::error::{Error, Result};
 use crate::keys::{Key, encode_paste, parse_key_list};
 use crate::process::{self, ExitStatus};
+use crate::record::Recorder;
 use crate::snapshot::Snapshot;
 use crate::terminal::QueryRecord;
 use crate::wait::Baseline;
@@ -168,6 +169,8 @@ pub struct Session {
     turns: InputTurns,
     /// An isolated session's temporary `HOME`: removed once the program has been ended.
     home: Mutex<Option<crate::files::TempDir>>,
+    /// The recording in progress, if the builder asked for one.
+    recorder: Option<Arc<Recorder>>,
 }
 
 impl Session {
@@ -236,6 +239,9 @@ impl Session {
             return Ok(());
         }
         let len = bytes.len();
+        if let Some(recorder) = &self.recorder {
+            recorder.input(&bytes);
+        }
         let (ack, done) = mpsc::sync_channel(1);
         self.jobs
             .send(WriteJob::Bytes(bytes, Some(ack)))
@@ -341,6 +347,9 @@ impl Session {
     pub(crate) fn resize_from(&self, cols: u16, rows: u16, caller: Caller) -> Result<()> {
         self.check_input("resize", caller)?;
         self.shared.lock().terminal.resize(cols, rows)?;
+        if let Some(recorder) = &self.recorder {
+            recorder.resize(cols, rows);
+        }
         let (pixel_width, pixel_height) = pixel_size(cols, rows);
         self.master
             .lock()
@@ -357,6 +366,20 @@ impl Session {
                     std::io::Error::other(e.to_string()),
                 )
             })
+    }
+
+    /// Adds a marker to the session's recording (none without one): a label a player
+    /// can jump to and `render --from/--to` can cut at. The executor marks every
+    /// operation; the tape runner marks every tape line.
+    pub fn add_marker(&self, label: &str) {
+        if let Some(recorder) = &self.recorder {
+            recorder.marker(label);
+        }
+    }
+
+    /// Whether this session is being recorded.
+    pub fn is_recording(&self) -> bool {
+        self.recorder.is_some()
     }
 
     // ---- state -------------------------------------------------------------
@@ -455,6 +478,8 @@ impl Session {
             let _ = handle.join();
         }
         let _ = self.jobs.send(WriteJob::Stop);
+        // The output has drained: the recording has everything it will get.
+        let recorded = self.recorder.as_ref().map_or(Ok(()), |r| r.finish());
         let status = {
             let mut state = self.shared.lock();
             state.closed = true;
@@ -463,6 +488,7 @@ impl Session {
         // Nothing of the program is left to use its temporary HOME.
         drop(self.home.lock().unwrap_or_else(|p| p.into_inner()).take());
         self.shared.notify();
+        recorded?;
         if !all_gone {
             return Err(Error::io(
                 format!("ending the processes of session {}", self.pid),

@@ -4,8 +4,9 @@
 //! on separate cores; the parser thread feeds the [`Terminal`](crate::Terminal), writes
 //! query replies back at once and wakes waiters when output pauses; the writer thread
 //! sends every key as one write and acknowledges it; the exit watcher reaps the child and
-//! reports its status once its output has drained. Observers of the output (the raw ring
-//! today) hang off the parser thread; none changes how bytes reach the screen.
+//! reports its status once its output has drained. Observers of the output (the raw ring,
+//! a recording) hang off the parser thread; none changes how bytes reach the screen, and
+//! none waits for anything but a short lock.
 
 use std::io::{Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
@@ -15,6 +16,7 @@ use std::time::{Duration, Instant};
 use super::shared::Shared;
 use crate::error::{Error, Result};
 use crate::process::{self, ExitStatus};
+use crate::record::Recorder;
 
 /// How long after the child exits its output may keep arriving before the exit is
 /// reported anyway (only when background processes keep the PTY open).
@@ -53,6 +55,9 @@ pub(super) fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<Write
 
 /// Chunks queued between the reader and the parser (each at most 64 KiB).
 pub(super) const CHUNK_QUEUE: usize = 64;
+
+/// Output as read from the PTY, with when it arrived.
+pub(super) type Chunk = (Instant, Vec<u8>);
 /// Waiters are woken at most this often: when output pauses, or on this beat under a
 /// flood, never once per chunk (a waiter re-reads the screen on each wake-up).
 const NOTIFY_INTERVAL: Duration = Duration::from_millis(1);
@@ -61,7 +66,7 @@ const MAX_LOCKED_BYTES: usize = 128 * 1024;
 
 /// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
 /// separate cores.
-pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Vec<u8>>) {
+pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Chunk>) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {
@@ -71,7 +76,9 @@ pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Vec
             // EIO once every holder of the PTY's slave side is gone.
             Err(_) => break,
         };
-        if chunks.send(buf[..n].to_vec()).is_err() {
+        // Stamped here, as it arrives: a recording's times are the program's, not the
+        // parser's.
+        if chunks.send((Instant::now(), buf[..n].to_vec())).is_err() {
             break;
         }
     }
@@ -81,7 +88,12 @@ pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Vec
 /// when the output pauses, or every [`NOTIFY_INTERVAL`] under a flood. The state lock is
 /// held for [`MAX_LOCKED_BYTES`] of output at most, and readers blocked on it go first
 /// before the next hold, so a capture or wait never queues behind a flood.
-pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Sender<WriteJob>) {
+pub(super) fn parse_loop(
+    chunks: Receiver<Chunk>,
+    shared: &Shared,
+    jobs: &Sender<WriteJob>,
+    recorder: Option<&Recorder>,
+) {
     // When waiters were last woken (none yet: the first output wakes them at once).
     let mut last_notify: Option<Instant> = None;
     let beat_due = |last: Option<Instant>| {
@@ -109,11 +121,11 @@ pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Send
             // What is already queued is parsed under the same lock, up to a bound that
             // keeps the lock's hold short (about a millisecond of parsing).
             let mut batch = vec![first];
-            let mut size = batch[0].len();
+            let mut size = batch[0].1.len();
             while size < MAX_LOCKED_BYTES {
                 match chunks.try_recv() {
                     Ok(chunk) => {
-                        size += chunk.len();
+                        size += chunk.1.len();
                         batch.push(chunk);
                     }
                     Err(_) => break,
@@ -121,9 +133,17 @@ pub(super) fn parse_loop(chunks: Receiver<Vec<u8>>, shared: &Shared, jobs: &Send
             }
             let replies = {
                 let mut state = shared.lock();
-                for chunk in &batch {
+                for (arrived, chunk) in &batch {
                     state.log.push(chunk);
                     state.terminal.process(chunk);
+                    if let Some(recorder) = recorder {
+                        recorder.output(*arrived, chunk);
+                    }
+                }
+                // A recorder that fell behind a flood takes the screen instead of the
+                // output it could not write in time.
+                if let Some(recorder) = recorder.filter(|r| r.behind()) {
+                    recorder.resync(state.terminal.redraw());
                 }
                 state.generation += 1;
                 state.terminal.take_replies()

@@ -273,6 +273,19 @@ impl Terminal {
         h.finish()
     }
 
+    /// Bytes that draw this screen on a fresh terminal of the same size: its cells,
+    /// cursor, input modes and title, on the alternate screen if it is there (what a
+    /// recording writes in place of output it had to drop).
+    pub fn redraw(&self) -> Vec<u8> {
+        let screen = self.parser.screen();
+        let mut out = Vec::new();
+        if screen.alternate_screen() {
+            out.extend_from_slice(b"\x1b[?1049h");
+        }
+        out.extend_from_slice(screen.state_formatted().as_bytes());
+        out
+    }
+
     /// `(cols, rows)`.
     pub fn size(&self) -> (u16, u16) {
         let (rows, cols) = self.parser.screen().size();

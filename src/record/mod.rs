@@ -1,0 +1,17 @@
+//! Recordings: a session's history as asciicast v2 — what the program printed, what was
+//! sent to it, resizes, and a marker per operation — and reading recordings (v2 and v3)
+//! back.
+//!
+//! Recording is one more observer of a session ([`SessionBuilder::record`]): the reader
+//! thread stamps output as it arrives, the parser thread hands it over after the screen
+//! has it, and the recorder's own thread writes the file, so the PTY never waits for the
+//! disk. What happens under a flood is in `recorder`'s docs: memory stays bounded and the
+//! file still replays to the same screen.
+//!
+//! [`SessionBuilder::record`]: crate::SessionBuilder::record
+
+mod cast;
+mod recorder;
+
+pub use cast::{Event, EventKind, Header, Recording};
+pub(crate) use recorder::{Header as RecordHeader, Recorder};

@@ -1,0 +1,317 @@
+//! The recorder: an observer of a session that streams asciicast v2 events to a writer.
+//!
+//! The threads that see events only queue them — output from the parser thread (stamped
+//! by the reader thread when it arrived), input and resizes from the session, markers
+//! from the executor — and a writer thread of its own turns them into JSON lines. Nothing
+//! on the PTY's path ever waits for the disk: a push takes a short lock and returns.
+//!
+//! Under a flood the writer may fall behind. Queued output is bounded by
+//! [`BACKLOG_BYTES`]: past it, the queued output is dropped and replaced by one redraw of
+//! the screen as the parser has it then (vt100's formatted state), so a replay still ends
+//! on the same screen while memory stays flat; the frames in between, which no viewer
+//! could have seen at that rate, are what is lost, and the recording says so in a marker.
+//! Output queued together within [`COALESCE`] of its first chunk is written as one event.
+
+use std::collections::VecDeque;
+use std::io::Write;
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::error::{Error, Result};
+
+/// Output queued for the writer, at most; past it the queue is replaced by a redraw.
+pub(crate) const BACKLOG_BYTES: usize = 2 << 20;
+/// Queued output chunks closer than this to the first of their run become one event.
+const COALESCE: Duration = Duration::from_millis(5);
+
+/// What the recording's first line says.
+pub(crate) struct Header {
+    pub cols: u16,
+    pub rows: u16,
+    pub title: Option<String>,
+    pub env: Vec<(String, String)>,
+}
+
+enum Pending {
+    Output(Instant, String),
+    Input(Instant, String),
+    Resize(Instant, u16, u16),
+    Marker(Instant, String),
+}
+
+#[derive(Default)]
+struct Queue {
+    events: VecDeque<Pending>,
+    /// Output bytes in `events`.
+    backlog: usize,
+    /// The start of a UTF-8 character split across two chunks.
+    carry: Vec<u8>,
+    /// No more events: the session ended (or writing failed).
+    done: bool,
+    error: Option<String>,
+    /// Output replaced by a redraw because the writer fell behind.
+    resyncs: u64,
+}
+
+/// A session's recording in progress.
+pub(crate) struct Recorder {
+    start: Instant,
+    input: bool,
+    queue: Mutex<Queue>,
+    ready: Condvar,
+    thread: Mutex<Option<JoinHandle<()>>>,
+    /// Where the recording goes, for error messages.
+    target: String,
+}
+
+impl Recorder {
+    /// Writes the header and starts the writer thread. `input`: record what is sent too.
+    pub(crate) fn start(
+        mut out: Box<dyn Write + Send>,
+        target: String,
+        header: &Header,
+        input: bool,
+    ) -> Result<std::sync::Arc<Recorder>> {
+        let mut env = serde_json::Map::new();
+        for (k, v) in &header.env {
+            env.insert(k.clone(), json!(v));
+        }
+        let mut first = json!({
+            "version": 2,
+            "width": header.cols,
+            "height": header.rows,
+            "timestamp": std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            "env": env,
+        });
+        if let Some(title) = &header.title {
+            first["title"] = json!(title);
+        }
+        writeln!(out, "{first}")
+            .and_then(|()| out.flush())
+            .map_err(|e| Error::io(format!("writing the recording {target}"), e))?;
+        let recorder = std::sync::Arc::new(Recorder {
+            start: Instant::now(),
+            input,
+            queue: Mutex::new(Queue::default()),
+            ready: Condvar::new(),
+            thread: Mutex::new(None),
+            target,
+        });
+        let handle = std::thread::Builder::new()
+            .name("tuipilot-recorder".into())
+            .spawn({
+                let recorder = recorder.clone();
+                move || recorder.write_loop(out)
+            })
+            .map_err(|e| Error::io("starting the recorder thread", e))?;
+        *recorder.thread.lock().unwrap_or_else(|p| p.into_inner()) = Some(handle);
+        Ok(recorder)
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn push(&self, mut queue: MutexGuard<'_, Queue>, event: Pending) {
+        if queue.done {
+            return;
+        }
+        if let Pending::Output(_, data) = &event {
+            queue.backlog += data.len();
+        }
+        queue.events.push_back(event);
+        drop(queue);
+        self.ready.notify_one();
+    }
+
+    /// Output that arrived at `at` (any bytes: a character split across chunks is kept
+    /// for the next one, invalid UTF-8 becomes U+FFFD).
+    pub(crate) fn output(&self, at: Instant, bytes: &[u8]) {
+        let mut queue = self.lock();
+        let mut data = std::mem::take(&mut queue.carry);
+        data.extend_from_slice(bytes);
+        let whole = complete_utf8(&data);
+        queue.carry = data.split_off(whole);
+        if data.is_empty() {
+            return;
+        }
+        let text =
+            String::from_utf8(data).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        self.push(queue, Pending::Output(at, text));
+    }
+
+    /// Whether the queued output is past [`BACKLOG_BYTES`] (the parser then calls
+    /// [`resync`](Self::resync) with the screen).
+    pub(crate) fn behind(&self) -> bool {
+        self.lock().backlog > BACKLOG_BYTES
+    }
+
+    /// Replaces the queued output with `redraw`, the screen as it is now.
+    pub(crate) fn resync(&self, redraw: Vec<u8>) {
+        let at = Instant::now();
+        let mut queue = self.lock();
+        queue.events.retain(|e| !matches!(e, Pending::Output(..)));
+        queue.backlog = 0;
+        queue.carry.clear();
+        queue.resyncs += 1;
+        let note = format!(
+            "recording fell {} MiB behind a flood: output replaced by a redraw of the screen",
+            BACKLOG_BYTES >> 20
+        );
+        queue.events.push_back(Pending::Marker(at, note));
+        let text = String::from_utf8_lossy(&redraw).into_owned();
+        self.push(queue, Pending::Output(at, text));
+    }
+
+    /// Input sent to the program (when input is recorded).
+    pub(crate) fn input(&self, bytes: &[u8]) {
+        if self.input {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            self.push(self.lock(), Pending::Input(Instant::now(), text));
+        }
+    }
+
+    /// The terminal was resized.
+    pub(crate) fn resize(&self, cols: u16, rows: u16) {
+        self.push(self.lock(), Pending::Resize(Instant::now(), cols, rows));
+    }
+
+    /// A marker: an operation or a tape line.
+    pub(crate) fn marker(&self, label: &str) {
+        self.push(self.lock(), Pending::Marker(Instant::now(), label.to_string()));
+    }
+
+    /// Writes what is queued, ends the writer thread and says whether every event reached
+    /// the writer. Later events are ignored.
+    pub(crate) fn finish(&self) -> Result<()> {
+        {
+            let mut queue = self.lock();
+            queue.done = true;
+        }
+        self.ready.notify_one();
+        let handle = self.thread.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(handle) = handle {
+            let _ = handle.join();
+        }
+        match self.lock().error.clone() {
+            Some(why) => Err(Error::io(
+                format!("writing the recording {}", self.target),
+                std::io::Error::other(why),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn write_loop(&self, out: Box<dyn Write + Send>) {
+        let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
+        let mut clock = 0.0;
+        loop {
+            let (batch, done) = {
+                let mut queue = self.lock();
+                while queue.events.is_empty() && !queue.done {
+                    queue = self.ready.wait(queue).unwrap_or_else(|p| p.into_inner());
+                }
+                queue.backlog = 0;
+                (std::mem::take(&mut queue.events), queue.done)
+            };
+            if let Err(e) = self
+                .write_batch(&mut out, batch, &mut clock)
+                .and_then(|()| out.flush())
+            {
+                let mut queue = self.lock();
+                queue.error = Some(e.to_string());
+                queue.done = true;
+                queue.events.clear();
+                return;
+            }
+            if done && self.lock().events.is_empty() {
+                return;
+            }
+        }
+    }
+
+    fn write_batch(
+        &self,
+        out: &mut impl Write,
+        batch: VecDeque<Pending>,
+        clock: &mut f64,
+    ) -> std::io::Result<()> {
+        // Output is stamped when it was read, other events when they were queued, and the
+        // parser queues output a little after reading it: a time never goes back in the
+        // file (the format's rule), so an event stamped before the last one written takes
+        // its time.
+        let mut seconds = |at: Instant| {
+            *clock = clock.max(round(at.saturating_duration_since(self.start).as_secs_f64()));
+            *clock
+        };
+        let mut batch = batch.into_iter().peekable();
+        while let Some(event) = batch.next() {
+            let line = match event {
+                Pending::Output(at, mut text) => {
+                    while let Some(Pending::Output(next, more)) = batch.peek() {
+                        if next.saturating_duration_since(at) > COALESCE {
+                            break;
+                        }
+                        text.push_str(more);
+                        batch.next();
+                    }
+                    json!([seconds(at), "o", text])
+                }
+                Pending::Input(at, text) => json!([seconds(at), "i", text]),
+                Pending::Resize(at, cols, rows) => json!([seconds(at), "r", format!("{cols}x{rows}")]),
+                Pending::Marker(at, label) => json!([seconds(at), "m", label]),
+            };
+            writeln!(out, "{line}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Microseconds are what asciinema writes; more digits would only grow the file.
+fn round(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
+/// How many leading bytes of `bytes` end on a character boundary: an incomplete
+/// character at the very end (at most 3 bytes) waits for the next chunk.
+pub(crate) fn complete_utf8(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    for back in 1..=n.min(3) {
+        let b = bytes[n - back];
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let need = match b {
+            0xF0..=0xF7 => 4,
+            0xE0..=0xEF => 3,
+            0xC0..=0xDF => 2,
+            _ => 1,
+        };
+        return if back < need { n - back } else { n };
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::complete_utf8;
+
+    #[test]
+    fn a_character_cut_at_the_end_waits_for_the_rest() {
+        let euro = "€".as_bytes();
+        assert_eq!(complete_utf8(b"abc"), 3);
+        assert_eq!(complete_utf8(&[b'a', euro[0]]), 1);
+        assert_eq!(complete_utf8(&[b'a', euro[0], euro[1]]), 1);
+        assert_eq!(complete_utf8(&[b'a', euro[0], euro[1], euro[2]]), 4);
+        let smile = "😀".as_bytes();
+        assert_eq!(complete_utf8(&smile[..3]), 0);
+        // Invalid bytes are not held back forever: they pass (and become U+FFFD).
+        assert_eq!(complete_utf8(&[0xff, 0xfe]), 2);
+        assert_eq!(complete_utf8(&[0x80, 0x80, 0x80, 0x80]), 4);
+    }
+}
