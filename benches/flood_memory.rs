@@ -1,9 +1,12 @@
 //! Peak memory under a `yes` flood: a session reads `yes` for 60 seconds (set
 //! `TUIPILOT_FLOOD_SECS` to change it); the process's resident memory is sampled every
 //! second. The baseline is the same process's resident memory before the session starts.
+//! Then the same flood recorded to an asciicast file: its growth against the unrecorded
+//! run's (the recorder's queue is capped, so a few MB at most), and how much it wrote.
 //!
 //! `cargo bench --bench flood_memory`
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use tuipilot::Session;
@@ -11,16 +14,22 @@ use tuipilot::Session;
 mod support;
 use support::status_kib;
 
-fn main() {
-    let secs: u64 = std::env::var("TUIPILOT_FLOOD_SECS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(60);
-    let before = status_kib(None, "VmRSS");
-    let s = Session::builder("yes")
-        .arg("tuipilot flood line")
-        .spawn()
-        .unwrap();
+/// Resident memory after 1 s, at the end and at its peak (KiB), and the output processed.
+struct Flood {
+    after_first: u64,
+    last: u64,
+    peak: u64,
+    total: u64,
+    held: usize,
+    last_row: String,
+}
+
+fn flood(secs: u64, record: Option<&Path>) -> Flood {
+    let mut builder = Session::builder("yes").arg("tuipilot flood line");
+    if let Some(path) = record {
+        builder = builder.record(path);
+    }
+    let s = builder.spawn().unwrap();
     let start = Instant::now();
     let mut samples = Vec::new();
     while start.elapsed() < Duration::from_secs(secs) {
@@ -28,24 +37,60 @@ fn main() {
         samples.push(status_kib(None, "VmRSS"));
     }
     let (held, total) = s.output_log_usage();
-    let screen = s.snapshot();
+    let last_row = s.snapshot().row(22).unwrap_or("").to_string();
     s.kill().unwrap();
-    // VmHWM is updated lazily; the samples can be a little higher.
-    let peak = status_kib(None, "VmHWM").max(samples.iter().copied().max().unwrap_or(0));
-    let after_first = samples.first().copied().unwrap_or(before);
-    let last = samples.last().copied().unwrap_or(before);
+    Flood {
+        after_first: samples.first().copied().unwrap_or(0),
+        last: samples.last().copied().unwrap_or(0),
+        // VmHWM is updated lazily; the samples can be a little higher.
+        peak: status_kib(None, "VmHWM").max(samples.iter().copied().max().unwrap_or(0)),
+        total,
+        held,
+        last_row,
+    }
+}
+
+fn main() {
+    let secs: u64 = std::env::var("TUIPILOT_FLOOD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    let before = status_kib(None, "VmRSS");
+    let plain = flood(secs, None);
     println!("flood memory: `yes` through a session for {secs} s");
     println!(
         "  output processed: {:.0} MB ({:.0} MB/s); raw log holds {} KiB",
-        total as f64 / 1e6,
-        total as f64 / 1e6 / secs as f64,
-        held / 1024
+        plain.total as f64 / 1e6,
+        plain.total as f64 / 1e6 / secs as f64,
+        plain.held / 1024
     );
     println!("  resident memory before the session (baseline): {before:>8} KiB");
-    println!("  resident after 1 s / at the end / peak:         {after_first:>8} / {last} / {peak} KiB");
     println!(
-        "  growth from 1 s to the end: {} KiB (bounded: grid, 1000-line scrollback, 1 MiB log ring)",
-        last as i64 - after_first as i64
+        "  resident after 1 s / at the end / peak:         {:>8} / {} / {} KiB",
+        plain.after_first, plain.last, plain.peak
     );
-    println!("  last row: {:?}", screen.row(22).unwrap_or(""));
+    let plain_growth = plain.last as i64 - plain.after_first as i64;
+    println!(
+        "  growth from 1 s to the end: {plain_growth} KiB (bounded: grid, 1000-line scrollback, 1 MiB log ring)"
+    );
+    println!("  last row: {:?}", plain.last_row);
+
+    let cast = std::env::temp_dir().join(format!("tuipilot-flood-{}.cast", std::process::id()));
+    let recorded = flood(secs, Some(&cast));
+    let size = std::fs::metadata(&cast).map_or(0, |m| m.len());
+    let _ = std::fs::remove_file(&cast);
+    let growth = recorded.last as i64 - recorded.after_first as i64;
+    println!("the same flood recorded to asciicast:");
+    println!(
+        "  output processed: {:.0} MB; recording written: {:.0} MB",
+        recorded.total as f64 / 1e6,
+        size as f64 / 1e6
+    );
+    println!(
+        "  resident after 1 s / at the end / peak:         {:>8} / {} / {} KiB",
+        recorded.after_first, recorded.last, recorded.peak
+    );
+    println!(
+        "  growth from 1 s to the end: {growth} KiB vs {plain_growth} KiB unrecorded (recorder queue capped at 2 MiB)"
+    );
 }

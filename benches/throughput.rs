@@ -1,6 +1,7 @@
 //! Throughput: 20 MB of SGR-coloured 120-column lines `cat` through a session until a
 //! final marker is on screen, against the floor of the same `cat` through a bare PTY
-//! whose output is read and discarded. Prints both medians and the ratio.
+//! whose output is read and discarded. Prints both medians and the ratio; and the same
+//! session recorded to an asciicast file, against the session without (target ≤ 1.15×).
 //!
 //! `cargo bench --bench throughput`
 
@@ -61,14 +62,18 @@ fn bare_pty(path: &std::path::Path) -> Duration {
     elapsed
 }
 
-fn session(path: &std::path::Path) -> Duration {
+/// The flood through a session until its marker is on the screen; with `record`,
+/// recorded there.
+fn session(path: &std::path::Path, record: Option<&std::path::Path>) -> Duration {
     let start = Instant::now();
-    let s = Session::builder("sh")
+    let mut builder = Session::builder("sh")
         .args(["-c", &format!("cat '{}'; echo END-OF-FLOOD", path.display())])
         .size(120, 40)
-        .timeout(Duration::from_secs(120))
-        .spawn()
-        .unwrap();
+        .timeout(Duration::from_secs(120));
+    if let Some(cast) = record {
+        builder = builder.record(cast);
+    }
+    let s = builder.spawn().unwrap();
     s.wait_for_text("^END-OF-FLOOD$").unwrap();
     let elapsed = start.elapsed();
     s.exit().unwrap();
@@ -99,13 +104,19 @@ fn main() {
     let mut floor = Vec::new();
     let mut ours = Vec::new();
     let mut parse = Vec::new();
+    let mut recorded = Vec::new();
+    let cast = path.with_extension("cast");
+    let mut cast_size = 0;
     for _ in 0..RUNS {
         floor.push(bare_pty(&path));
-        ours.push(session(&path));
+        ours.push(session(&path, None));
         parse.push(vt100_alone(&bytes));
+        recorded.push(session(&path, Some(&cast)));
+        cast_size = std::fs::metadata(&cast).map_or(0, |m| m.len());
     }
     let _ = std::fs::remove_file(&path);
-    let (f, o, p) = (median(floor), median(ours), median(parse));
+    let _ = std::fs::remove_file(&cast);
+    let (f, o, p, r) = (median(floor), median(ours), median(parse), median(recorded));
     println!("throughput: {size:.1} MB of SGR-coloured 120-column lines, median of {RUNS} runs");
     println!(
         "  bare PTY, read and discard (floor): {:>8.1} ms  {:>6.0} MB/s",
@@ -127,5 +138,11 @@ fn main() {
         "  ratio: {:.2}x the floor (target <= 1.5x); {:.2}x vt100 alone",
         o.as_secs_f64() / f.as_secs_f64(),
         o.as_secs_f64() / p.as_secs_f64()
+    );
+    println!(
+        "  the session recorded to asciicast:  {:>8.1} ms  {:.2}x the session without (target <= 1.15x); {:.1} MB file",
+        r.as_secs_f64() * 1e3,
+        r.as_secs_f64() / o.as_secs_f64(),
+        cast_size as f64 / 1e6
     );
 }

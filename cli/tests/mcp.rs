@@ -290,6 +290,56 @@ async fn captures_are_saved_only_with_an_artifact_dir() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn a_session_is_recorded_only_into_the_artifact_dir() {
+    let without = connect(&[]).await;
+    let refused = call(
+        &without,
+        json!({"action": "start", "session": "r", "command": "bash", "record": "r.cast"}),
+    )
+    .await;
+    assert!(
+        is_error(&refused) && texts(&refused)[0].contains("--artifact-dir"),
+        "{:?}",
+        texts(&refused)
+    );
+    without.cancel().await.unwrap();
+
+    let dir = common::TempDir::new("mcp-record");
+    let client = connect(&["--artifact-dir", dir.0.to_str().unwrap()]).await;
+    let start = call(
+        &client,
+        json!({"action": "start", "session": "r", "command": ["sh", "-c", "echo recorded; exec sleep 600"], "record": "../r.cast"}),
+    )
+    .await;
+    assert!(!is_error(&start), "{:?}", texts(&start));
+    let path = start.structured_content.unwrap()["recording"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        std::path::Path::new(&path).parent(),
+        Some(dir.0.canonicalize().unwrap().as_path())
+    );
+    call(
+        &client,
+        json!({"action": "wait", "session": "r", "wait_pattern": "recorded"}),
+    )
+    .await;
+    call(&client, json!({"action": "exit", "session": "r"})).await;
+    let recording = tuipilot::record::Recording::read_file(&path).unwrap();
+    assert!(recording.replay().unwrap().snapshot().text().contains("recorded"));
+    assert!(
+        recording
+            .events
+            .iter()
+            .any(|e| e.kind == tuipilot::record::EventKind::Marker("wait text /recorded/".into())),
+        "{:?}",
+        recording.events
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn paste_is_sent_bracketed_and_keys_may_be_one_string() {
     let client = connect(&[]).await;
     let fixture = common::fixture("lineedit");

@@ -37,6 +37,15 @@ pub struct StartSpec {
     /// A hermetic session with a fresh temporary `HOME` ([`SessionBuilder::isolated`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub isolated: bool,
+    /// Record the session to this asciicast file ([`SessionBuilder::record`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<PathBuf>,
+    /// Leave input out of the recording ([`SessionBuilder::record_input`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub record_no_input: bool,
+    /// The recording's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record_title: Option<String>,
 }
 
 fn default_cols() -> u16 {
@@ -87,6 +96,12 @@ impl StartSpec {
         }
         if self.isolated {
             builder = builder.isolated();
+        }
+        if let Some(path) = &self.record {
+            builder = builder.record(path).record_input(!self.record_no_input);
+        }
+        if let Some(title) = &self.record_title {
+            builder = builder.record_title(title);
         }
         Ok(builder)
     }

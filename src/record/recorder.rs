@@ -250,8 +250,13 @@ impl Recorder {
             *clock
         };
         let mut batch = batch.into_iter().peekable();
+        // Serialized straight from tuples: no JSON values built per event.
+        let line = |out: &mut dyn Write, time: f64, code: &str, data: &str| -> std::io::Result<()> {
+            serde_json::to_writer(&mut *out, &(time, code, data))?;
+            out.write_all(b"\n")
+        };
         while let Some(event) = batch.next() {
-            let line = match event {
+            match event {
                 Pending::Output(at, mut text) => {
                     while let Some(Pending::Output(next, more)) = batch.peek() {
                         if next.saturating_duration_since(at) > COALESCE {
@@ -260,13 +265,12 @@ impl Recorder {
                         text.push_str(more);
                         batch.next();
                     }
-                    json!([seconds(at), "o", text])
+                    line(out, seconds(at), "o", &text)?;
                 }
-                Pending::Input(at, text) => json!([seconds(at), "i", text]),
-                Pending::Resize(at, cols, rows) => json!([seconds(at), "r", format!("{cols}x{rows}")]),
-                Pending::Marker(at, label) => json!([seconds(at), "m", label]),
-            };
-            writeln!(out, "{line}")?;
+                Pending::Input(at, text) => line(out, seconds(at), "i", &text)?,
+                Pending::Resize(at, cols, rows) => line(out, seconds(at), "r", &format!("{cols}x{rows}"))?,
+                Pending::Marker(at, label) => line(out, seconds(at), "m", &label)?,
+            }
         }
         Ok(())
     }

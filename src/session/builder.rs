@@ -121,7 +121,14 @@ impl SessionBuilder {
         };
         let (out, name): (Box<dyn std::io::Write + Send>, String) = match target {
             RecordTarget::Path(path) => {
-                let file = std::fs::File::create(path)
+                use std::os::unix::fs::OpenOptionsExt;
+                // Only its owner may read it: a recording holds what was typed.
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(true)
+                    .mode(0o600)
+                    .open(path)
                     .map_err(|e| Error::io(format!("creating the recording {}", path.display()), e))?;
                 (Box::new(file), path.display().to_string())
             }

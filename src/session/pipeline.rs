@@ -133,21 +133,26 @@ pub(super) fn parse_loop(
             }
             let replies = {
                 let mut state = shared.lock();
-                for (arrived, chunk) in &batch {
+                for (_, chunk) in &batch {
                     state.log.push(chunk);
                     state.terminal.process(chunk);
-                    if let Some(recorder) = recorder {
-                        recorder.output(*arrived, chunk);
-                    }
                 }
                 // A recorder that fell behind a flood takes the screen instead of the
-                // output it could not write in time.
+                // output it could not write in time (its queue is dropped first, so the
+                // redraw comes after everything it replaces).
                 if let Some(recorder) = recorder.filter(|r| r.behind()) {
                     recorder.resync(state.terminal.redraw());
+                    batch.clear();
                 }
                 state.generation += 1;
                 state.terminal.take_replies()
             };
+            // Handed over outside the lock: readers and waiters never wait on it.
+            if let Some(recorder) = recorder {
+                for (arrived, chunk) in &batch {
+                    recorder.output(*arrived, chunk);
+                }
+            }
             shared.let_readers_in();
             if !replies.is_empty() {
                 let _ = jobs.send(WriteJob::Bytes(replies, None));

@@ -151,7 +151,7 @@ impl fmt::Debug for Failure {
         if let Some(bundle) = &self.bundle {
             writeln!(
                 f,
-                "failure bundle: {} (screen.txt, screen.ansi, screen.png, state.json, report.txt)",
+                "failure bundle: {} (screen.txt, screen.ansi, screen.png, state.json, report.txt, recording.cast)",
                 bundle.display()
             )?;
         }

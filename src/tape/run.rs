@@ -23,7 +23,7 @@ use crate::operation::{Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::session::{Cancel, Session};
 use crate::{Error, ErrorKind};
 use bundle::{LOGGED_OPERATIONS, Logged};
-use outputs::make_parent;
+use outputs::{absolute, make_parent};
 
 /// How a run goes.
 #[derive(Clone, Debug, Default)]
@@ -60,6 +60,10 @@ struct Runner<'a> {
     policy: SnapshotPolicy,
     /// The last input ran the `Wait` after it too (see `send_input`).
     folded: bool,
+    /// `Output x.cast` targets; the first is where the run is recorded.
+    casts: Vec<PathBuf>,
+    /// Where the run is recorded when the tape asks for no `.cast` (for the bundle).
+    scratch: Option<crate::files::TempDir>,
 }
 
 /// Parses and runs a tape file.
@@ -90,6 +94,8 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         written: Vec::new(),
         policy: SnapshotPolicy::from_env(options.update),
         folded: false,
+        casts: Vec::new(),
+        scratch: None,
     };
     let result = runner.run_all();
     let elapsed = started.elapsed();
@@ -104,10 +110,25 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
             timeout_ms: Some(1000),
         })
     });
+    // The session has ended: its recording is complete.
+    let recording = runner.recording_path();
     match result {
         Ok(()) => {
             if let Some(Err(e)) = exit {
                 runner.notes.push(format!("ending the program: {e}"));
+            }
+            if let Some(recording) = &recording
+                && runner.scratch.is_none()
+            {
+                for copy in &runner.casts[1..] {
+                    match make_parent(copy).and_then(|()| {
+                        std::fs::copy(recording, copy).map_err(|e| format!("writing {}: {e}", copy.display()))
+                    }) {
+                        Ok(_) => runner.written.push(copy.clone()),
+                        Err(e) => runner.notes.push(e),
+                    }
+                }
+                runner.written.push(recording.clone());
             }
             Ok(Report {
                 tape: tape.path.clone(),
@@ -127,6 +148,13 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 failure
                     .notes
                     .push(format!("{}: the screens up to the failure", path.display()));
+            }
+            if let (Some(recording), Some(bundle)) = (&recording, &failure.bundle)
+                && let Err(e) = std::fs::copy(recording, bundle.join("recording.cast"))
+            {
+                failure
+                    .notes
+                    .push(format!("copying the recording into the bundle: {e}"));
             }
             failure.elapsed = elapsed;
             failure.notes.extend(runner.notes.iter().cloned());
@@ -163,6 +191,7 @@ impl Runner<'_> {
         let actions = &self.tape.commands[first_action..];
         let mut at = 0;
         while let Some(command) = actions.get(at) {
+            self.mark_line(command);
             let framed = self.action(command, actions.get(at + 1))?;
             if framed && !self.hidden {
                 self.frame(command)?;
@@ -203,7 +232,9 @@ impl Runner<'_> {
         if let Some(note) = note {
             self.notes.push(note);
         }
-        let spec = self.setup.start_spec(cols, rows);
+        let mut spec = self.setup.start_spec(cols, rows);
+        spec.record = Some(self.prepare_recording().map_err(at_start)?);
+        spec.record_title = Some(self.tape.name());
         let session = spec.spawn().map_err(|e| {
             at_start(format!(
                 "starting the shell `{}`: {e}",
@@ -232,6 +263,35 @@ impl Runner<'_> {
             failure
         })?;
         Ok(())
+    }
+
+    /// Marks `command`'s line in the run's recording (`t.tape:3 Type "ls"`).
+    fn mark_line(&self, command: &Command) {
+        if let Some(session) = &self.session {
+            let (tape, line) = (self.tape.name(), command.location.line);
+            session.add_marker(&format!("{tape}:{line} {}", command.source));
+        }
+    }
+
+    /// Where the run is recorded: the tape's first `Output x.cast`, else a scratch file
+    /// that only a failure bundle keeps.
+    fn prepare_recording(&mut self) -> Result<PathBuf, String> {
+        if let Some(first) = self.casts.first() {
+            make_parent(first)?;
+            return Ok(absolute(first));
+        }
+        let scratch = crate::files::TempDir::new("tape").map_err(|e| e.to_string())?;
+        let path = scratch.path().join("run.cast");
+        self.scratch = Some(scratch);
+        Ok(path)
+    }
+
+    fn recording_path(&self) -> Option<PathBuf> {
+        match (&self.scratch, self.casts.first()) {
+            (Some(scratch), _) => Some(scratch.path().join("run.cast")),
+            (None, Some(first)) => Some(absolute(first)),
+            (None, None) => None,
+        }
     }
 
     /// Runs one command after the header; says whether it makes a text-golden frame.
@@ -405,6 +465,7 @@ impl Runner<'_> {
         }) else {
             return self.send(command, steps);
         };
+        self.mark_line(wait_command);
         let operation = Operation::Send {
             steps,
             wait: Some(self.wait_condition(kind)),

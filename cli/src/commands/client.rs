@@ -73,6 +73,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         isolated,
         scrollback,
         idle_timeout,
+        record,
         command,
     } = args;
     let paths = session_paths(name)?;
@@ -98,19 +99,20 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         })
         .collect::<Result<Vec<_>, _>>()?;
     let here = current_dir()?;
+    let mut start = StartSpec {
+        cols,
+        rows,
+        // Absolute: the host resolves nothing against a directory of its own.
+        cwd: Some(cwd.map(|d| here.join(d)).unwrap_or(here)),
+        env,
+        scrollback,
+        env_clear,
+        isolated,
+        ..StartSpec::new(command.clone())
+    };
+    record.apply(&mut start)?;
     let spec = HostSpec {
-        start: StartSpec {
-            command: command.clone(),
-            cols,
-            rows,
-            // Absolute: the host resolves nothing against a directory of its own.
-            cwd: Some(cwd.map(|d| here.join(d)).unwrap_or(here)),
-            env,
-            scrollback,
-            timeout_ms: None,
-            env_clear,
-            isolated,
-        },
+        start,
         idle_timeout_secs: idle_timeout,
     };
     let reply = launch_host(&paths, &spec, &lock)?;

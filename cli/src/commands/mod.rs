@@ -17,10 +17,10 @@ use std::process::ExitCode;
 
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::json;
-use tuipilot::Operation;
 use tuipilot::operation::{PngRequest, Screen, WaitFor};
 use tuipilot::render::{FONT_SIZES, SCALES};
 use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
+use tuipilot::{Operation, StartSpec};
 
 use crate::error::Failure;
 
@@ -218,6 +218,8 @@ struct StartArgs {
     /// Stop the session after this many seconds without requests.
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     idle_timeout: u64,
+    #[command(flatten)]
+    record: RecordArgs,
     /// The program and its arguments.
     #[arg(required = true, last = true, value_name = "CMD")]
     command: Vec<String>,
@@ -250,7 +252,7 @@ struct RunArgs {
     /// Also print each tape's notes (video-only settings, ignored late settings, new snapshots).
     #[arg(long, short = 'v')]
     verbose: bool,
-    /// Skip `Output` of GIFs, videos and recordings (with a note) instead of failing.
+    /// Skip `Output` of GIFs and videos (with a note) instead of failing.
     #[arg(long)]
     no_media: bool,
 }
@@ -284,9 +286,39 @@ struct OnceArgs {
     png: Option<PathBuf>,
     #[command(flatten)]
     render: RenderArgs,
+    #[command(flatten)]
+    record: RecordArgs,
     /// The program and its arguments.
     #[arg(required = true, last = true, value_name = "CMD")]
     command: Vec<String>,
+}
+
+/// Recording a session (`start` and `once`).
+#[derive(clap::Args, Clone, Debug, Default)]
+struct RecordArgs {
+    /// Record the session to this asciicast v2 file (output, input, resizes, a marker per
+    /// operation), written as it happens; complete when the session ends.
+    #[arg(long, value_name = "PATH")]
+    record: Option<PathBuf>,
+    /// Leave what was sent out of the recording (passwords typed into the program).
+    #[arg(long, requires = "record")]
+    record_no_input: bool,
+    /// The recording's title.
+    #[arg(long, value_name = "TEXT", requires = "record")]
+    record_title: Option<String>,
+}
+
+impl RecordArgs {
+    /// Sets the recording in `spec`, its path made absolute against the caller's
+    /// directory (a host resolves nothing against a directory of its own).
+    fn apply(self, spec: &mut StartSpec) -> Result<(), Failure> {
+        if let Some(path) = self.record {
+            spec.record = Some(current_dir()?.join(path));
+        }
+        spec.record_no_input = self.record_no_input;
+        spec.record_title = self.record_title;
+        Ok(())
+    }
 }
 
 /// How PNGs are drawn.

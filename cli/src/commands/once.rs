@@ -21,6 +21,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         ansi,
         png,
         render,
+        record,
         command,
     } = args;
     let mut operations = Vec::new();
@@ -56,12 +57,13 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     for operation in &operations {
         operation.check()?;
     }
-    let session = StartSpec {
+    let mut spec = StartSpec {
         cols,
         rows,
         ..StartSpec::new(command)
-    }
-    .spawn()?;
+    };
+    record.apply(&mut spec)?;
+    let session = spec.spawn()?;
     let mut screen = None;
     for operation in &operations {
         if let tuipilot::Reply::Screen { screen: s } = session.apply(operation)? {

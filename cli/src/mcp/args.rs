@@ -61,6 +61,10 @@ pub(super) struct TerminalArgs {
     /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
     #[serde(default)]
     pub(super) isolated: Option<bool>,
+    /// start: record the session as asciicast v2 to this file name in the server's
+    /// artifact directory (only when the server has one); complete when the session ends.
+    #[serde(default)]
+    pub(super) record: Option<String>,
     /// send: literal text, typed first. It does not press Enter: add "Enter" to keys.
     #[serde(default)]
     pub(super) text: Option<String>,

@@ -299,6 +299,15 @@ impl State {
             argv[0] = resolved.to_string_lossy().into_owned();
         }
         let (cols, rows) = args.size()?;
+        let record = match (&args.record, &self.config.artifact_dir) {
+            (None, _) => None,
+            (Some(file), Some(dir)) => Some(artifact_path(dir, file)?),
+            (Some(_), None) => {
+                return fail(
+                    "record needs the server to have an artifact directory (start it with --artifact-dir DIR); recordings are written only there",
+                );
+            }
+        };
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(existing) = sessions.get(name) {
             if existing.is_running() {
@@ -323,6 +332,7 @@ impl State {
             cwd,
             env,
             isolated: args.isolated.unwrap_or(false),
+            record: record.clone(),
             ..StartSpec::new(argv.clone())
         };
         let session = spec.spawn()?;
@@ -334,12 +344,16 @@ impl State {
         }
         let pid = session.pid();
         sessions.insert(name.to_string(), Arc::new(session));
+        let recording = record.as_ref().map(|p| p.display().to_string());
+        let note = recording
+            .as_ref()
+            .map_or(String::new(), |p| format!(", recording to {p}"));
         Ok(structured(
             format!(
-                "started session `{name}`: pid {pid}, {cols}x{rows}, {}",
+                "started session `{name}`: pid {pid}, {cols}x{rows}, {}{note}",
                 argv.join(" ")
             ),
-            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": argv }),
+            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": argv, "recording": recording }),
         ))
     }
 }

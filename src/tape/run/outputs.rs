@@ -35,7 +35,10 @@ impl Runner<'_> {
                 return Ok(());
             }
             "gif" => "a GIF needs recordings, which tuipilot does not make yet",
-            "cast" => "an asciicast recording is not made yet",
+            "cast" => {
+                self.casts.push(path.to_path_buf());
+                return Ok(());
+            }
             "mp4" | "webm" => "video needs an encoder tuipilot does not have",
             _ => {
                 "VHS writes a GIF for an unknown extension, and GIFs need recordings, which tuipilot does not make yet"
@@ -167,7 +170,7 @@ impl Runner<'_> {
 
 /// A path relative to the current directory made absolute (the executor refuses none,
 /// but a host would; absolute paths also read better in reports).
-fn absolute(path: &Path) -> PathBuf {
+pub(super) fn absolute(path: &Path) -> PathBuf {
     std::env::current_dir().map_or_else(|_| path.to_path_buf(), |d| d.join(path))
 }
 

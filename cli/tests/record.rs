@@ -1,0 +1,177 @@
+//! Recording on the command line's faces: `start --record` (through the host), `once
+//! --record`, and a tape's `Output x.cast`; a failed tape's bundle keeps the run's
+//! recording.
+
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::process::Command;
+
+use support::{Dir, text};
+use tuipilot::record::{EventKind, Recording};
+
+/// A folder for the test's files inside the runtime directory (made private first, as
+/// the host demands).
+fn work(dir: &Dir) -> std::path::PathBuf {
+    let work = dir.0.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700)).unwrap();
+    work
+}
+
+fn markers(recording: &Recording) -> Vec<String> {
+    recording
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Marker(m) => Some(m.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn start_record_writes_a_private_recording_of_the_whole_session() {
+    let dir = Dir::new();
+    let path = work(&dir).join("bash.cast");
+    dir.ok(&[
+        "start",
+        "-s",
+        "rec",
+        "--record",
+        path.to_str().unwrap(),
+        "--record-title",
+        "demo",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "rec",
+        "-t",
+        "echo from-the-host",
+        "-k",
+        "Enter",
+        "--wait",
+        "^from-the-host$",
+    ]);
+    dir.ok(&["exit", "-s", "rec"]);
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "a recording holds what was typed: owner only");
+    let recording = Recording::read_file(&path).unwrap();
+    assert_eq!(recording.header.title.as_deref(), Some("demo"));
+    assert!(
+        recording
+            .replay()
+            .unwrap()
+            .snapshot()
+            .text()
+            .contains("from-the-host")
+    );
+    assert!(
+        recording
+            .events
+            .iter()
+            .any(|e| e.kind == EventKind::Input("echo from-the-host".into())),
+        "the input is recorded"
+    );
+    assert!(
+        markers(&recording)
+            .contains(&r#"send "echo from-the-host" Enter wait text /^from-the-host$/"#.to_string()),
+        "{:?}",
+        markers(&recording)
+    );
+}
+
+#[test]
+fn once_record_leaves_input_out_when_asked() {
+    let dir = Dir::new();
+    let path = work(&dir).join("once.cast");
+    dir.ok(&[
+        "once",
+        "--record",
+        path.to_str().unwrap(),
+        "--record-no-input",
+        "-k",
+        "x",
+        "--",
+        "sh",
+        "-c",
+        "echo once; read line",
+    ]);
+    let recording = Recording::read_file(&path).unwrap();
+    assert!(
+        recording
+            .events
+            .iter()
+            .all(|e| !matches!(e.kind, EventKind::Input(_)))
+    );
+    assert!(recording.replay().unwrap().snapshot().text().contains("once"));
+}
+
+#[test]
+fn a_record_flag_without_record_is_a_usage_error() {
+    let dir = Dir::new();
+    let out = dir.run(&["once", "--record-no-input", "--", "true"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--record"), "{}", text(&out.stderr));
+    // And the recording's directory must exist: a one-line error naming it.
+    let out = dir.run(&["once", "--record", "/nonexistent-dir/x.cast", "--", "true"]);
+    assert_ne!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("creating the recording /nonexistent-dir/x.cast"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
+/// Writes `source` as `name` in a fresh work folder and runs it there; the folder (kept
+/// alive by the returned `Dir`) and the output.
+fn run_tape(name: &str, source: &str) -> (Dir, std::path::PathBuf, std::process::Output) {
+    let dir = Dir::new();
+    let work = work(&dir);
+    std::fs::write(work.join(name), source).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args(["run", name])
+        .current_dir(&work)
+        .env("TUIPILOT_DIR", &dir.0)
+        .output()
+        .unwrap();
+    (dir, work, out)
+}
+
+#[test]
+fn a_tape_output_cast_records_the_run_with_a_marker_per_line() {
+    let (_dir, work, out) = run_tape(
+        "t.tape",
+        "Output out/t.cast\nSet TypingSpeed 0\nType \"echo taped\" Enter\nWait\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let recording = Recording::read_file(work.join("out/t.cast")).unwrap();
+    let markers = markers(&recording);
+    for line in ["t.tape:3 Type \"echo taped\"", "t.tape:3 Enter", "t.tape:4 Wait"] {
+        assert!(markers.iter().any(|m| m == line), "{line:?} in {markers:?}");
+    }
+    let screen = recording.replay().unwrap().snapshot().text();
+    assert!(screen.contains("> echo taped\ntaped\n>"), "{screen}");
+}
+
+#[test]
+fn a_failed_tape_leaves_its_recording_in_the_bundle() {
+    let (_dir, work, out) = run_tape(
+        "f.tape",
+        "Set TypingSpeed 0\nType \"echo shown\" Enter\nExpect@300ms /absent/\n",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let recording = Recording::read_file(work.join("f.failure/recording.cast")).unwrap();
+    assert!(recording.replay().unwrap().snapshot().text().contains("shown"));
+    assert!(
+        markers(&recording)
+            .iter()
+            .any(|m| m == "f.tape:3 Expect@300ms /absent/")
+    );
+}
