@@ -1,6 +1,6 @@
 //! Recordings: a session's history as asciicast v2 — what the program printed, what was
-//! sent to it, resizes, and a marker per operation — and reading recordings (v2 and v3)
-//! back.
+//! sent to it, resizes, and a marker per operation — reading recordings (v2 and v3)
+//! back, and turning them into timed frames (`frames`).
 //!
 //! Recording is one more observer of a session ([`SessionBuilder::record`]): the reader
 //! thread stamps output as it arrives, the parser thread hands it over after the screen
@@ -11,7 +11,9 @@
 //! [`SessionBuilder::record`]: crate::SessionBuilder::record
 
 mod cast;
+mod frames;
 mod recorder;
 
 pub use cast::{Event, EventKind, Header, Recording};
+pub use frames::{Cut, Frame, FrameOptions};
 pub(crate) use recorder::{Header as RecordHeader, Recorder};
