@@ -19,6 +19,7 @@
 mod canvas;
 pub mod compare;
 mod fonts;
+pub mod gif;
 mod procedural;
 
 use std::path::{Path, PathBuf};
