@@ -175,3 +175,86 @@ fn a_failed_tape_leaves_its_recording_in_the_bundle() {
             .any(|m| m == "f.tape:3 Expect@300ms /absent/")
     );
 }
+
+#[test]
+fn render_turns_a_recording_into_a_gif_an_apng_a_last_frame_and_frames() {
+    let dir = Dir::new();
+    let work = work(&dir);
+    let cast = work.join("vim.cast");
+    dir.ok(&[
+        "once",
+        "--record",
+        cast.to_str().unwrap(),
+        "--wait",
+        "^~",
+        "-k",
+        "i",
+        "-k",
+        "h",
+        "-k",
+        "i",
+        "--",
+        "vim",
+        "-u",
+        "NONE",
+        "-N",
+        "-n",
+    ]);
+    let render = |output: &str, extra: &[&str]| -> serde_json::Value {
+        let out = work.join(output);
+        let mut args = vec![
+            "--json",
+            "render",
+            cast.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        dir.json(&args)
+    };
+    let gif = render("vim.gif", &[]);
+    assert!(gif["frames"].as_u64().unwrap() >= 2, "{gif}");
+    assert!(
+        std::fs::read(work.join("vim.gif"))
+            .unwrap()
+            .starts_with(b"GIF89a")
+    );
+    let apng = std::fs::read(work.join("vim.apng")).ok();
+    assert!(apng.is_none());
+    render("vim.apng", &["--palette", "global"]);
+    let apng = std::fs::read(work.join("vim.apng")).unwrap();
+    assert!(
+        apng.windows(4).any(|w| w == b"acTL"),
+        "an animated PNG has an acTL chunk"
+    );
+    // Up to the exit marker the last frame is vim's screen, not its exit message.
+    render("before-exit.png", &["--to", "exit"]);
+    render("after-exit.png", &[]);
+    assert_ne!(
+        std::fs::read(work.join("before-exit.png")).unwrap(),
+        std::fs::read(work.join("after-exit.png")).unwrap()
+    );
+    let frames = render(
+        "frames/",
+        &["--fps-cap", "5", "--speed", "2", "--idle-limit", "0.5"],
+    );
+    let count = std::fs::read_dir(work.join("frames")).unwrap().count() as u64;
+    assert_eq!(count, frames["frames"].as_u64().unwrap());
+    for (args, message) in [
+        (vec!["-o", "x.mp4"], "x.mp4: write .gif, .apng, .png"),
+        (
+            vec!["-o", "x.gif", "--from", "nope"],
+            "no marker `nope`; the first markers are: wait text /^~/",
+        ),
+        (
+            vec!["-o", "x.gif", "--speed", "0"],
+            "speed 0 must be a positive number",
+        ),
+    ] {
+        let mut all = vec!["render", cast.to_str().unwrap()];
+        all.extend(args);
+        let out = dir.run(&all);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
+    }
+}

@@ -16,6 +16,7 @@
 //! assert!(png.starts_with(b"\x89PNG"));
 //! ```
 
+pub mod animation;
 mod canvas;
 pub mod compare;
 mod fonts;

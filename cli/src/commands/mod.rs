@@ -35,11 +35,13 @@ mod client;
 mod describe;
 mod once;
 mod output;
+mod render;
 
 use client::{call, decode, list, send_steps, start};
 use describe::describe;
 use once::once;
 use output::{print_exit, print_json, print_screen};
+use render::{RenderRecordingArgs, render};
 
 const EXIT_CODES: &str =
     "Exit codes: 0 success; 1 a wait or condition was not met (timeout); 2 usage or operational error.";
@@ -167,6 +169,8 @@ enum Command {
     Once(OnceArgs),
     /// Run VHS-style .tape files (or folders of them) headless, as tests.
     Run(RunArgs),
+    /// Turn a recording (asciicast) into a GIF, an animated PNG, its last frame or frames.
+    Render(RenderRecordingArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or absolute path; repeatable),
@@ -546,5 +550,6 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             Ok(())
         }
         Command::Once(args) => once(args, json),
+        Command::Render(args) => render(args, json),
     }
 }
