@@ -236,3 +236,39 @@ fn a_recorder_behind_a_flood_swaps_its_backlog_for_a_redraw_and_still_replays_ri
     );
     assert_eq!(recording.replay().unwrap().snapshot().text(), live);
 }
+
+#[test]
+fn a_tapes_gif_leaves_out_what_hide_hid_and_plays_at_its_speed() {
+    let dir = common::TempDir::new("record-tape-gif");
+    let tape = dir.0.join("t.tape");
+    let gif_path = dir.0.join("t.gif");
+    std::fs::write(
+        &tape,
+        format!(
+            "Output \"{}\"\nSet TypingSpeed 0\nSet PlaybackSpeed 2\nHide\nType \"sleep 1.5; clear\" Enter\nWait+Screen /^>$/\nShow\nType \"echo shown\" Enter\nWait\n",
+            gif_path.display()
+        ),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let report = tuipilot::tape::run_file(&tape, &tuipilot::tape::RunOptions::default()).unwrap();
+    assert!(started.elapsed() > Duration::from_millis(1500));
+    assert!(report.written.contains(&gif_path), "{:?}", report.written);
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&gif_path).unwrap())
+        .unwrap();
+    let mut delays = Vec::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        delays.push(u32::from(frame.delay));
+    }
+    assert!(delays.len() >= 2, "{delays:?}");
+    // Everything but the last frame (held a second): the hidden 1.5 s sleep is not there,
+    // and what is left plays twice as fast.
+    let shown: u32 = delays[..delays.len() - 1].iter().sum();
+    assert!(
+        shown < 60,
+        "{shown} hundredths shown before the last frame: {delays:?}"
+    );
+}

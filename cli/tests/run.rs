@@ -100,7 +100,11 @@ fn a_missing_source_file_and_a_missing_program_are_operational_errors() {
         2,
         &["t.tape:1:1: `Require tuipilot-no-such-program`: tuipilot-no-such-program is not on PATH"],
     );
-    check("Output demo.gif\nType \"x\"\n", 2, &["run with --no-media"]);
+    check(
+        "Output demo.mp4\nType \"x\"\n",
+        2,
+        &["video needs an encoder", "run with --no-media"],
+    );
 }
 
 #[test]

@@ -43,6 +43,10 @@ pub struct FrameOptions {
     pub from: Option<Cut>,
     /// End here (default: the last event).
     pub to: Option<Cut>,
+    /// Stretches of the recording (start, end in seconds) left out of the animation: the
+    /// screen keeps changing underneath, but no time passes and no frame is made (a tape's
+    /// `Hide`…`Show`).
+    pub hidden: Vec<(f64, f64)>,
 }
 
 impl Default for FrameOptions {
@@ -53,6 +57,7 @@ impl Default for FrameOptions {
             fps_cap: 30,
             from: None,
             to: None,
+            hidden: Vec::new(),
         }
     }
 }
@@ -126,7 +131,7 @@ impl Recording {
                 break;
             }
             if event.time >= from {
-                let mut gap = event.time - last_event.max(from);
+                let mut gap = visible(last_event.max(from), event.time, &options.hidden);
                 if let Some(limit) = options.idle_limit {
                     gap = gap.min(limit);
                 }
@@ -138,6 +143,8 @@ impl Recording {
                     emit(&mut frames, &terminal, 0.0, &inputs);
                     next_allowed = interval;
                 }
+                // A frame due before a hidden stretch is still made; inside one the clock
+                // stands still, so none is.
                 if let Some(since) = dirty_since {
                     let due = since.max(next_allowed);
                     if clock > due {
@@ -200,6 +207,32 @@ impl Recording {
             }
         }
     }
+}
+
+/// Seconds of `from..to` outside every hidden stretch.
+fn visible(from: f64, to: f64, hidden: &[(f64, f64)]) -> f64 {
+    let covered: f64 = hidden
+        .iter()
+        .map(|(a, b)| (b.min(to) - a.max(from)).max(0.0))
+        .sum();
+    (to - from - covered).max(0.0)
+}
+
+/// The frames rearranged so the animation starts `offset` seconds in and wraps around
+/// (VHS's `LoopOffset`): the frame showing at `offset` comes first, those before it last.
+pub fn loop_from(frames: Vec<Frame>, offset: f64) -> Vec<Frame> {
+    let at = frames.iter().rposition(|f| f.time <= offset).unwrap_or(0);
+    if at == 0 {
+        return frames;
+    }
+    let mut frames = frames;
+    frames.rotate_left(at);
+    let mut clock = 0.0;
+    for frame in &mut frames {
+        frame.time = clock;
+        clock += frame.duration;
+    }
+    frames
 }
 
 fn bad(message: String) -> Error {
@@ -305,5 +338,34 @@ mod tests {
         assert_eq!(frames[1].keys.len(), 1);
         assert!((frames[1].keys[0].0 - 0.1).abs() < 1e-9);
         assert!(frames[2].keys.is_empty(), "faded after a second");
+    }
+
+    #[test]
+    fn hidden_stretches_take_no_time_and_make_no_frames() {
+        let r = recording("[1,\"o\",\"a\"]\n[2,\"o\",\"b\"]\n[3,\"o\",\"c\"]\n[4,\"o\",\"d\"]\n");
+        let options = FrameOptions {
+            hidden: vec![(1.5, 3.5)],
+            ..FrameOptions::default()
+        };
+        assert_eq!(
+            frame_texts(&r.frames(&options).unwrap()),
+            [
+                (0.0, String::new()),
+                (1.0, "a".into()),
+                (1.5, "abc".into()),
+                (2.0, "abcd".into())
+            ],
+            "b and c happen while hidden: the screen after Show is the next frame"
+        );
+    }
+
+    #[test]
+    fn a_loop_offset_starts_the_animation_later_and_wraps_around() {
+        let r = recording("[1,\"o\",\"a\"]\n[2,\"o\",\"b\"]\n");
+        let frames = loop_from(r.frames(&FrameOptions::default()).unwrap(), 1.5);
+        assert_eq!(
+            frame_texts(&frames),
+            [(0.0, "a".into()), (1.0, "ab".into()), (2.0, String::new())]
+        );
     }
 }

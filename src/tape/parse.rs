@@ -173,11 +173,24 @@ impl<'a> Parser<'a> {
                 self.next();
                 Some(next)
             }
+            Kind::Regex if what.contains("path") => {
+                // `/tmp/x.gif` reads as the regex /tmp/ followed by a word.
+                self.error(
+                    &next,
+                    format!(
+                        "`{}` needs {what}: a path starting with / must be quoted, e.g. `{} \"/{}/…\"`",
+                        command.text, command.text, next.text
+                    ),
+                );
+                self.skip_arguments(command);
+                None
+            }
             _ => {
                 self.error(
                     &next,
                     format!("`{}` needs {what}, found {}", command.text, describe(&next)),
                 );
+                self.skip_arguments(command);
                 None
             }
         }

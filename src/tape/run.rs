@@ -64,6 +64,10 @@ struct Runner<'a> {
     casts: Vec<PathBuf>,
     /// Where the run is recorded when the tape asks for no `.cast` (for the bundle).
     scratch: Option<crate::files::TempDir>,
+    /// `Output x.gif` targets, written from the recording when the run ends.
+    gifs: Vec<PathBuf>,
+    /// The markers of `Hide` (true) and `Show` (false) lines, for the GIFs.
+    visibility: Vec<(String, bool)>,
 }
 
 /// Parses and runs a tape file.
@@ -96,6 +100,8 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         folded: false,
         casts: Vec::new(),
         scratch: None,
+        gifs: Vec::new(),
+        visibility: Vec::new(),
     };
     let result = runner.run_all();
     let elapsed = started.elapsed();
@@ -129,6 +135,14 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                     }
                 }
                 runner.written.push(recording.clone());
+            }
+            if let Some(recording) = &recording
+                && let Err(why) = runner.write_gifs(recording)
+            {
+                let mut failure = Failure::new(FailureKind::Error, &tape.path, None, why);
+                failure.elapsed = elapsed;
+                failure.notes.extend(runner.notes.iter().cloned());
+                return Err(failure);
             }
             Ok(Report {
                 tape: tape.path.clone(),
@@ -268,9 +282,15 @@ impl Runner<'_> {
     /// Marks `command`'s line in the run's recording (`t.tape:3 Type "ls"`).
     fn mark_line(&self, command: &Command) {
         if let Some(session) = &self.session {
-            let (tape, line) = (self.tape.name(), command.location.line);
-            session.add_marker(&format!("{tape}:{line} {}", command.source));
+            session.add_marker(&self.line_label(command));
         }
+    }
+
+    /// The marker of `command`'s line: its file (a `Source`d line names its own), line
+    /// and text.
+    fn line_label(&self, command: &Command) -> String {
+        let file = command.location.file.display();
+        format!("{file}:{} {}", command.location.line, command.source)
     }
 
     /// Where the run is recorded: the tape's first `Output x.cast`, else a scratch file
@@ -359,10 +379,12 @@ impl Runner<'_> {
             }
             CommandKind::Hide => {
                 self.hidden = true;
+                self.visibility.push((self.line_label(command), true));
                 Ok(false)
             }
             CommandKind::Show => {
                 self.hidden = false;
+                self.visibility.push((self.line_label(command), false));
                 Ok(true)
             }
             CommandKind::Subtitle(_) => {

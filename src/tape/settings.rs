@@ -29,6 +29,9 @@ pub(super) const DEFAULT_WAIT_PATTERN: &str = ">$";
 /// VHS's prompt colour (`#5A56E0`), as the shells are told to draw it.
 const PROMPT_RGB: (u8, u8, u8) = (0x5a, 0x56, 0xe0);
 
+/// VHS's frame rate for its GIFs.
+const DEFAULT_FRAMERATE: u32 = 50;
+
 /// The run's settings, after the header.
 #[derive(Clone, Debug)]
 pub(super) struct Setup {
@@ -44,6 +47,10 @@ pub(super) struct Setup {
     pub wait_timeout: Duration,
     pub wait_pattern: String,
     pub env: Vec<(String, String)>,
+    /// `PlaybackSpeed`, `Framerate` and `LoopOffset`: how a GIF of the run plays.
+    pub playback_speed: f64,
+    pub framerate: u32,
+    pub loop_offset: Option<String>,
 }
 
 impl Default for Setup {
@@ -61,6 +68,9 @@ impl Default for Setup {
             wait_timeout: DEFAULT_WAIT_TIMEOUT,
             wait_pattern: DEFAULT_WAIT_PATTERN.into(),
             env: Vec::new(),
+            playback_speed: 1.0,
+            framerate: DEFAULT_FRAMERATE,
+            loop_offset: None,
         }
     }
 }
@@ -95,6 +105,13 @@ impl Setup {
                     ));
                 }
             },
+            Setting::Video("PlaybackSpeed", value) => {
+                self.playback_speed = value.parse().unwrap_or(1.0);
+            }
+            Setting::Video("Framerate", value) => {
+                self.framerate = value.parse().unwrap_or(DEFAULT_FRAMERATE);
+            }
+            Setting::Video("LoopOffset", value) => self.loop_offset = Some(value.clone()),
             Setting::Video(name, value) => {
                 return Some(format!(
                     "Set {name} {value}: a video setting, no effect on text or PNG output"
@@ -102,6 +119,29 @@ impl Setup {
             }
         }
         None
+    }
+
+    /// How a GIF of the run is made: VHS's `PlaybackSpeed` and `Framerate`, and the
+    /// `Hide`…`Show` stretches (recording seconds) left out.
+    pub fn frame_options(&self, hidden: Vec<(f64, f64)>) -> crate::record::FrameOptions {
+        crate::record::FrameOptions {
+            speed: self.playback_speed,
+            fps_cap: self.framerate.max(1),
+            hidden,
+            ..crate::record::FrameOptions::default()
+        }
+    }
+
+    /// `LoopOffset` in seconds of an animation `total` seconds long: `20%` of it, or a
+    /// number of frames at the frame rate.
+    pub fn loop_offset_seconds(&self, total: f64) -> f64 {
+        match &self.loop_offset {
+            None => 0.0,
+            Some(text) => match text.strip_suffix('%') {
+                Some(percent) => percent.parse::<f64>().unwrap_or(0.0) / 100.0 * total,
+                None => text.parse::<f64>().unwrap_or(0.0) / f64::from(self.framerate.max(1)),
+            },
+        }
     }
 
     /// The screenshot look these settings give.

@@ -75,6 +75,7 @@ pub(super) fn render(args: RenderRecordingArgs, json: bool) -> Result<(), Failur
         fps_cap: args.fps_cap,
         from: args.from.as_deref().map(Cut::parse),
         to: args.to.as_deref().map(Cut::parse),
+        hidden: Vec::new(),
     })?;
     let palette = match args.palette.as_str() {
         "global" => GifPalette::Global,

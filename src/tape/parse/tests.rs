@@ -78,3 +78,20 @@ fn a_file_too_big_or_not_text_is_refused_with_a_reason() {
         "{binary_error}"
     );
 }
+
+#[test]
+fn an_unquoted_absolute_path_says_to_quote_it_and_is_reported_once() {
+    let errors = Tape::parse_str(
+        "Output /tmp/x.gif\nScreenshot /tmp/y.png\nType \"ok\"\n",
+        "t.tape",
+    )
+    .unwrap_err();
+    let lines: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        lines,
+        [
+            "t.tape:1:8: `Output` needs a file path: a path starting with / must be quoted, e.g. `Output \"/tmp/…\"`",
+            "t.tape:2:12: `Screenshot` needs a .png path: a path starting with / must be quoted, e.g. `Screenshot \"/tmp/…\"`",
+        ]
+    );
+}

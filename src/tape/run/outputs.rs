@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use super::{Runner, first_line};
 use crate::operation::PngRequest;
+use crate::record::{EventKind, Recording, loop_from};
+use crate::render::animation::{AnimationTarget, write_frames};
+use crate::render::gif::GifPalette;
 use crate::tape::outcome::{Failure, FailureKind};
 use crate::tape::program::Command;
 use crate::tape::snapshots::compare_text;
@@ -34,16 +37,26 @@ impl Runner<'_> {
                 self.final_pngs.push(path.to_path_buf());
                 return Ok(());
             }
-            "gif" => "a GIF needs recordings, which tuipilot does not make yet",
             "cast" => {
                 self.casts.push(path.to_path_buf());
                 return Ok(());
             }
             "mp4" | "webm" => "video needs an encoder tuipilot does not have",
-            _ => {
-                "VHS writes a GIF for an unknown extension, and GIFs need recordings, which tuipilot does not make yet"
+            // VHS writes a GIF whatever the extension; so do we, saying so.
+            other => {
+                if other != "gif" {
+                    self.notes.push(format!(
+                        "{}: `{}`: written as a GIF, as VHS does for an extension it does not know",
+                        command.location, command.source
+                    ));
+                }
+                "a GIF"
             }
         };
+        if media == "a GIF" && !self.options.skip_media {
+            self.gifs.push(path.to_path_buf());
+            return Ok(());
+        }
         if self.options.skip_media {
             self.notes.push(format!(
                 "{}: `{}` skipped: {media}",
@@ -55,7 +68,7 @@ impl Runner<'_> {
             FailureKind::Error,
             command,
             format!(
-                "`{}`: {media}; run with --no-media to run the tape without it (or write .txt, .png or a folder/)",
+                "`{}`: {media}; run with --no-media to run the tape without it (or write .gif, .cast, .txt, .png or a folder/)",
                 command.source
             ),
         ))
@@ -178,5 +191,54 @@ pub(super) fn make_parent(path: &Path) -> Result<(), String> {
     match path.parent().filter(|p| !p.as_os_str().is_empty()) {
         Some(dir) => std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display())),
         None => Ok(()),
+    }
+}
+
+impl Runner<'_> {
+    /// Writes the tape's GIFs from the finished recording at `recording`, the way
+    /// `tuipilot render` would, with the tape's look, `PlaybackSpeed`, `Framerate` and
+    /// `LoopOffset`, and the `Hide`…`Show` stretches left out.
+    pub(super) fn write_gifs(&mut self, recording: &Path) -> Result<(), String> {
+        if self.gifs.is_empty() {
+            return Ok(());
+        }
+        let recording = Recording::read_file(recording).map_err(|e| e.to_string())?;
+        let mut hidden = Vec::new();
+        let mut hid_at = None;
+        for event in &recording.events {
+            if let EventKind::Marker(label) = &event.kind {
+                match self.visibility.iter().position(|(l, _)| l == label) {
+                    Some(i) if self.visibility[i].1 => hid_at = hid_at.or(Some(event.time)),
+                    Some(_) => {
+                        if let Some(start) = hid_at.take() {
+                            hidden.push((start, event.time));
+                        }
+                    }
+                    None => {}
+                }
+            }
+        }
+        if let Some(start) = hid_at {
+            hidden.push((start, f64::INFINITY));
+        }
+        let frames = recording
+            .frames(&self.setup.frame_options(hidden))
+            .map_err(|e| e.to_string())?;
+        let total = frames.last().map_or(0.0, |f| f.time + f.duration);
+        let frames = loop_from(frames, self.setup.loop_offset_seconds(total));
+        let options = self.setup.png().options().map_err(|e| e.to_string())?;
+        for path in self.gifs.clone() {
+            make_parent(&path)?;
+            write_frames(
+                &frames,
+                &options,
+                &AnimationTarget::Gif(path.clone()),
+                GifPalette::PerFrame,
+                true,
+            )
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+            self.written.push(path);
+        }
+        Ok(())
     }
 }
