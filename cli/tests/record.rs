@@ -234,6 +234,12 @@ fn render_turns_a_recording_into_a_gif_an_apng_a_last_frame_and_frames() {
         std::fs::read(work.join("before-exit.png")).unwrap(),
         std::fs::read(work.join("after-exit.png")).unwrap()
     );
+    let plain = render("plain.gif", &["--to", "exit"]);
+    let keyed = render("keys.gif", &["--to", "exit", "--keys"]);
+    assert!(
+        keyed["frames"].as_u64() > plain["frames"].as_u64(),
+        "the overlay adds frames where its chip appears and fades: {keyed} vs {plain}"
+    );
     let frames = render(
         "frames/",
         &["--fps-cap", "5", "--speed", "2", "--idle-limit", "0.5"],

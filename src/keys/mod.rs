@@ -22,7 +22,9 @@ use std::str::FromStr;
 
 use crate::error::Error;
 
+mod describe;
 pub(crate) mod suggest;
+pub use describe::describe_input;
 use suggest::unknown_key;
 
 /// A key without modifiers.

@@ -47,7 +47,14 @@ pub struct FrameOptions {
     /// screen keeps changing underneath, but no time passes and no frame is made (a tape's
     /// `Hide`…`Show`).
     pub hidden: Vec<(f64, f64)>,
+    /// Also make frames where a keystroke overlay changes — when input is sent and as its
+    /// label fades ([`OVERLAY_FADE`]) — even if the screen did not.
+    pub keys: bool,
 }
+
+/// When a keystroke label starts to fade, fades further, and is gone (seconds after
+/// the input); its opacity before each: 1, 0.6, 0.3.
+pub const OVERLAY_FADE: [f64; 3] = [0.6, 0.8, 1.0];
 
 impl Default for FrameOptions {
     fn default() -> FrameOptions {
@@ -58,6 +65,7 @@ impl Default for FrameOptions {
             from: None,
             to: None,
             hidden: Vec::new(),
+            keys: false,
         }
     }
 }
@@ -171,6 +179,9 @@ impl Recording {
             emit(&mut frames, &terminal, since.max(next_allowed), &inputs);
         }
         let end = frames.last().map_or(0.0, |f| f.time).max(clock) + LAST_FRAME_HOLD;
+        if options.keys {
+            frames = overlay_frames(frames, &inputs, interval, end);
+        }
         let starts: Vec<f64> = frames.iter().skip(1).map(|f| f.time).chain([end]).collect();
         for (frame, next) in frames.iter_mut().zip(starts) {
             frame.duration = next - frame.time;
@@ -207,6 +218,41 @@ impl Recording {
             }
         }
     }
+}
+
+/// The frames split where a keystroke overlay changes (each input, and its fade steps),
+/// no piece shorter than `interval`; every frame's keys recomputed for its time.
+fn overlay_frames(frames: Vec<Frame>, inputs: &[(f64, String)], interval: f64, end: f64) -> Vec<Frame> {
+    let mut points: Vec<f64> = inputs
+        .iter()
+        .flat_map(|(t, _)| std::iter::once(*t).chain(OVERLAY_FADE.iter().map(move |d| t + d)))
+        .filter(|p| *p < end)
+        .collect();
+    points.sort_by(f64::total_cmp);
+    let mut out: Vec<Frame> = Vec::with_capacity(frames.len() + points.len());
+    let mut frames = frames.into_iter().peekable();
+    while let Some(frame) = frames.next() {
+        let until = frames.peek().map_or(end, |f| f.time);
+        let mut start = frame.time;
+        out.push(frame.clone());
+        for &p in points.iter().filter(|p| **p > frame.time && **p < until) {
+            if p - start >= interval && until - p >= interval {
+                out.push(Frame {
+                    time: p,
+                    ..frame.clone()
+                });
+                start = p;
+            }
+        }
+    }
+    for frame in &mut out {
+        frame.keys = inputs
+            .iter()
+            .filter(|(t, _)| *t <= frame.time && frame.time - *t < OVERLAY_FADE[2])
+            .map(|(t, k)| (frame.time - t, k.clone()))
+            .collect();
+    }
+    out
 }
 
 /// Seconds of `from..to` outside every hidden stretch.
@@ -367,5 +413,20 @@ mod tests {
             frame_texts(&frames),
             [(0.0, "a".into()), (1.0, "ab".into()), (2.0, String::new())]
         );
+    }
+
+    #[test]
+    fn the_overlay_makes_frames_where_a_label_appears_and_fades() {
+        let r = recording("[1,\"o\",\"a\"]\n[2,\"i\",\"x\"]\n[5,\"o\",\"b\"]\n");
+        let options = FrameOptions {
+            keys: true,
+            ..FrameOptions::default()
+        };
+        let frames = r.frames(&options).unwrap();
+        let times: Vec<f64> = frames.iter().map(|f| (f.time * 100.0).round() / 100.0).collect();
+        assert_eq!(times, [0.0, 1.0, 2.0, 2.6, 2.8, 3.0, 5.0]);
+        let labels: Vec<usize> = frames.iter().map(|f| f.keys.len()).collect();
+        assert_eq!(labels, [0, 0, 1, 1, 1, 0, 0]);
+        assert_eq!(frames[3].screen.text().trim_end(), "a");
     }
 }

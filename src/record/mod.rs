@@ -15,5 +15,5 @@ mod frames;
 mod recorder;
 
 pub use cast::{Event, EventKind, Header, Recording};
-pub use frames::{Cut, Frame, FrameOptions, loop_from};
+pub use frames::{Cut, Frame, FrameOptions, OVERLAY_FADE, loop_from};
 pub(crate) use recorder::{Header as RecordHeader, Recorder};

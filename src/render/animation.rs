@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use super::gif::{GifPalette, write_gif};
 use super::{Image, PngCompression, RenderOptions, render};
 use crate::error::{Error, Result};
+use crate::keys::describe_input;
 use crate::record::Frame;
+use crate::record::OVERLAY_FADE;
 
 /// What a path asks for, by its extension (a trailing `/` or an existing folder: frames).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,6 +61,88 @@ impl AnimationTarget {
     }
 }
 
+/// A frame as a picture: the screen, and with `keys` the keystroke overlay — the labels
+/// of the last second's input (`Ctrl+C`, `↓ ↓ Enter`, typed text) in a chip at the bottom
+/// right, fading out from 0.6 s after the newest ([`OVERLAY_FADE`]).
+pub fn frame_image(frame: &Frame, options: &RenderOptions, keys: bool) -> Result<Image> {
+    let mut image = render(&frame.screen, options)?;
+    let Some(newest) = frame.keys.iter().map(|(age, _)| *age).reduce(f64::min) else {
+        return Ok(image);
+    };
+    if !keys {
+        return Ok(image);
+    }
+    let opacity = match newest {
+        age if age < OVERLAY_FADE[0] => 1.0,
+        age if age < OVERLAY_FADE[1] => 0.6,
+        _ => 0.3,
+    };
+    let labels: Vec<String> = frame
+        .keys
+        .iter()
+        .flat_map(|(_, input)| describe_input(input))
+        .collect();
+    let mut text = labels.join(" ");
+    // The newest keys matter most: keep the end of a long run.
+    let most = 40;
+    if text.chars().count() > most {
+        let skip = text.chars().count() - most;
+        text = format!("…{}", text.chars().skip(skip).collect::<String>());
+    }
+    let chip = chip(&text, options)?;
+    let margin = 8 * options.scale;
+    if chip.width + margin > image.width || chip.height + margin > image.height {
+        return Ok(image);
+    }
+    let (left, top) = (
+        image.width - chip.width - margin,
+        image.height - chip.height - margin,
+    );
+    for y in 0..chip.height {
+        for x in 0..chip.width {
+            let from = ((y * chip.width + x) * 4) as usize;
+            let to = (((top + y) * image.width + left + x) * 4) as usize;
+            for c in 0..3 {
+                let (over, under) = (f64::from(chip.pixels[from + c]), f64::from(image.pixels[to + c]));
+                image.pixels[to + c] = (over * opacity + under * (1.0 - opacity)).round() as u8;
+            }
+        }
+    }
+    Ok(image)
+}
+
+/// `text` drawn in the theme's colours reversed, one cell of margin each side, cut to
+/// its size.
+fn chip(text: &str, options: &RenderOptions) -> Result<Image> {
+    use unicode_width::UnicodeWidthStr;
+    let cells = text.width() as u16 + 2;
+    let cols = cells.max(crate::terminal::MIN_COLS);
+    let mut terminal = crate::terminal::Terminal::new(cols, crate::terminal::MIN_ROWS)?;
+    terminal.process(format!("\x1b[7m {text} \x1b[0m\x1b[?25l").as_bytes());
+    let padding = 0;
+    let drawn = render(
+        &terminal.snapshot(),
+        &RenderOptions {
+            padding,
+            cursor: false,
+            ..options.clone()
+        },
+    )?;
+    let cell_width = drawn.width / u32::from(cols);
+    let cell_height = drawn.height / u32::from(crate::terminal::MIN_ROWS);
+    let (width, height) = (cell_width * u32::from(cells), cell_height);
+    let mut pixels = Vec::with_capacity((width * height * 4) as usize);
+    for y in 0..height {
+        let at = (y * drawn.width * 4) as usize;
+        pixels.extend_from_slice(&drawn.pixels[at..at + (width * 4) as usize]);
+    }
+    Ok(Image {
+        width,
+        height,
+        pixels,
+    })
+}
+
 /// What was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
@@ -75,6 +159,7 @@ pub fn write_frames(
     target: &AnimationTarget,
     palette: GifPalette,
     repeat: bool,
+    keys: bool,
 ) -> Result<Written> {
     let Some(last) = frames.last() else {
         return Err(Error::InvalidArgument {
@@ -87,7 +172,7 @@ pub fn write_frames(
     match target {
         AnimationTarget::Gif(path) => {
             let mut bytes = Vec::new();
-            let stats = write_gif(frames, options, palette, repeat, &mut bytes)?;
+            let stats = write_gif(frames, options, palette, repeat, keys, &mut bytes)?;
             Ok(Written {
                 frames: stats.frames,
                 bytes: save(path, &bytes)?,
@@ -96,7 +181,7 @@ pub fn write_frames(
         AnimationTarget::Apng(path) => {
             let images = frames
                 .iter()
-                .map(|f| render(&f.screen, options))
+                .map(|f| frame_image(f, options, keys))
                 .collect::<Result<Vec<Image>>>()?;
             let bytes = apng(&images, frames, repeat)?;
             Ok(Written {
@@ -105,7 +190,7 @@ pub fn write_frames(
             })
         }
         AnimationTarget::LastFrame(path) => {
-            let bytes = render(&last.screen, options)?.to_png(options.compression)?;
+            let bytes = frame_image(last, options, keys)?.to_png(options.compression)?;
             Ok(Written {
                 frames: 1,
                 bytes: save(path, &bytes)?,
@@ -115,7 +200,7 @@ pub fn write_frames(
             std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
             let mut bytes = 0;
             for (n, frame) in frames.iter().enumerate() {
-                let png = render(&frame.screen, options)?.to_png(PngCompression::Fast)?;
+                let png = frame_image(frame, options, keys)?.to_png(PngCompression::Fast)?;
                 bytes += save(&dir.join(format!("frame-{:05}.png", n + 1)), &png)?;
             }
             Ok(Written {
@@ -178,5 +263,41 @@ mod tests {
         );
         let error = target("a.mp4").unwrap_err().to_string();
         assert!(error.contains("a.mp4: write .gif, .apng, .png"), "{error}");
+    }
+
+    #[test]
+    fn the_keystroke_overlay_draws_a_chip_bottom_right_that_fades() {
+        let cast = "{\"version\":2,\"width\":40,\"height\":6}\n[0.1,\"o\",\"$ \"]\n[0.5,\"i\",\"\\u0003\"]\n[3,\"o\",\"x\"]\n";
+        let recording = crate::record::Recording::read(cast.as_bytes(), "t.cast").unwrap();
+        let frames = recording
+            .frames(&crate::record::FrameOptions {
+                keys: true,
+                ..Default::default()
+            })
+            .unwrap();
+        let options = RenderOptions::default();
+        let at = |t: f64| frames.iter().rfind(|f| f.time <= t + 1e-9).unwrap();
+        let plain = frame_image(at(0.5), &options, false).unwrap();
+        let shown = frame_image(at(0.5), &options, true).unwrap();
+        let fading = frame_image(at(1.35), &options, true).unwrap();
+        let gone = frame_image(at(1.6), &options, true).unwrap();
+        assert_ne!(plain, shown, "the chip is drawn");
+        assert_ne!(shown, fading, "and fades");
+        assert_eq!(
+            gone,
+            frame_image(at(1.6), &options, false).unwrap(),
+            "and is gone after a second"
+        );
+        // Only the bottom-right corner changes.
+        let differs = |y: u32, x: u32| plain.pixel(x, y) != shown.pixel(x, y);
+        let changed: Vec<(u32, u32)> = (0..plain.height)
+            .flat_map(|y| (0..plain.width).map(move |x| (y, x)))
+            .filter(|&(y, x)| differs(y, x))
+            .collect();
+        assert!(
+            changed
+                .iter()
+                .all(|&(y, x)| y > plain.height / 2 && x > plain.width / 2)
+        );
     }
 }

@@ -12,7 +12,8 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::{Image, RenderOptions, render};
+use super::animation::frame_image;
+use super::{Image, RenderOptions};
 use crate::error::{Error, Result};
 use crate::record::Frame;
 
@@ -58,6 +59,7 @@ pub fn write_gif(
     options: &RenderOptions,
     palette: GifPalette,
     repeat: bool,
+    keys: bool,
     out: impl Write,
 ) -> Result<GifStats> {
     let failed = |e: gif::EncodingError| Error::io("encoding the GIF", std::io::Error::other(e.to_string()));
@@ -66,7 +68,7 @@ pub fn write_gif(
             message: "no frames to write: the recording has no events in the chosen range".into(),
         });
     };
-    let first_image = render(&first.screen, options)?;
+    let first_image = frame_image(first, options, keys)?;
     let (width, height) = (first_image.width, first_image.height);
     let too_big = |what: u32| u16::try_from(what).is_err();
     if too_big(width) || too_big(height) {
@@ -80,6 +82,7 @@ pub fn write_gif(
     let images = RenderedFrames {
         frames,
         options,
+        keys,
         first: Some(first_image),
         next: 0,
         size: (width, height),
@@ -168,6 +171,7 @@ pub fn write_gif(
 struct RenderedFrames<'a> {
     frames: &'a [Frame],
     options: &'a RenderOptions,
+    keys: bool,
     first: Option<Image>,
     next: usize,
     size: (u32, u32),
@@ -179,6 +183,7 @@ impl RenderedFrames<'_> {
         Ok(RenderedFrames {
             frames: self.frames,
             options: self.options,
+            keys: self.keys,
             first: self.first.clone(),
             next: 0,
             size: self.size,
@@ -214,7 +219,7 @@ impl<'a> Iterator for RenderedFrames<'a> {
         self.next += 1;
         let image = match self.first.take() {
             Some(image) if self.next == 1 => Ok(image),
-            _ => render(&frame.screen, self.options),
+            _ => frame_image(frame, self.options, self.keys),
         };
         Some((frame, image.map(|i| self.fit(i))))
     }
@@ -370,6 +375,7 @@ fn global_palette(images: RenderedFrames<'_>) -> Result<Global> {
 mod tests {
     use super::*;
     use crate::record::{FrameOptions, Recording};
+    use crate::render::render;
 
     fn frames() -> Vec<Frame> {
         let cast = "{\"version\":2,\"width\":20,\"height\":3}\n[0.1,\"o\",\"hello\"]\n[0.5,\"o\",\"\\r\\n\\u001b[31mred\\u001b[0m\"]\n[0.5,\"m\",\"same\"]\n[1.25,\"o\",\"\\u001b[2J\\u001b[Hbye\"]\n";
@@ -405,7 +411,7 @@ mod tests {
         let frames = frames();
         let options = RenderOptions::default();
         let mut bytes = Vec::new();
-        let stats = write_gif(&frames, &options, GifPalette::PerFrame, true, &mut bytes).unwrap();
+        let stats = write_gif(&frames, &options, GifPalette::PerFrame, true, false, &mut bytes).unwrap();
         assert_eq!(
             stats,
             GifStats {
@@ -432,7 +438,7 @@ mod tests {
         let frames = frames();
         let options = RenderOptions::default();
         let mut bytes = Vec::new();
-        let stats = write_gif(&frames, &options, GifPalette::Global, false, &mut bytes).unwrap();
+        let stats = write_gif(&frames, &options, GifPalette::Global, false, false, &mut bytes).unwrap();
         assert_eq!(stats.frames, 4);
         let last = &decode(&bytes)[3].1;
         let want = render(&frames[3].screen, &options).unwrap().pixels;
@@ -451,6 +457,7 @@ mod tests {
             &RenderOptions::default(),
             GifPalette::PerFrame,
             true,
+            false,
             Vec::new(),
         )
         .unwrap_err();

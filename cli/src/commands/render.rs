@@ -53,6 +53,10 @@ pub(super) struct RenderRecordingArgs {
     /// Play once instead of looping forever.
     #[arg(long)]
     no_loop: bool,
+    /// Draw the keys that were pressed (Ctrl+C, ↓, typed text) in a chip at the bottom
+    /// right, fading a second after the last.
+    #[arg(long)]
+    keys: bool,
 }
 
 pub(super) fn render(args: RenderRecordingArgs, json: bool) -> Result<(), Failure> {
@@ -76,12 +80,13 @@ pub(super) fn render(args: RenderRecordingArgs, json: bool) -> Result<(), Failur
         from: args.from.as_deref().map(Cut::parse),
         to: args.to.as_deref().map(Cut::parse),
         hidden: Vec::new(),
+        keys: args.keys,
     })?;
     let palette = match args.palette.as_str() {
         "global" => GifPalette::Global,
         _ => GifPalette::PerFrame,
     };
-    let written = write_frames(&frames, &options, &target, palette, !args.no_loop)?;
+    let written = write_frames(&frames, &options, &target, palette, !args.no_loop, args.keys)?;
     let seconds = started.elapsed().as_secs_f64();
     let path = target.path().display().to_string();
     if json {

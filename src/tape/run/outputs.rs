@@ -235,6 +235,7 @@ impl Runner<'_> {
                 &AnimationTarget::Gif(path.clone()),
                 GifPalette::PerFrame,
                 true,
+                false,
             )
             .map_err(|e| format!("writing {}: {e}", path.display()))?;
             self.written.push(path);
