@@ -77,11 +77,10 @@ pub fn frame_image(frame: &Frame, options: &RenderOptions, keys: bool) -> Result
         age if age < OVERLAY_FADE[1] => 0.6,
         _ => 0.3,
     };
-    let labels: Vec<String> = frame
-        .keys
-        .iter()
-        .flat_map(|(_, input)| describe_input(input))
-        .collect();
+    // All of the last second's input read as one: typed characters sent one at a time
+    // still make one word.
+    let sent: String = frame.keys.iter().map(|(_, input)| input.as_str()).collect();
+    let labels = describe_input(&sent);
     let mut text = labels.join(" ");
     // The newest keys matter most: keep the end of a long run.
     let most = 40;
