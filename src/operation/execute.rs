@@ -199,6 +199,23 @@ impl Session {
     }
 
     fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
+        let began = std::time::Instant::now();
+        let result = self.execute(operation, cancel);
+        let (error, screen) = match &result {
+            Ok(reply) => (
+                None,
+                reply
+                    .screen()
+                    .filter(|s| !s.text.is_empty())
+                    .map(|s| s.text.clone()),
+            ),
+            Err(e) => (Some(e.to_string().lines().next().unwrap_or("").to_string()), None),
+        };
+        self.operation_log().push(operation, began, error, screen);
+        result
+    }
+
+    fn execute(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
         let checked = operation.checked(self.timeout())?;
         if self.is_recording() {
             self.add_marker(&operation.label());

@@ -22,6 +22,7 @@
 //! `execute` the executor.
 
 mod execute;
+mod log;
 mod reply;
 mod start;
 
@@ -33,6 +34,8 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::error::Result;
 use crate::wait::Condition;
 
+pub(crate) use log::OperationLog;
+pub use log::{LoggedOperation, MAX_LOGGED, MAX_SCREEN_BYTES};
 pub use reply::{CursorReport, ExitReport, Info, Reply, Screen};
 pub use start::StartSpec;
 

@@ -352,6 +352,7 @@ impl SessionBuilder {
             turns: Default::default(),
             home: Mutex::new(home),
             recorder,
+            log: crate::operation::OperationLog::new(),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

@@ -171,6 +171,8 @@ pub struct Session {
     home: Mutex<Option<crate::files::TempDir>>,
     /// The recording in progress, if the builder asked for one.
     recorder: Option<Arc<Recorder>>,
+    /// Every operation applied through the executor ([`Session::apply`]).
+    log: crate::operation::OperationLog,
 }
 
 impl Session {
@@ -375,6 +377,18 @@ impl Session {
         if let Some(recorder) = &self.recorder {
             recorder.marker(label);
         }
+    }
+
+    /// The operations applied to this session through [`apply`](Self::apply) (every face
+    /// uses it: the CLI's host, MCP, tapes), oldest first, with their timings, errors and
+    /// the screens they saw; what `tuipilot export` turns into a tape or a test. Bounded
+    /// ([`MAX_LOGGED`](crate::operation::MAX_LOGGED) operations).
+    pub fn operations(&self) -> Vec<crate::operation::LoggedOperation> {
+        self.log.entries()
+    }
+
+    pub(crate) fn operation_log(&self) -> &crate::operation::OperationLog {
+        &self.log
     }
 
     /// Whether this session is being recorded.

@@ -22,6 +22,7 @@
 //! test: `Key`, `Wait+Stable|Exit|Output`, `Expect`, `ExpectNot`, `ExpectExit`,
 //! `Snapshot`, `Mask`, `Resize`. The README's "Tapes" section is the reference.
 
+pub mod export;
 #[cfg(feature = "harness")]
 mod harness;
 mod lex;

@@ -1,0 +1,392 @@
+//! A session's operation log turned back into something that replays it: a tape (with
+//! the final screen as a snapshot) or a Rust `#[test]`. One walk over the log makes a
+//! list of steps; the tape and the Rust writers only spell them.
+//!
+//! The translation: the start spec becomes a shell line that `exec`s the program (after
+//! `Resize` to its size and `Env` for its variables; the screen is cleared first so the
+//! program draws on a clean one), sends become `Type`/`Key`/`Paste` lines in order, waits
+//! become `Wait` lines with the same patterns and timeouts, a pause stays a `Sleep` only
+//! where no wait followed it, each capture becomes `Expect` lines for the rows that
+//! changed since the capture before (what the agent saw appear), and the last capture
+//! becomes a `Snapshot` of the whole screen with `Mask` lines for what is obviously
+//! volatile (clock times, dates, temporary paths, pids). Failed operations are left out,
+//! with a comment.
+
+use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
+use crate::terminal::Terminal;
+
+/// Patterns for what changes from run to run, and what they are.
+pub const VOLATILE: &[(&str, &str)] = &[
+    (r"\d{4}-\d{2}-\d{2}", "a date"),
+    (r"\b\d{1,2}:\d{2}(:\d{2})?\b", "a clock time"),
+    (r"/tmp/[^\s'\x22]+", "a temporary path"),
+    (r"(?i)\bpid[ :=]*\d+", "a process id"),
+];
+
+/// The most `Expect` rows one capture gives.
+const EXPECTS_PER_CAPTURE: usize = 3;
+
+/// An exported tape and the snapshot its last line compares with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportedTape {
+    /// The tape's text.
+    pub tape: String,
+    /// The snapshot's file name (next to the tape) and contents, if the session had a
+    /// capture.
+    pub snapshot: Option<(String, String)>,
+}
+
+/// One thing the replay does.
+#[derive(Clone, Debug, PartialEq)]
+enum Step2 {
+    Comment(String),
+    Type(String),
+    Keys(String),
+    Paste(String),
+    Sleep(u64),
+    Wait(WaitFor, Option<u64>),
+    Expect(String),
+    Resize(u16, u16),
+    Final { masks: Vec<String>, text: String },
+}
+
+/// The start: clear the screen and replace the shell with the program, in its folder.
+fn launch_line(start: &StartSpec) -> String {
+    let command: Vec<String> = start.command.iter().map(|w| shell_quote(w)).collect();
+    match &start.cwd {
+        Some(dir) => format!(
+            "clear && cd {} && exec {}",
+            shell_quote(&dir.to_string_lossy()),
+            command.join(" ")
+        ),
+        None => format!("clear && exec {}", command.join(" ")),
+    }
+}
+
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// A regex matching `row` exactly, volatile parts matching anything.
+fn row_pattern(row: &str) -> String {
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for (pattern, _) in VOLATILE {
+        if let Ok(re) = regex::Regex::new(pattern) {
+            spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
+        }
+    }
+    spans.sort_unstable();
+    let mut out = String::from("^");
+    let mut at = 0;
+    for (start, end) in spans {
+        if start < at {
+            continue;
+        }
+        out.push_str(&regex::escape(&row[at..start]));
+        out.push_str(".+");
+        at = end;
+    }
+    out.push_str(&regex::escape(&row[at..]));
+    out.push('$');
+    out
+}
+
+/// The rows of `now` that differ from `before` and hold something, first few.
+fn new_rows(before: &str, now: &str) -> Vec<String> {
+    let old: Vec<&str> = before.split('\n').collect();
+    now.split('\n')
+        .enumerate()
+        .filter(|(i, row)| !row.trim().is_empty() && old.get(*i) != Some(row))
+        .map(|(_, row)| row.to_string())
+        .take(EXPECTS_PER_CAPTURE)
+        .collect()
+}
+
+/// The screen text as the runner's masked capture would give it: drawn on a terminal
+/// of the same size and masked by the one masking code.
+fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
+    let Ok(mut terminal) = Terminal::new(cols, rows) else {
+        return text.to_string();
+    };
+    terminal.process(text.replace('\n', "\r\n").as_bytes());
+    let regexes: Vec<regex::Regex> = masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
+    terminal.snapshot().masked_regexes(&regexes).text()
+}
+
+/// The walk: the log as steps.
+fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
+    let mut out = Vec::new();
+    let (mut cols, mut rows) = (start.cols, start.rows);
+    let mut seen = String::new();
+    let last_capture = log.iter().rposition(|e| {
+        e.error.is_none() && matches!(e.operation, Operation::Capture { .. }) && e.screen.is_some()
+    });
+    for (index, entry) in log.iter().enumerate() {
+        if let Some(error) = &entry.error {
+            out.push(Step2::Comment(format!(
+                "left out, it failed: {} ({error})",
+                entry.operation.label()
+            )));
+            continue;
+        }
+        let next_waits = log.get(index + 1).is_some_and(|n| {
+            matches!(n.operation, Operation::Wait { .. })
+                || matches!(&n.operation, Operation::Capture { wait: Some(_), .. })
+        });
+        match &entry.operation {
+            Operation::Info => {}
+            Operation::Exit { .. } => out.push(Step2::Comment("the session was ended here".into())),
+            Operation::Resize { cols: c, rows: r } => {
+                (cols, rows) = (*c, *r);
+                out.push(Step2::Resize(*c, *r));
+            }
+            Operation::Send {
+                steps,
+                wait,
+                timeout_ms,
+                ..
+            } => {
+                for step in steps {
+                    out.push(match step {
+                        Step::Text(text) => Step2::Type(text.clone()),
+                        Step::Keys(keys) => Step2::Keys(keys.replace(',', " ")),
+                        Step::Paste(text) => Step2::Paste(text.clone()),
+                        Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
+                            Ok(text) if !text.chars().any(char::is_control) => Step2::Type(text.to_string()),
+                            _ => Step2::Comment(format!(
+                                "{} raw bytes were sent here; a tape cannot send them",
+                                bytes.len()
+                            )),
+                        },
+                        Step::SleepMs(ms) if wait.is_none() && !next_waits => Step2::Sleep(*ms),
+                        Step::SleepMs(_) => continue,
+                    });
+                }
+                if let Some(wait) = wait {
+                    out.push(Step2::Wait(wait.clone(), *timeout_ms));
+                }
+            }
+            Operation::Wait {
+                condition,
+                timeout_ms,
+            } => out.push(Step2::Wait(condition.clone(), *timeout_ms)),
+            Operation::Capture { wait, timeout_ms, .. } => {
+                if let Some(wait) = wait {
+                    out.push(Step2::Wait(wait.clone(), *timeout_ms));
+                }
+                let Some(screen) = &entry.screen else { continue };
+                if Some(index) == last_capture {
+                    let masks: Vec<String> = VOLATILE
+                        .iter()
+                        .filter(|(p, _)| regex::Regex::new(p).is_ok_and(|re| re.is_match(screen)))
+                        .map(|(p, _)| p.to_string())
+                        .collect();
+                    let text = masked_screen(screen, cols, rows, &masks);
+                    out.push(Step2::Final { masks, text });
+                } else {
+                    out.extend(
+                        new_rows(&seen, screen)
+                            .iter()
+                            .map(|row| Step2::Expect(row_pattern(row))),
+                    );
+                }
+                seen = screen.clone();
+            }
+        }
+    }
+    out
+}
+
+/// A string in tape syntax: the first quote kind it does not contain (a tape string has
+/// no escapes), or pieces when it holds all three.
+fn tape_string(text: &str) -> String {
+    for quote in ['"', '\'', '`'] {
+        if !text.contains(quote) {
+            return format!("{quote}{text}{quote}");
+        }
+    }
+    // Split before each double quote: `a"b` → `'a' "\"b"`… each piece is quotable.
+    text.split_inclusive('"')
+        .map(|piece| {
+            if piece.contains('\'') {
+                format!("`{piece}`")
+            } else {
+                format!("'{piece}'")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tape_regex(re: &str) -> String {
+    format!("/{}/", re.replace('/', r"\/"))
+}
+
+fn at_timeout(timeout: Option<u64>) -> String {
+    timeout.map_or(String::new(), |ms| format!("@{ms}ms"))
+}
+
+/// The log as a tape; `name` names the snapshot (`NAME.snap` next to the tape).
+pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> ExportedTape {
+    let mut lines = vec![
+        format!("# Exported from a tuipilot session: {}", start.command.join(" ")),
+        "# Replay it with `tuipilot run`; the last screen is compared with the snapshot.".into(),
+        "Set Shell bash".into(),
+        "Set TypingSpeed 0".into(),
+        format!("Resize {} {}", start.cols, start.rows),
+    ];
+    for (key, value) in &start.env {
+        lines.push(format!("Env {key} {}", tape_string(value)));
+    }
+    lines.push(format!("Type {}", tape_string(&launch_line(start))));
+    lines.push("Enter".into());
+    let mut snapshot = None;
+    for step in steps(start, log) {
+        match step {
+            Step2::Comment(text) => lines.push(format!("# {text}")),
+            Step2::Type(text) => {
+                // A newline in typed text is Ctrl+J; a tape string holds none.
+                let mut pieces = text.split('\n').peekable();
+                while let Some(piece) = pieces.next() {
+                    if !piece.is_empty() {
+                        lines.push(format!("Type {}", tape_string(piece)));
+                    }
+                    if pieces.peek().is_some() {
+                        lines.push("Key C-j".into());
+                    }
+                }
+            }
+            Step2::Keys(keys) => lines.push(format!("Key {keys}")),
+            Step2::Paste(text) => {
+                lines.push(format!("Copy {}", tape_string(&text)));
+                lines.push("Paste".into());
+            }
+            Step2::Sleep(ms) => lines.push(format!("Sleep {ms}ms")),
+            Step2::Wait(condition, timeout) => {
+                let at = at_timeout(timeout);
+                lines.push(match condition {
+                    WaitFor::Text(re) => format!("Wait+Screen{at} {}", tape_regex(&re)),
+                    WaitFor::Line(re) => format!("Wait+Line{at} {}", tape_regex(&re)),
+                    WaitFor::NoText(re) => format!("ExpectNot{at} {}", tape_regex(&re)),
+                    WaitFor::Output(re) => format!("Wait+Output{at} {}", tape_regex(&re)),
+                    WaitFor::StableMs(ms) => format!("Wait+Stable{at} {ms}ms"),
+                    WaitFor::Exit => format!("Wait+Exit{at}"),
+                });
+            }
+            Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
+            Step2::Resize(c, r) => lines.push(format!("Resize {c} {r}")),
+            Step2::Final { masks, text } => {
+                for mask in &masks {
+                    lines.push(format!("Mask {}", tape_regex(mask)));
+                }
+                lines.push(format!("Snapshot {name}"));
+                snapshot = Some((format!("{name}.snap"), format!("{text}\n")));
+            }
+        }
+    }
+    ExportedTape {
+        tape: lines.join("\n") + "\n",
+        snapshot,
+    }
+}
+
+/// The log as a Rust `#[test]` named `test_name`, using the library.
+pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> String {
+    let raw = |s: &str| {
+        let hashes = "#".repeat(
+            (0..8)
+                .find(|n| !s.contains(&format!("\"{}", "#".repeat(*n))))
+                .unwrap_or(8),
+        );
+        format!("r{hashes}\"{s}\"{hashes}")
+    };
+    let mut body = Vec::new();
+    let (program, args) = start
+        .command
+        .split_first()
+        .map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
+    let mut builder = format!("    let s = Session::builder({})", raw(program));
+    if !args.is_empty() {
+        let list: Vec<String> = args.iter().map(|a| raw(a)).collect();
+        builder.push_str(&format!("\n        .args([{}])", list.join(", ")));
+    }
+    builder.push_str(&format!("\n        .size({}, {})", start.cols, start.rows));
+    for (k, v) in &start.env {
+        builder.push_str(&format!("\n        .env({}, {})", raw(k), raw(v)));
+    }
+    if let Some(dir) = &start.cwd {
+        builder.push_str(&format!("\n        .cwd({})", raw(&dir.to_string_lossy())));
+    }
+    builder.push_str("\n        .spawn()?;");
+    body.push(builder);
+    let mut pending_start = false;
+    let wait_call = |condition: &WaitFor, timeout: Option<u64>, since: bool| -> String {
+        let condition = match condition {
+            WaitFor::Text(re) => format!("Condition::text({})?", raw(re)),
+            WaitFor::NoText(re) => format!("Condition::no_text({})?", raw(re)),
+            WaitFor::Line(re) => format!("Condition::line({})?", raw(re)),
+            WaitFor::Output(re) => format!("Condition::output({})?", raw(re)),
+            WaitFor::StableMs(ms) => format!("Condition::Stable(Duration::from_millis({ms}))"),
+            WaitFor::Exit => "Condition::Exit".into(),
+        };
+        let timeout = timeout.map_or("s.timeout()".to_string(), |ms| {
+            format!("Duration::from_millis({ms})")
+        });
+        if since {
+            format!("    s.wait_since_timeout(&start, &{condition}, {timeout})?;")
+        } else {
+            format!("    s.wait_timeout(&{condition}, {timeout})?;")
+        }
+    };
+    let all = steps(start, log);
+    let is_input = |s: &Step2| matches!(s, Step2::Type(_) | Step2::Keys(_) | Step2::Paste(_));
+    for (index, step) in all.iter().cloned().enumerate() {
+        // Input followed by a wait: the wait's baseline is taken before the input.
+        if is_input(&step) && !pending_start {
+            let waits = all[index..]
+                .iter()
+                .find(|s| !is_input(s))
+                .is_some_and(|s| matches!(s, Step2::Wait(..)));
+            if waits {
+                body.push("    let start = s.wait_start();".into());
+                pending_start = true;
+            }
+        }
+        let line = match step {
+            Step2::Comment(text) => format!("    // {text}"),
+            Step2::Type(text) => format!("    s.send_text({})?;", raw(&text)),
+            Step2::Keys(keys) => format!("    s.press_all({}.split(' '))?;", raw(&keys)),
+            Step2::Paste(text) => format!("    s.paste({})?;", raw(&text)),
+            Step2::Sleep(ms) => format!("    std::thread::sleep(Duration::from_millis({ms}));"),
+            Step2::Wait(condition, timeout) => {
+                wait_call(&condition, timeout, std::mem::take(&mut pending_start))
+            }
+            Step2::Expect(re) => format!("    s.wait_for_text({})?;", raw(&re)),
+            Step2::Resize(c, r) => format!("    s.resize({c}, {r})?;"),
+            Step2::Final { masks, text } => {
+                let masks: Vec<String> = masks.iter().map(|m| raw(m)).collect();
+                format!(
+                    "    let screen = s.snapshot().masked_all(&[{}])?;\n    assert_eq!(screen.text().trim_end(), {});",
+                    masks.join(", "),
+                    raw(text.trim_end())
+                )
+            }
+        };
+        body.push(line);
+    }
+    body.push("    s.exit()?;".into());
+    body.push("    Ok(())".into());
+    format!(
+        "// Exported from a tuipilot session: {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
+        start.command.join(" "),
+        body.join("\n")
+    )
+}
