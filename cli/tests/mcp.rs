@@ -340,6 +340,51 @@ async fn a_session_is_recorded_only_into_the_artifact_dir() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn export_returns_the_session_as_a_tape_and_writes_it_to_the_artifact_dir() {
+    let dir = common::TempDir::new("mcp-export");
+    let client = connect(&["--artifact-dir", dir.0.to_str().unwrap()]).await;
+    call(
+        &client,
+        json!({"action": "start", "session": "ex", "command": ["bash", "--norc", "--noprofile"], "env": {"PS1": "$ "}}),
+    )
+    .await;
+    call(
+        &client,
+        json!({"action": "wait", "session": "ex", "wait_pattern": "^\\$$"}),
+    )
+    .await;
+    call(
+        &client,
+        json!({"action": "send", "session": "ex", "text": "echo from-mcp", "keys": "Enter", "wait_pattern": "^from-mcp$"}),
+    )
+    .await;
+    call(
+        &client,
+        json!({"action": "capture", "session": "ex", "image": false}),
+    )
+    .await;
+    let exported = call(&client, json!({"action": "export", "session": "ex"})).await;
+    assert!(!is_error(&exported), "{:?}", texts(&exported));
+    let tape = &texts(&exported)[0];
+    for line in [
+        "Type \"echo from-mcp\"",
+        "Key Enter",
+        "Wait+Screen /^from-mcp$/",
+        "Snapshot ex",
+    ] {
+        assert!(tape.contains(line), "{line:?} in {tape}");
+    }
+    assert!(dir.0.join("ex.tape").exists() && dir.0.join("ex.snap").exists());
+    let rust = call(
+        &client,
+        json!({"action": "export", "session": "ex", "rust": true}),
+    )
+    .await;
+    assert!(texts(&rust)[0].contains("fn replays_ex() -> tuipilot::Result<()>"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn paste_is_sent_bracketed_and_keys_may_be_one_string() {
     let client = connect(&[]).await;
     let fixture = common::fixture("lineedit");

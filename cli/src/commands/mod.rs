@@ -33,12 +33,14 @@ macro_rules! say {
 
 mod client;
 mod describe;
+mod export;
 mod once;
 mod output;
 mod render;
 
 use client::{call, decode, list, send_steps, start};
 use describe::describe;
+use export::{ExportArgs, export};
 use once::once;
 use output::{print_exit, print_json, print_screen};
 use render::{RenderRecordingArgs, render};
@@ -171,6 +173,8 @@ enum Command {
     Run(RunArgs),
     /// Turn a recording (asciicast) into a GIF, an animated PNG, its last frame or frames.
     Render(RenderRecordingArgs),
+    /// Turn what was done in a session into a tape (with its snapshot) or a Rust test.
+    Export(ExportArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or absolute path; repeatable),
@@ -551,5 +555,6 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         Command::Once(args) => once(args, json),
         Command::Render(args) => render(args, json),
+        Command::Export(args) => export(name, args),
     }
 }

@@ -48,7 +48,7 @@ pub fn max_reply_bytes(scrollback: usize) -> usize {
 }
 
 /// What a host can do, reported by `hello`.
-pub const CAPABILITIES: &[&str] = &["info", "send", "wait", "capture", "resize", "exit"];
+pub const CAPABILITIES: &[&str] = &["info", "send", "wait", "capture", "resize", "exit", "log"];
 
 /// A request, without its id.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +60,9 @@ pub enum Request {
     },
     /// An operation on the session.
     Op(Operation),
+    /// The session's start spec and operation log (what `export` replays); the host's
+    /// own request, since only the host knows how the session was started.
+    Log,
 }
 
 /// `info` as the host answers it: the library's [`Info`] plus the session's name and the
@@ -115,6 +118,9 @@ fn request_of(mut object: Map<String, Value>) -> Result<Request, Failure> {
             .ok_or_else(|| Failure::bad_request("invalid request: `hello` needs a numeric `version`"))?;
         return Ok(Request::Hello { version });
     }
+    if object.get("op").and_then(Value::as_str) == Some("log") {
+        return Ok(Request::Log);
+    }
     serde_json::from_value(Value::Object(object))
         .map(Request::Op)
         .map_err(|e| Failure::bad_request(format!("invalid request: {e}")))
@@ -125,6 +131,7 @@ pub fn request_line(id: u64, request: &Request) -> String {
     let mut value = match request {
         Request::Hello { version } => json!({ "op": "hello", "version": version }),
         Request::Op(operation) => serde_json::to_value(operation).unwrap_or(Value::Null),
+        Request::Log => json!({ "op": "log" }),
     };
     if let Value::Object(object) = &mut value {
         object.insert("id".into(), json!(id));

@@ -111,6 +111,8 @@ struct Host {
     hangups: HangupWatch,
     /// The longest reply this host may send (reported by `hello`).
     max_reply: usize,
+    /// How the session was started (for `log`, which `export` replays).
+    start: tuipilot::StartSpec,
 }
 
 /// Forks the host from the calling process and returns its pid and the read end of the
@@ -263,6 +265,7 @@ fn start(
                 .scrollback
                 .unwrap_or(tuipilot::terminal::DEFAULT_SCROLLBACK),
         ),
+        start: spec.start.clone(),
     };
     Ok((host, listener))
 }
@@ -514,6 +517,9 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
                 "pid": session.pid(),
                 "max_reply_bytes": host.max_reply,
             }));
+        }
+        Request::Log => {
+            return Ok(json!({ "start": host.start, "operations": session.operations() }));
         }
         Request::Op(Operation::Info) => {
             return to_json(&HostInfo {

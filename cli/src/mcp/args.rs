@@ -20,6 +20,7 @@ pub(super) enum Action {
     Exit,
     List,
     Resize,
+    Export,
 }
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -35,7 +36,7 @@ pub(super) enum CommandLine {
 /// The `terminal` tool's arguments.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct TerminalArgs {
-    /// What to do: start | send | capture | wait | exit | list | resize.
+    /// What to do: start | send | capture | wait | exit | list | resize | export.
     pub(super) action: Action,
     /// Session name (default "default"); several sessions can run at once.
     #[serde(default)]
@@ -61,6 +62,9 @@ pub(super) struct TerminalArgs {
     /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
     #[serde(default)]
     pub(super) isolated: Option<bool>,
+    /// export: a Rust #[test] using the library instead of a tape.
+    #[serde(default)]
+    pub(super) rust: Option<bool>,
     /// start: record the session as asciicast v2 to this file name in the server's
     /// artifact directory (only when the server has one); complete when the session ends.
     #[serde(default)]

@@ -30,6 +30,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler,
 use serde_json::{Value, json};
 
 use tuipilot::operation::{PngRequest, Screen};
+use tuipilot::tape::export::{to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
 use args::{Action, CommandLine, TerminalArgs, split_words};
@@ -64,6 +65,8 @@ pub struct TerminalServer {
 struct State {
     config: McpConfig,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
+    /// How each session was started (what `export` replays).
+    starts: Mutex<HashMap<String, StartSpec>>,
     watchdog: Option<Watchdog>,
     captures: std::sync::atomic::AtomicUsize,
 }
@@ -73,7 +76,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 }
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms or wait_exit — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list.
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms or wait_exit — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -85,6 +88,7 @@ impl TerminalServer {
             state: Arc::new(State {
                 config,
                 sessions: Mutex::new(HashMap::new()),
+                starts: Mutex::new(HashMap::new()),
                 watchdog,
                 captures: std::sync::atomic::AtomicUsize::new(0),
             }),
@@ -237,6 +241,10 @@ impl State {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&name);
+                self.starts
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&name);
                 let reply = session.apply(&Operation::Exit {
                     timeout_ms: args.timeout_ms,
                 })?;
@@ -248,6 +256,7 @@ impl State {
                     other => Err(unexpected(&other)),
                 }
             }
+            Action::Export => self.export(&name, args.rust.unwrap_or(false)),
             Action::List => {
                 let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 let mut list = Vec::new();
@@ -265,6 +274,47 @@ impl State {
                 Ok(structured(text, json!({ "sessions": list })))
             }
         }
+    }
+
+    /// `export`: the session's operations as a tape (and its snapshot) or a Rust test,
+    /// returned as text, and written to the artifact directory when the server has one.
+    fn export(&self, name: &str, rust: bool) -> Result<CallToolResult, Failure> {
+        let session = self.session(name)?;
+        let start = self
+            .starts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(name)
+            .cloned()
+            .unwrap_or_default();
+        let log = session.operations();
+        let (text, snapshot, file) = if rust {
+            let test: String = name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect();
+            (
+                to_rust(&start, &log, &format!("replays_{test}")),
+                None,
+                format!("{name}.rs"),
+            )
+        } else {
+            let exported = to_tape(&start, &log, name);
+            (exported.tape, exported.snapshot, format!("{name}.tape"))
+        };
+        let mut written = Vec::new();
+        if let Some(dir) = &self.config.artifact_dir {
+            for (file, contents) in std::iter::once((file, text.clone())).chain(snapshot) {
+                let path = artifact_path(dir, &file)?;
+                std::fs::write(&path, contents)
+                    .map_err(|e| Failure::internal(format!("writing {}: {e}", path.display())))?;
+                written.push(path.display().to_string());
+            }
+        }
+        Ok(structured(
+            text.clone(),
+            json!({ "session": name, "operations": log.len(), "text": text, "written": written }),
+        ))
     }
 
     /// Where a capture is saved: a numbered file in the artifact directory, or nowhere.
@@ -344,6 +394,10 @@ impl State {
         }
         let pid = session.pid();
         sessions.insert(name.to_string(), Arc::new(session));
+        self.starts
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(name.to_string(), spec);
         let recording = record.as_ref().map(|p| p.display().to_string());
         let note = recording
             .as_ref()

@@ -1,0 +1,86 @@
+//! `tuipilot export`: a running session's start spec and operation log, from its host,
+//! turned by the library into a tape (with its snapshot) or a Rust `#[test]`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::Value;
+use tuipilot::StartSpec;
+use tuipilot::operation::LoggedOperation;
+use tuipilot::tape::export::{to_rust, to_tape};
+
+use super::client::{decode, session_paths};
+use crate::error::Failure;
+use crate::host::client::Client;
+use crate::host::protocol::Request;
+
+/// `export`'s arguments.
+#[derive(clap::Args)]
+pub(super) struct ExportArgs {
+    /// Write here (a tape's snapshot, NAME.snap, goes beside it); default: print it.
+    #[arg(short = 'o', long = "output", value_name = "PATH")]
+    output: Option<PathBuf>,
+    /// A Rust #[test] that uses the library, instead of a tape.
+    #[arg(long)]
+    rust: bool,
+}
+
+pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
+    let paths = session_paths(name)?;
+    let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
+    let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
+    let log: Vec<LoggedOperation> = decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+    let write = |path: &PathBuf, text: &str| {
+        std::fs::write(path, text).map_err(|e| Failure::internal(format!("writing {}: {e}", path.display())))
+    };
+    if args.rust {
+        let test: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let code = to_rust(&start, &log, &format!("replays_{test}"));
+        match &args.output {
+            Some(path) => write(path, &code)?,
+            None => say!("{}", code.trim_end()),
+        }
+        return Ok(());
+    }
+    let stem = args
+        .output
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
+    let exported = to_tape(&start, &log, &stem);
+    match &args.output {
+        Some(path) => {
+            write(path, &exported.tape)?;
+            if let Some((file, text)) = &exported.snapshot {
+                let snap = path.parent().unwrap_or(std::path::Path::new("")).join(file);
+                write(&snap, text)?;
+                say!(
+                    "wrote {} and {} ({} operations)",
+                    path.display(),
+                    snap.display(),
+                    log.len()
+                );
+            } else {
+                say!("wrote {} ({} operations)", path.display(), log.len());
+            }
+        }
+        None => {
+            say!("{}", exported.tape.trim_end());
+            if exported.snapshot.is_some() {
+                eprintln!(
+                    "tuipilot: note: the tape ends with `Snapshot {stem}`; with -o PATH its .snap is written beside it, else the first run creates it"
+                );
+            }
+        }
+    }
+    Ok(())
+}

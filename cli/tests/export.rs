@@ -1,0 +1,158 @@
+//! An agent's session, driven through the command line, exported and replayed: `tuipilot
+//! export -o x.tape` writes a tape (and its snapshot) that `tuipilot run` passes, and that
+//! fails with the snapshot's diff once the program behaves differently; `--rust` writes
+//! the same steps as a test.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+mod support;
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use support::{Dir, start_bash, text};
+
+/// A folder for the test's files inside the runtime directory (made private first, as
+/// the host demands).
+fn work(dir: &Dir) -> PathBuf {
+    let work = dir.0.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700)).unwrap();
+    work
+}
+
+fn run_tape(dir: &Dir, work: &Path, tape: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args(["run", tape])
+        .current_dir(work)
+        .env("TUIPILOT_DIR", &dir.0)
+        .env_remove("CI")
+        .output()
+        .unwrap()
+}
+
+fn exported_and_replayed(dir: &Dir, work: &Path, session: &str) {
+    let tape = work.join(format!("{session}.tape"));
+    dir.ok(&["export", "-s", session, "-o", tape.to_str().unwrap()]);
+    dir.ok(&["exit", "-s", session]);
+    let source = std::fs::read_to_string(&tape).unwrap();
+    let out = run_tape(dir, work, &format!("{session}.tape"));
+    assert!(
+        out.status.success(),
+        "the exported tape replays:\n{source}\n{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
+    let dir = Dir::new();
+    let work = work(&dir);
+    start_bash(&dir, "sh1");
+    dir.ok(&[
+        "send",
+        "-s",
+        "sh1",
+        "-t",
+        "echo hello; echo done at $(date +%T)",
+        "-k",
+        "Enter",
+        "--wait",
+        "^done",
+    ]);
+    dir.ok(&["capture", "-s", "sh1"]);
+    let rust = dir.ok(&["export", "-s", "sh1", "--rust"]);
+    assert!(
+        rust.contains("fn replays_sh1() -> tuipilot::Result<()>"),
+        "{rust}"
+    );
+    assert!(
+        rust.contains(r#"s.send_text(r"echo hello; echo done at $(date +%T)")?;"#),
+        "{rust}"
+    );
+    exported_and_replayed(&dir, &work, "sh1");
+    let tape = std::fs::read_to_string(work.join("sh1.tape")).unwrap();
+    assert!(
+        tape.contains("Mask /"),
+        "the clock in the output is masked: {tape}"
+    );
+}
+
+#[test]
+fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
+    if !common::have("vim") {
+        return;
+    }
+    let dir = Dir::new();
+    let work = work(&dir);
+    dir.ok(&[
+        "start",
+        "-s",
+        "vi1",
+        "--cwd",
+        work.to_str().unwrap(),
+        "--",
+        "vim",
+        "-u",
+        "NONE",
+        "-N",
+        "-i",
+        "NONE",
+        "-n",
+        "notes.txt",
+    ]);
+    dir.ok(&["wait", "-s", "vi1", "--text", "notes.txt"]);
+    dir.ok(&["send", "-s", "vi1", "-t", "ifirst line", "-k", "Escape"]);
+    dir.ok(&[
+        "send", "-s", "vi1", "-t", ":w", "-k", "Enter", "--wait", "written",
+    ]);
+    dir.ok(&["capture", "-s", "vi1"]);
+    let tape = work.join("vi1.tape");
+    dir.ok(&["export", "-s", "vi1", "-o", tape.to_str().unwrap()]);
+    dir.ok(&["exit", "-s", "vi1"]);
+    std::fs::remove_file(work.join("notes.txt")).unwrap();
+    let out = run_tape(&dir, &work, "vi1.tape");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read_to_string(work.join("notes.txt")).unwrap(),
+        "first line\n"
+    );
+}
+
+#[test]
+fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
+    if !common::have("dialog") {
+        return;
+    }
+    let dir = Dir::new();
+    let work = work(&dir);
+    let script = work.join("menu.sh");
+    let menu =
+        |label: &str| format!("exec dialog --menu 'Pick a fruit' 12 40 4 1 Apples 2 {label} 3 Cherries\n");
+    std::fs::write(&script, menu("Bananas")).unwrap();
+    dir.ok(&[
+        "start",
+        "-s",
+        "dl1",
+        "--cwd",
+        work.to_str().unwrap(),
+        "--",
+        "sh",
+        "menu.sh",
+    ]);
+    dir.ok(&["wait", "-s", "dl1", "--text", "Cherries"]);
+    dir.ok(&["send", "-s", "dl1", "-k", "Down", "--wait", "Bananas"]);
+    dir.ok(&["wait", "-s", "dl1", "--stable", "200"]);
+    dir.ok(&["capture", "-s", "dl1"]);
+    exported_and_replayed(&dir, &work, "dl1");
+
+    std::fs::write(&script, menu("Blueberries")).unwrap();
+    let out = run_tape(&dir, &work, "dl1.tape");
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("Bananas") && stderr.contains("Blueberries"),
+        "a diff: {stderr}"
+    );
+}
