@@ -127,8 +127,8 @@ impl fmt::Debug for Condition {
 pub(crate) struct Baseline {
     pub fingerprint: u64,
     pub output_offset: u64,
-    /// A `Text` or `Line` condition holds only after the screen has changed since the
-    /// baseline.
+    /// A `Text` or `Line` condition holds only after the screen has changed, or the
+    /// program has printed something, since the baseline.
     pub require_change: bool,
 }
 
@@ -360,6 +360,12 @@ pub(crate) fn wait_until(
                     changed = true;
                     quiet_since = Instant::now();
                 }
+            }
+            // Output since the input counts as a change even when it redrew the same
+            // screen (a `clear` and the same prompt, parsed in one batch, leave no
+            // different screen to see).
+            if !changed && state.log.total() > baseline.output_offset {
+                changed = true;
             }
         }
         let now = Instant::now();

@@ -111,6 +111,25 @@ fn send_and_wait_never_mistakes_the_old_screen_for_the_reply() {
 }
 
 #[test]
+fn send_and_wait_takes_a_reply_that_redraws_the_same_screen() {
+    // No echo, and the answer to Enter is a clear and the very same prompt: the screen
+    // after the input looks like the one before it, but the program did answer.
+    let s = Session::builder("sh")
+        .args([
+            "-c",
+            "stty -echo; printf '$ '; read x; printf '\\033[2J\\033[H$ '; sleep 30",
+        ])
+        .spawn()
+        .unwrap();
+    s.wait_for_text(r"^\$$").unwrap();
+    let screen = s
+        .send_and_wait(&Input::keys("Enter").unwrap(), &Condition::text(r"^\$$").unwrap())
+        .unwrap();
+    assert_eq!(screen.text().trim_end(), "$");
+    s.exit().unwrap();
+}
+
+#[test]
 fn send_and_wait_catches_an_immediate_reply() {
     let s = common::fixture_session("keyecho").spawn().unwrap();
     s.wait_for_text("^ready").unwrap();

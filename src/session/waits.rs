@@ -240,7 +240,7 @@ impl Session {
 
     /// Sends `input` and waits for `condition`, with the baseline taken before writing:
     /// a reply that arrives at once is not missed, and for a text or line condition the screen
-    /// must change after the input before a match counts. Output conditions look only at
+    /// must change (or the program print something) after the input before a match counts. Output conditions look only at
     /// output after the input; quiet periods start at the input.
     #[track_caller]
     pub fn send_and_wait(&self, input: &Input, condition: &Condition) -> Result<Snapshot> {
