@@ -15,7 +15,7 @@ mod support;
 use support::median;
 
 const TOTAL: usize = 20_000_000;
-const RUNS: usize = 5;
+const RUNS: usize = 11;
 
 fn write_input(path: &std::path::Path) {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());

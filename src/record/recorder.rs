@@ -1,9 +1,10 @@
 //! The recorder: an observer of a session that streams asciicast v2 events to a writer.
 //!
 //! The threads that see events only queue them — output from the parser thread (stamped
-//! by the reader thread when it arrived), input and resizes from the session, markers
-//! from the executor — and a writer thread of its own turns them into JSON lines. Nothing
-//! on the PTY's path ever waits for the disk: a push takes a short lock and returns.
+//! by the reader thread when it arrived, handed over without a copy), input and resizes
+//! from the session, markers from the executor — and a writer thread of its own, at a
+//! lower scheduling priority than the session's, turns them into JSON lines. Nothing on
+//! the PTY's path ever waits for the disk: a push takes a short lock and returns.
 //!
 //! Under a flood the writer may fall behind. Queued output is bounded by
 //! [`BACKLOG_BYTES`]: past it, the queued output is dropped and replaced by one redraw of
@@ -24,6 +25,8 @@ use crate::error::{Error, Result};
 
 /// Output queued for the writer, at most; past it the queue is replaced by a redraw.
 pub(crate) const BACKLOG_BYTES: usize = 2 << 20;
+/// How much lower the writer thread's priority is than the session's threads.
+const WRITER_NICENESS: libc::c_int = 10;
 /// Queued output chunks closer than this to the first of their run become one event.
 const COALESCE: Duration = Duration::from_millis(5);
 
@@ -47,8 +50,6 @@ struct Queue {
     events: VecDeque<Pending>,
     /// Output bytes in `events`.
     backlog: usize,
-    /// The start of a UTF-8 character split across two chunks.
-    carry: Vec<u8>,
     /// No more events: the session ended (or writing failed).
     done: bool,
     error: Option<String>,
@@ -61,6 +62,8 @@ pub(crate) struct Recorder {
     start: Instant,
     input: bool,
     queue: Mutex<Queue>,
+    /// The start of a UTF-8 character split across two chunks (the parser's alone).
+    carry: Mutex<Vec<u8>>,
     ready: Condvar,
     thread: Mutex<Option<JoinHandle<()>>>,
     /// Where the recording goes, for error messages.
@@ -98,6 +101,7 @@ impl Recorder {
             start: Instant::now(),
             input,
             queue: Mutex::new(Queue::default()),
+            carry: Mutex::new(Vec::new()),
             ready: Condvar::new(),
             thread: Mutex::new(None),
             target,
@@ -124,25 +128,39 @@ impl Recorder {
         if let Pending::Output(_, data) = &event {
             queue.backlog += data.len();
         }
+        // Only an empty queue can have the writer asleep on it.
+        let wake = queue.events.is_empty();
         queue.events.push_back(event);
         drop(queue);
-        self.ready.notify_one();
+        if wake {
+            self.ready.notify_one();
+        }
     }
 
     /// Output that arrived at `at` (any bytes: a character split across chunks is kept
     /// for the next one, invalid UTF-8 becomes U+FFFD).
-    pub(crate) fn output(&self, at: Instant, bytes: &[u8]) {
-        let mut queue = self.lock();
-        let mut data = std::mem::take(&mut queue.carry);
-        data.extend_from_slice(bytes);
+    pub(crate) fn output(&self, at: Instant, bytes: Vec<u8>) {
+        // Only the parser thread calls this: the carry has its own lock, and the UTF-8
+        // work happens outside the queue's, which the writer takes.
+        let mut carry = self.carry.lock().unwrap_or_else(|p| p.into_inner());
+        let mut data = if carry.is_empty() {
+            bytes
+        } else {
+            let mut joined = std::mem::take(&mut *carry);
+            joined.extend_from_slice(&bytes);
+            joined
+        };
         let whole = complete_utf8(&data);
-        queue.carry = data.split_off(whole);
+        if whole < data.len() {
+            *carry = data.split_off(whole);
+        }
+        drop(carry);
         if data.is_empty() {
             return;
         }
         let text =
             String::from_utf8(data).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        self.push(queue, Pending::Output(at, text));
+        self.push(self.lock(), Pending::Output(at, text));
     }
 
     /// Whether the queued output is past [`BACKLOG_BYTES`] (the parser then calls
@@ -157,7 +175,7 @@ impl Recorder {
         let mut queue = self.lock();
         queue.events.retain(|e| !matches!(e, Pending::Output(..)));
         queue.backlog = 0;
-        queue.carry.clear();
+        self.carry.lock().unwrap_or_else(|p| p.into_inner()).clear();
         queue.resyncs += 1;
         let note = format!(
             "recording fell {} MiB behind a flood: output replaced by a redraw of the screen",
@@ -208,6 +226,13 @@ impl Recorder {
     }
 
     fn write_loop(&self, out: Box<dyn Write + Send>) {
+        // The program's output comes first: on a busy machine the writer runs in the time
+        // the session's own threads leave (and catches up, or resyncs, after a flood).
+        // SAFETY: gettid and setpriority change only this thread's scheduling priority.
+        unsafe {
+            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+            libc::setpriority(libc::PRIO_PROCESS, tid, WRITER_NICENESS);
+        }
         let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
         let mut clock = 0.0;
         loop {

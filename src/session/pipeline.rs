@@ -149,8 +149,8 @@ pub(super) fn parse_loop(
             };
             // Handed over outside the lock: readers and waiters never wait on it.
             if let Some(recorder) = recorder {
-                for (arrived, chunk) in &batch {
-                    recorder.output(*arrived, chunk);
+                for (arrived, chunk) in batch {
+                    recorder.output(arrived, chunk);
                 }
             }
             shared.let_readers_in();
