@@ -275,30 +275,76 @@ impl Recorder {
             *clock
         };
         let mut batch = batch.into_iter().peekable();
-        // Serialized straight from tuples: no JSON values built per event.
-        let line = |out: &mut dyn Write, time: f64, code: &str, data: &str| -> std::io::Result<()> {
-            serde_json::to_writer(&mut *out, &(time, code, data))?;
-            out.write_all(b"\n")
-        };
-        while let Some(event) = batch.next() {
-            match event {
-                Pending::Output(at, mut text) => {
+        while let Some(pending) = batch.next() {
+            match pending {
+                Pending::Output(at, text) => {
+                    // A run of output close together is one event, each piece escaped
+                    // straight into the file (no joined copy).
+                    open_event(out, seconds(at), "o")?;
+                    write_escaped(out, &text)?;
                     while let Some(Pending::Output(next, more)) = batch.peek() {
                         if next.saturating_duration_since(at) > COALESCE {
                             break;
                         }
-                        text.push_str(more);
+                        write_escaped(out, more)?;
                         batch.next();
                     }
-                    line(out, seconds(at), "o", &text)?;
+                    out.write_all(b"\"]\n")?;
                 }
-                Pending::Input(at, text) => line(out, seconds(at), "i", &text)?,
-                Pending::Resize(at, cols, rows) => line(out, seconds(at), "r", &format!("{cols}x{rows}"))?,
-                Pending::Marker(at, label) => line(out, seconds(at), "m", &label)?,
+                Pending::Input(at, text) => write_event(out, seconds(at), "i", &text)?,
+                Pending::Resize(at, cols, rows) => {
+                    write_event(out, seconds(at), "r", &format!("{cols}x{rows}"))?
+                }
+                Pending::Marker(at, label) => write_event(out, seconds(at), "m", &label)?,
             }
         }
         Ok(())
     }
+}
+
+/// Writes `[time,"code","` — an event up to its data's first character.
+fn open_event(out: &mut impl Write, time: f64, code: &str) -> std::io::Result<()> {
+    out.write_all(b"[")?;
+    // serde_json writes the float as JSON does (the shortest form that reads back the same).
+    serde_json::to_writer(&mut *out, &time)?;
+    write!(out, ",\"{code}\",\"")
+}
+
+/// A whole event line.
+fn write_event(out: &mut impl Write, time: f64, code: &str, data: &str) -> std::io::Result<()> {
+    open_event(out, time, code)?;
+    write_escaped(out, data)?;
+    out.write_all(b"\"]\n")
+}
+
+/// `text` as the inside of a JSON string: `"`, `\` and control characters escaped, runs
+/// of everything else copied as they are.
+fn write_escaped(out: &mut impl Write, text: &str) -> std::io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for (at, &b) in bytes.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0..=0x1f => &[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 0xf)],
+            ],
+            _ => continue,
+        };
+        out.write_all(&bytes[run..at])?;
+        out.write_all(escape)?;
+        run = at + 1;
+    }
+    out.write_all(&bytes[run..])
 }
 
 /// Microseconds are what asciinema writes; more digits would only grow the file.
@@ -328,7 +374,25 @@ pub(crate) fn complete_utf8(bytes: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::complete_utf8;
+    use super::{complete_utf8, write_escaped};
+
+    #[test]
+    fn escaped_text_reads_back_as_json_the_same() {
+        let samples = [
+            "plain",
+            "\x1b[1;31mred\x1b[0m\r\n",
+            "quote \" back \\ tab\t",
+            "\u{0}\u{1f}\u{7f}é€😀",
+            "",
+        ];
+        for text in samples {
+            let mut out = b"\"".to_vec();
+            write_escaped(&mut out, text).unwrap();
+            out.push(b'"');
+            let back: String = serde_json::from_slice(&out).unwrap();
+            assert_eq!(back, text);
+        }
+    }
 
     #[test]
     fn a_character_cut_at_the_end_waits_for_the_rest() {
