@@ -1,7 +1,8 @@
 //! The recorder: an observer of a session that streams asciicast v2 events to a writer.
 //!
 //! The threads that see events only queue them — output from the parser thread (stamped
-//! by the reader thread when it arrived, handed over without a copy), input and resizes
+//! by the reader thread when it arrived, handed over as read, without a copy or a UTF-8
+//! check: the writer makes text of it), input and resizes
 //! from the session, markers from the executor — and a writer thread of its own, at a
 //! lower scheduling priority than the session's, turns them into JSON lines. Nothing on
 //! the PTY's path ever waits for the disk: a push takes a short lock and returns.
@@ -39,7 +40,11 @@ pub(crate) struct Header {
 }
 
 enum Pending {
-    Output(Instant, String),
+    /// Output as read (the writer turns it into text: a character cut between two
+    /// chunks waits for the next).
+    Output(Instant, Vec<u8>),
+    /// The screen redrawn in place of output dropped under a flood.
+    Redraw(Instant, Vec<u8>),
     Input(Instant, String),
     Resize(Instant, u16, u16),
     Marker(Instant, String),
@@ -62,8 +67,6 @@ pub(crate) struct Recorder {
     start: Instant,
     input: bool,
     queue: Mutex<Queue>,
-    /// The start of a UTF-8 character split across two chunks (the parser's alone).
-    carry: Mutex<Vec<u8>>,
     ready: Condvar,
     thread: Mutex<Option<JoinHandle<()>>>,
     /// Where the recording goes, for error messages.
@@ -101,7 +104,6 @@ impl Recorder {
             start: Instant::now(),
             input,
             queue: Mutex::new(Queue::default()),
-            carry: Mutex::new(Vec::new()),
             ready: Condvar::new(),
             thread: Mutex::new(None),
             target,
@@ -125,7 +127,7 @@ impl Recorder {
         if queue.done {
             return;
         }
-        if let Pending::Output(_, data) = &event {
+        if let Pending::Output(_, data) | Pending::Redraw(_, data) = &event {
             queue.backlog += data.len();
         }
         // Only an empty queue can have the writer asleep on it.
@@ -137,30 +139,12 @@ impl Recorder {
         }
     }
 
-    /// Output that arrived at `at` (any bytes: a character split across chunks is kept
-    /// for the next one, invalid UTF-8 becomes U+FFFD).
+    /// Output that arrived at `at`, as read: the writer makes text of it, off the
+    /// parser's path.
     pub(crate) fn output(&self, at: Instant, bytes: Vec<u8>) {
-        // Only the parser thread calls this: the carry has its own lock, and the UTF-8
-        // work happens outside the queue's, which the writer takes.
-        let mut carry = self.carry.lock().unwrap_or_else(|p| p.into_inner());
-        let mut data = if carry.is_empty() {
-            bytes
-        } else {
-            let mut joined = std::mem::take(&mut *carry);
-            joined.extend_from_slice(&bytes);
-            joined
-        };
-        let whole = complete_utf8(&data);
-        if whole < data.len() {
-            *carry = data.split_off(whole);
+        if !bytes.is_empty() {
+            self.push(self.lock(), Pending::Output(at, bytes));
         }
-        drop(carry);
-        if data.is_empty() {
-            return;
-        }
-        let text =
-            String::from_utf8(data).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        self.push(self.lock(), Pending::Output(at, text));
     }
 
     /// Whether the queued output is past [`BACKLOG_BYTES`] (the parser then calls
@@ -173,17 +157,17 @@ impl Recorder {
     pub(crate) fn resync(&self, redraw: Vec<u8>) {
         let at = Instant::now();
         let mut queue = self.lock();
-        queue.events.retain(|e| !matches!(e, Pending::Output(..)));
+        queue
+            .events
+            .retain(|e| !matches!(e, Pending::Output(..) | Pending::Redraw(..)));
         queue.backlog = 0;
-        self.carry.lock().unwrap_or_else(|p| p.into_inner()).clear();
         queue.resyncs += 1;
         let note = format!(
             "recording fell {} MiB behind a flood: output replaced by a redraw of the screen",
             BACKLOG_BYTES >> 20
         );
         queue.events.push_back(Pending::Marker(at, note));
-        let text = String::from_utf8_lossy(&redraw).into_owned();
-        self.push(queue, Pending::Output(at, text));
+        self.push(queue, Pending::Redraw(at, redraw));
     }
 
     /// Input sent to the program (when input is recorded).
@@ -235,6 +219,8 @@ impl Recorder {
         }
         let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
         let mut clock = 0.0;
+        // The start of a UTF-8 character cut at the end of the last output written.
+        let mut carry = Vec::new();
         loop {
             let (batch, done) = {
                 let mut queue = self.lock();
@@ -245,7 +231,7 @@ impl Recorder {
                 (std::mem::take(&mut queue.events), queue.done)
             };
             if let Err(e) = self
-                .write_batch(&mut out, batch, &mut clock)
+                .write_batch(&mut out, batch, &mut clock, &mut carry)
                 .and_then(|()| out.flush())
             {
                 let mut queue = self.lock();
@@ -265,6 +251,7 @@ impl Recorder {
         out: &mut impl Write,
         batch: VecDeque<Pending>,
         clock: &mut f64,
+        carry: &mut Vec<u8>,
     ) -> std::io::Result<()> {
         // Output is stamped when it was read, other events when they were queued, and the
         // parser queues output a little after reading it: a time never goes back in the
@@ -276,27 +263,38 @@ impl Recorder {
         };
         let mut batch = batch.into_iter().peekable();
         while let Some(pending) = batch.next() {
-            match pending {
-                Pending::Output(at, text) => {
-                    // A run of output close together is one event, each piece escaped
-                    // straight into the file (no joined copy).
-                    open_event(out, seconds(at), "o")?;
-                    write_escaped(out, &text)?;
-                    while let Some(Pending::Output(next, more)) = batch.peek() {
-                        if next.saturating_duration_since(at) > COALESCE {
-                            break;
-                        }
-                        write_escaped(out, more)?;
-                        batch.next();
-                    }
-                    out.write_all(b"\"]\n")?;
+            let (at, bytes) = match pending {
+                Pending::Output(at, bytes) => (at, bytes),
+                Pending::Redraw(at, bytes) => {
+                    // What the cut character belonged to was dropped.
+                    carry.clear();
+                    (at, bytes)
                 }
-                Pending::Input(at, text) => write_event(out, seconds(at), "i", &text)?,
+                Pending::Input(at, text) => {
+                    write_event(out, seconds(at), "i", &text)?;
+                    continue;
+                }
                 Pending::Resize(at, cols, rows) => {
-                    write_event(out, seconds(at), "r", &format!("{cols}x{rows}"))?
+                    write_event(out, seconds(at), "r", &format!("{cols}x{rows}"))?;
+                    continue;
                 }
-                Pending::Marker(at, label) => write_event(out, seconds(at), "m", &label)?,
+                Pending::Marker(at, label) => {
+                    write_event(out, seconds(at), "m", &label)?;
+                    continue;
+                }
+            };
+            // A run of output close together is one event, each piece escaped straight
+            // into the file (no joined copy).
+            open_event(out, seconds(at), "o")?;
+            write_output(out, carry, &bytes)?;
+            while let Some(Pending::Output(next, more)) = batch.peek() {
+                if next.saturating_duration_since(at) > COALESCE {
+                    break;
+                }
+                write_output(out, carry, more)?;
+                batch.next();
             }
+            out.write_all(b"\"]\n")?;
         }
         Ok(())
     }
@@ -308,6 +306,22 @@ fn open_event(out: &mut impl Write, time: f64, code: &str) -> std::io::Result<()
     // serde_json writes the float as JSON does (the shortest form that reads back the same).
     serde_json::to_writer(&mut *out, &time)?;
     write!(out, ",\"{code}\",\"")
+}
+
+/// Output bytes as text inside an event: a character cut at the end waits in `carry`
+/// for the next piece; invalid UTF-8 becomes U+FFFD.
+fn write_output(out: &mut impl Write, carry: &mut Vec<u8>, bytes: &[u8]) -> std::io::Result<()> {
+    let joined;
+    let data: &[u8] = if carry.is_empty() {
+        bytes
+    } else {
+        joined = [std::mem::take(carry).as_slice(), bytes].concat();
+        &joined
+    };
+    let whole = complete_utf8(data);
+    write_escaped(out, &String::from_utf8_lossy(&data[..whole]))?;
+    carry.extend_from_slice(&data[whole..]);
+    Ok(())
 }
 
 /// A whole event line.
