@@ -18,8 +18,9 @@ use std::time::Duration;
 
 use super::lex::{Kind, Lexer, Token};
 use super::program::{Command, CommandKind, Location, Scope, Tape, WaitKind};
-use crate::keys::{Key, KeyCode};
+use keys::key_command;
 
+mod keys;
 mod names;
 mod set;
 mod source;
@@ -506,67 +507,6 @@ impl<'a> Parser<'a> {
         Some(parts.join(" "))
     }
 
-    /// `Ctrl+Alt+X`, `Alt+Enter`, `Shift+Tab`: the combination as one key name.
-    fn modified_key(&mut self, command: &Token) -> Option<String> {
-        let mut spec = command.text.clone();
-        let mut parts = 0;
-        while self.peek().kind == Kind::Punct('+') && !self.peek().spaced {
-            self.next();
-            let part = self.next();
-            if part.kind == Kind::End || part.spaced {
-                self.error(&part, format!("`{spec}+` needs a key after the `+`"));
-                return None;
-            }
-            spec.push('+');
-            spec.push_str(&part.text);
-            parts += 1;
-        }
-        if parts == 0 {
-            self.error(
-                command,
-                format!("`{}` needs a key: `{}+C`", command.text, command.text),
-            );
-            return None;
-        }
-        match Key::parse(&spec) {
-            Ok(_) => Some(spec),
-            Err(e) => {
-                self.error(command, e.to_string());
-                None
-            }
-        }
-    }
-
-    /// `Key`'s key names: the rest of the line, split at spaces.
-    fn key_list(&mut self, command: &Token) -> Option<String> {
-        let mut specs: Vec<String> = Vec::new();
-        loop {
-            let next = self.peek().clone();
-            if next.kind == Kind::End || next.line != command.line {
-                break;
-            }
-            self.next();
-            match specs.last_mut() {
-                Some(last) if !next.spaced => last.push_str(&next.text),
-                _ => specs.push(next.text),
-            }
-        }
-        if specs.is_empty() {
-            self.error(
-                command,
-                "`Key` needs key names on the same line: `Key C-x F5 M-Up`",
-            );
-            return None;
-        }
-        for spec in &specs {
-            if let Err(e) = Key::parse(spec) {
-                self.error(command, e.to_string());
-                return None;
-            }
-        }
-        Some(specs.join(" "))
-    }
-
     fn wait(&mut self, token: &Token) -> Option<CommandKind> {
         let scope = self.plus_word();
         let timeout = self.at_time(token);
@@ -574,32 +514,25 @@ impl<'a> Parser<'a> {
             self.error(token, "`Wait@0` never waits: give a positive timeout");
             return None;
         }
-        let kind = match scope.as_ref().map(|w| w.text.as_str()) {
-            None | Some("Line") => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
-            Some("Screen") => WaitKind::Pattern(Scope::Screen, self.regex(token, false)),
-            Some("Stable") => WaitKind::Stable(self.time(token)?),
-            Some("Exit") => WaitKind::Exit,
-            Some("Output") => WaitKind::Output(self.regex(token, true)?),
-            Some(other) => {
-                let hint = did_you_mean(other, &["Line", "Screen", "Stable", "Exit", "Output"]);
-                let w = scope.clone().expect("matched Some");
-                self.error(
-                    &w,
-                    format!("`Wait+{other}` is not a wait{hint} (Line, Screen, Stable, Exit or Output)"),
-                );
-                return None;
-            }
+        let kind = match scope {
+            None => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
+            Some(word) => match word.text.as_str() {
+                "Line" => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
+                "Screen" => WaitKind::Pattern(Scope::Screen, self.regex(token, false)),
+                "Stable" => WaitKind::Stable(self.time(token)?),
+                "Exit" => WaitKind::Exit,
+                "Output" => WaitKind::Output(self.regex(token, true)?),
+                other => {
+                    let hint = did_you_mean(other, &["Line", "Screen", "Stable", "Exit", "Output"]);
+                    let message =
+                        format!("`Wait+{other}` is not a wait{hint} (Line, Screen, Stable, Exit or Output)");
+                    self.error(&word, message);
+                    return None;
+                }
+            },
         };
         Some(CommandKind::Wait { kind, timeout })
     }
-}
-
-/// A word that is a key command: a VHS key keyword or any tuipilot key name that is not
-/// a lone character (`Home`, `F5`, `C-x`, `M-Enter`).
-fn key_command(word: &str) -> Option<String> {
-    let key = Key::parse(word).ok()?;
-    let is_char = matches!(key.code, KeyCode::Char(_)) && key.mods == crate::keys::Modifiers::default();
-    (!is_char).then(|| word.to_string())
 }
 
 /// A token described for an error message.
