@@ -7,37 +7,16 @@
 mod common;
 mod support;
 
-use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use support::{Dir, start_bash, text};
-
-/// A folder for the test's files inside the runtime directory (made private first, as
-/// the host demands).
-fn work(dir: &Dir) -> PathBuf {
-    let work = dir.0.join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700)).unwrap();
-    work
-}
-
-fn run_tape(dir: &Dir, work: &Path, tape: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(["run", tape])
-        .current_dir(work)
-        .env("TUIPILOT_DIR", &dir.0)
-        .env_remove("CI")
-        .output()
-        .unwrap()
-}
 
 fn exported_and_replayed(dir: &Dir, work: &Path, session: &str) {
     let tape = work.join(format!("{session}.tape"));
     dir.ok(&["export", "-s", session, "-o", tape.to_str().unwrap()]);
     dir.ok(&["exit", "-s", session]);
     let source = std::fs::read_to_string(&tape).unwrap();
-    let out = run_tape(dir, work, &format!("{session}.tape"));
+    let out = dir.run_in(work, &["run", &format!("{session}.tape")]);
     assert!(
         out.status.success(),
         "the exported tape replays:\n{source}\n{}",
@@ -48,7 +27,7 @@ fn exported_and_replayed(dir: &Dir, work: &Path, session: &str) {
 #[test]
 fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     let dir = Dir::new();
-    let work = work(&dir);
+    let work = dir.work();
     start_bash(&dir, "sh1");
     dir.ok(&[
         "send",
@@ -85,7 +64,7 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
         return;
     }
     let dir = Dir::new();
-    let work = work(&dir);
+    let work = dir.work();
     dir.ok(&[
         "start",
         "-s",
@@ -112,7 +91,7 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     dir.ok(&["export", "-s", "vi1", "-o", tape.to_str().unwrap()]);
     dir.ok(&["exit", "-s", "vi1"]);
     std::fs::remove_file(work.join("notes.txt")).unwrap();
-    let out = run_tape(&dir, &work, "vi1.tape");
+    let out = dir.run_in(&work, &["run", "vi1.tape"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
         std::fs::read_to_string(work.join("notes.txt")).unwrap(),
@@ -126,7 +105,7 @@ fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
         return;
     }
     let dir = Dir::new();
-    let work = work(&dir);
+    let work = dir.work();
     let script = work.join("menu.sh");
     let menu =
         |label: &str| format!("exec dialog --menu 'Pick a fruit' 12 40 4 1 Apples 2 {label} 3 Cherries\n");
@@ -148,7 +127,7 @@ fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
     exported_and_replayed(&dir, &work, "dl1");
 
     std::fs::write(&script, menu("Blueberries")).unwrap();
-    let out = run_tape(&dir, &work, "dl1.tape");
+    let out = dir.run_in(&work, &["run", "dl1.tape"]);
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(

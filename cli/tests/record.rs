@@ -5,19 +5,9 @@
 mod support;
 
 use std::os::unix::fs::PermissionsExt;
-use std::process::Command;
 
 use support::{Dir, text};
 use tuipilot::record::{EventKind, Recording};
-
-/// A folder for the test's files inside the runtime directory (made private first, as
-/// the host demands).
-fn work(dir: &Dir) -> std::path::PathBuf {
-    let work = dir.0.join("work");
-    std::fs::create_dir_all(&work).unwrap();
-    std::fs::set_permissions(&dir.0, std::fs::Permissions::from_mode(0o700)).unwrap();
-    work
-}
 
 fn markers(recording: &Recording) -> Vec<String> {
     recording
@@ -33,7 +23,7 @@ fn markers(recording: &Recording) -> Vec<String> {
 #[test]
 fn start_record_writes_a_private_recording_of_the_whole_session() {
     let dir = Dir::new();
-    let path = work(&dir).join("bash.cast");
+    let path = dir.work().join("bash.cast");
     dir.ok(&[
         "start",
         "-s",
@@ -89,7 +79,7 @@ fn start_record_writes_a_private_recording_of_the_whole_session() {
 #[test]
 fn once_record_leaves_input_out_when_asked() {
     let dir = Dir::new();
-    let path = work(&dir).join("once.cast");
+    let path = dir.work().join("once.cast");
     dir.ok(&[
         "once",
         "--record",
@@ -133,14 +123,9 @@ fn a_record_flag_without_record_is_a_usage_error() {
 /// alive by the returned `Dir`) and the output.
 fn run_tape(name: &str, source: &str) -> (Dir, std::path::PathBuf, std::process::Output) {
     let dir = Dir::new();
-    let work = work(&dir);
+    let work = dir.work();
     std::fs::write(work.join(name), source).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(["run", name])
-        .current_dir(&work)
-        .env("TUIPILOT_DIR", &dir.0)
-        .output()
-        .unwrap();
+    let out = dir.run_in(&work, &["run", name]);
     (dir, work, out)
 }
 
@@ -179,7 +164,7 @@ fn a_failed_tape_leaves_its_recording_in_the_bundle() {
 #[test]
 fn render_turns_a_recording_into_a_gif_an_apng_a_last_frame_and_frames() {
     let dir = Dir::new();
-    let work = work(&dir);
+    let work = dir.work();
     let cast = work.join("vim.cast");
     dir.ok(&[
         "once",

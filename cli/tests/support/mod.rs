@@ -84,6 +84,28 @@ pub fn start_bash(dir: &Dir, name: &str) {
 }
 
 impl Dir {
+    /// A folder for a test's own files inside the runtime directory (made private first,
+    /// as the host demands of its runtime directory).
+    pub fn work(&self) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let work = self.0.join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::set_permissions(&self.0, std::fs::Permissions::from_mode(0o700)).unwrap();
+        work
+    }
+
+    /// Runs `tuipilot ARGS` from the folder `cwd`, with `CI` unset (tapes may write
+    /// snapshots).
+    pub fn run_in(&self, cwd: &std::path::Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .args(args)
+            .current_dir(cwd)
+            .env("TUIPILOT_DIR", &self.0)
+            .env_remove("CI")
+            .output()
+            .expect("running tuipilot")
+    }
+
     /// Starts `tuipilot ARGS` in the background (a client that may be killed mid-request).
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
         Command::new(env!("CARGO_BIN_EXE_tuipilot"))
