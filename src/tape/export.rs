@@ -298,6 +298,22 @@ pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> Export
     }
 }
 
+/// The test's name for a session's Rust export: `replays_` and the name, lower case,
+/// anything but letters and digits as `_`.
+pub fn test_name(session: &str) -> String {
+    let name: String = session
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("replays_{name}")
+}
+
 /// The log as a Rust `#[test]` named `test_name`, using the library.
 pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> String {
     let raw = |s: &str| {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tuipilot::StartSpec;
 use tuipilot::operation::LoggedOperation;
-use tuipilot::tape::export::{to_rust, to_tape};
+use tuipilot::tape::export::{test_name, to_rust, to_tape};
 
 use super::client::{decode, session_paths};
 use crate::error::Failure;
@@ -34,17 +34,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         std::fs::write(path, text).map_err(|e| Failure::internal(format!("writing {}: {e}", path.display())))
     };
     if args.rust {
-        let test: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let code = to_rust(&start, &log, &format!("replays_{test}"));
+        let code = to_rust(&start, &log, &test_name(name));
         match &args.output {
             Some(path) => write(path, &code)?,
             None => say!("{}", code.trim_end()),

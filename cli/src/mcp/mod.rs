@@ -30,7 +30,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler,
 use serde_json::{Value, json};
 
 use tuipilot::operation::{PngRequest, Screen};
-use tuipilot::tape::export::{to_rust, to_tape};
+use tuipilot::tape::export::{test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
 use args::{Action, CommandLine, TerminalArgs, split_words};
@@ -289,12 +289,8 @@ impl State {
             .unwrap_or_default();
         let log = session.operations();
         let (text, snapshot, file) = if rust {
-            let test: String = name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect();
             (
-                to_rust(&start, &log, &format!("replays_{test}")),
+                to_rust(&start, &log, &test_name(name)),
                 None,
                 format!("{name}.rs"),
             )
