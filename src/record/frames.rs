@@ -122,16 +122,11 @@ impl Recording {
         let mut dirty_since: Option<f64> = None;
         let mut next_allowed = 0.0;
         let emit = |frames: &mut Vec<Frame>, terminal: &Terminal, at: f64, inputs: &[(f64, String)]| {
-            let keys = inputs
-                .iter()
-                .filter(|(t, _)| *t <= at && at - *t < 1.0)
-                .map(|(t, k)| (at - t, k.clone()))
-                .collect();
             frames.push(Frame {
                 time: at,
                 duration: 0.0,
                 screen: terminal.snapshot(),
-                keys,
+                keys: keys_at(inputs, at),
             });
         };
         for event in &self.events {
@@ -246,13 +241,18 @@ fn overlay_frames(frames: Vec<Frame>, inputs: &[(f64, String)], interval: f64, e
         }
     }
     for frame in &mut out {
-        frame.keys = inputs
-            .iter()
-            .filter(|(t, _)| *t <= frame.time && frame.time - *t < OVERLAY_FADE[2])
-            .map(|(t, k)| (frame.time - t, k.clone()))
-            .collect();
+        frame.keys = keys_at(inputs, frame.time);
     }
     out
+}
+
+/// The input of the second before `at` (until its label is gone), with how long ago.
+fn keys_at(inputs: &[(f64, String)], at: f64) -> Vec<(f64, String)> {
+    inputs
+        .iter()
+        .filter(|(t, _)| *t <= at && at - *t < OVERLAY_FADE[2])
+        .map(|(t, k)| (at - t, k.clone()))
+        .collect()
 }
 
 /// Seconds of `from..to` outside every hidden stretch.
