@@ -24,7 +24,7 @@ impl Runner<'_> {
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        let media = match extension.as_str() {
+        match extension.as_str() {
             _ if text.ends_with('/') => {
                 self.frame_dir = Some(path.to_path_buf());
                 return Ok(());
@@ -41,27 +41,30 @@ impl Runner<'_> {
                 self.casts.push(path.to_path_buf());
                 return Ok(());
             }
-            "mp4" | "webm" => "video needs an encoder tuipilot does not have",
-            // VHS writes a GIF whatever the extension; so do we, saying so.
-            other => {
-                if other != "gif" {
-                    self.notes.push(format!(
-                        "{}: `{}`: written as a GIF, as VHS does for an extension it does not know",
-                        command.location, command.source
-                    ));
-                }
-                "a GIF"
-            }
-        };
-        if media == "a GIF" && !self.options.skip_media {
-            self.gifs.push(path.to_path_buf());
-            return Ok(());
+            _ => {}
         }
+        let video = matches!(extension.as_str(), "mp4" | "webm");
+        let media = if video {
+            "video needs an encoder tuipilot does not have"
+        } else {
+            "a GIF"
+        };
         if self.options.skip_media {
             self.notes.push(format!(
                 "{}: `{}` skipped: {media}",
                 command.location, command.source
             ));
+            return Ok(());
+        }
+        if !video {
+            // VHS writes a GIF whatever the extension; so do we, saying so.
+            if extension != "gif" {
+                self.notes.push(format!(
+                    "{}: `{}`: written as a GIF, as VHS does for an extension it does not know",
+                    command.location, command.source
+                ));
+            }
+            self.gifs.push(path.to_path_buf());
             return Ok(());
         }
         Err(self.failure(
