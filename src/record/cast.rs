@@ -36,6 +36,19 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+impl Event {
+    /// What the event does to a terminal showing the recording: output is drawn, a resize
+    /// resizes it; other events leave it as it is.
+    pub fn draw(&self, terminal: &mut Terminal) -> Result<()> {
+        match &self.kind {
+            EventKind::Output(data) => terminal.process(data.as_bytes()),
+            EventKind::Resize(cols, rows) => terminal.resize(*cols, *rows)?,
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
 /// What an event is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EventKind {
@@ -126,11 +139,7 @@ impl Recording {
     pub fn replay_until(&self, time: f64) -> Result<Terminal> {
         let mut terminal = Terminal::new(self.header.cols, self.header.rows)?;
         for event in self.events.iter().take_while(|e| e.time <= time) {
-            match &event.kind {
-                EventKind::Output(data) => terminal.process(data.as_bytes()),
-                EventKind::Resize(cols, rows) => terminal.resize(*cols, *rows)?,
-                _ => {}
-            }
+            event.draw(&mut terminal)?;
         }
         Ok(terminal)
     }

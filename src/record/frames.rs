@@ -158,11 +158,11 @@ impl Recording {
                     }
                 }
             }
-            match &event.kind {
-                EventKind::Output(data) => terminal.process(data.as_bytes()),
-                EventKind::Resize(cols, rows) => terminal.resize(*cols, *rows)?,
-                EventKind::Input(keys) if event.time >= from => inputs.push((clock, keys.clone())),
-                _ => {}
+            event.draw(&mut terminal)?;
+            if let EventKind::Input(keys) = &event.kind
+                && event.time >= from
+            {
+                inputs.push((clock, keys.clone()));
             }
             if event.time >= from && dirty_since.is_none() && shown != Some(terminal.fingerprint()) {
                 dirty_since = Some(clock);

@@ -23,6 +23,17 @@ pub const VOLATILE: &[(&str, &str)] = &[
     (r"(?i)\bpid[ :=]*\d+", "a process id"),
 ];
 
+/// [`VOLATILE`]'s patterns, compiled once.
+fn volatile() -> &'static [regex::Regex] {
+    static COMPILED: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
+    COMPILED.get_or_init(|| {
+        VOLATILE
+            .iter()
+            .filter_map(|(p, _)| regex::Regex::new(p).ok())
+            .collect()
+    })
+}
+
 /// The most `Expect` rows one capture gives.
 const EXPECTS_PER_CAPTURE: usize = 3;
 
@@ -78,10 +89,8 @@ fn shell_quote(word: &str) -> String {
 /// A regex matching `row` exactly, volatile parts matching anything.
 fn row_pattern(row: &str) -> String {
     let mut spans: Vec<(usize, usize)> = Vec::new();
-    for (pattern, _) in VOLATILE {
-        if let Ok(re) = regex::Regex::new(pattern) {
-            spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
-        }
+    for re in volatile() {
+        spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
     }
     spans.sort_unstable();
     let mut out = String::from("^");
@@ -184,10 +193,10 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 }
                 let Some(screen) = &entry.screen else { continue };
                 if Some(index) == last_capture {
-                    let masks: Vec<String> = VOLATILE
+                    let masks: Vec<String> = volatile()
                         .iter()
-                        .filter(|(p, _)| regex::Regex::new(p).is_ok_and(|re| re.is_match(screen)))
-                        .map(|(p, _)| p.to_string())
+                        .filter(|re| re.is_match(screen))
+                        .map(|re| re.as_str().to_string())
                         .collect();
                     let text = masked_screen(screen, cols, rows, &masks);
                     out.push(Step2::Final { masks, text });
