@@ -57,6 +57,21 @@ pub enum Error {
         /// Why it has no encoding.
         reason: String,
     },
+    /// A mouse action that is not in the grammar (`[C-|M-|S-]*ACTION TARGET [N]`).
+    InvalidMouse {
+        /// The action as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Input the program has not asked for and would ignore: a mouse action when it
+    /// enabled no mouse reporting, a focus event when it did not enable focus events.
+    NotListening {
+        /// The input, in words (`mouse action \`click 3,4\``).
+        input: String,
+        /// Why it would be ignored and what to do.
+        reason: String,
+    },
     /// A regular expression that does not compile.
     InvalidRegex {
         /// The pattern as given.
@@ -189,6 +204,8 @@ impl Error {
             Error::InvalidSize { .. }
             | Error::UnknownKey { .. }
             | Error::InvalidKey { .. }
+            | Error::InvalidMouse { .. }
+            | Error::NotListening { .. }
             | Error::InvalidRegex { .. }
             | Error::InvalidEnv { .. }
             | Error::CwdNotDirectory { .. }
@@ -247,6 +264,11 @@ impl fmt::Display for Error {
                 )
             }
             Error::InvalidKey { spec, reason } => write!(f, "invalid key `{spec}`: {reason}"),
+            Error::InvalidMouse { spec, reason } => write!(
+                f,
+                "invalid mouse action `{spec}`: {reason} (grammar: [C-|M-|S-]*ACTION TARGET [N], e.g. `click 12,3`, `drag 2,1..9,1`, `scroll-down /log/ 3`)"
+            ),
+            Error::NotListening { input, reason } => write!(f, "cannot send {input}: {reason}"),
             Error::InvalidRegex { pattern, message } => {
                 let first = message.lines().last().unwrap_or(message).trim();
                 write!(

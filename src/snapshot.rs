@@ -11,6 +11,7 @@ use regex::Regex;
 
 use crate::color::Color;
 use crate::error::{Error, Result};
+use crate::keys::InputModes;
 use crate::process::ExitStatus;
 
 impl Cell {
@@ -182,14 +183,12 @@ pub struct Snapshot {
     pub(crate) cursor: Cursor,
     pub(crate) title: String,
     pub(crate) alternate_screen: bool,
-    pub(crate) application_cursor: bool,
-    pub(crate) bracketed_paste: bool,
-    pub(crate) mouse_reporting: bool,
+    pub(crate) input: InputModes,
     pub(crate) exit: Option<ExitStatus>,
 }
 
 impl Snapshot {
-    pub(crate) fn from_screen(screen: &vt100::Screen, title: &str) -> Snapshot {
+    pub(crate) fn from_screen(screen: &vt100::Screen, title: &str, input: InputModes) -> Snapshot {
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
         for row in 0..rows {
@@ -241,9 +240,7 @@ impl Snapshot {
             },
             title: title.to_string(),
             alternate_screen: screen.alternate_screen(),
-            application_cursor: screen.application_cursor(),
-            bracketed_paste: screen.bracketed_paste(),
-            mouse_reporting: screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None,
+            input,
             exit: None,
         }
     }
@@ -338,17 +335,22 @@ impl Snapshot {
 
     /// Whether application cursor mode (DECCKM) is on.
     pub fn application_cursor(&self) -> bool {
-        self.application_cursor
+        self.input.keys.application_cursor
     }
 
     /// Whether the program enabled bracketed paste.
     pub fn bracketed_paste(&self) -> bool {
-        self.bracketed_paste
+        self.input.bracketed_paste
     }
 
     /// Whether the program asked for mouse reports.
     pub fn mouse_reporting(&self) -> bool {
-        self.mouse_reporting
+        self.input.mouse.tracking != crate::keys::mouse::MouseTracking::Off
+    }
+
+    /// Everything the program asked of its input: key encoding, mouse, focus, paste.
+    pub fn input_modes(&self) -> InputModes {
+        self.input
     }
 
     /// `(cols, rows)`.

@@ -196,7 +196,7 @@ fn wait_for_a_predicate_and_the_cursor() {
 
 #[test]
 fn timeout_report_shows_screen_closest_line_and_unanswered_queries() {
-    let s = sh("printf '\\033[?u'; echo 'Compiling tuipilot'; echo 'other line'; sleep 30");
+    let s = sh("printf '\\033[=c'; echo 'Compiling tuipilot'; echo 'other line'; sleep 30");
     s.wait_for_text("other").unwrap();
     let line = line!() + 2;
     let err = s
@@ -221,7 +221,7 @@ fn timeout_report_shows_screen_closest_line_and_unanswered_queries() {
         report.contains("closest line: row 0: \"Compiling tuipilot\""),
         "{report}"
     );
-    assert!(report.contains("ESC[?u (kitty keyboard query"), "{report}");
+    assert!(report.contains("ESC[=c (tertiary device attributes"), "{report}");
     // Debug is the same readable report, so unwrap() failures are legible.
     assert_eq!(format!("{err:?}"), report);
 }

@@ -317,6 +317,20 @@ fn check_keys(input: &str) -> Result<(), String> {
         KeyModes::default(),
         KeyModes {
             application_cursor: true,
+            ..KeyModes::default()
+        },
+        KeyModes {
+            kitty_flags: 31,
+            ..KeyModes::default()
+        },
+        KeyModes {
+            kitty_flags: 1,
+            modify_other_keys: 2,
+            ..KeyModes::default()
+        },
+        KeyModes {
+            modify_other_keys: 2,
+            ..KeyModes::default()
         },
     ] {
         if let Ok(key) = Key::parse(input) {

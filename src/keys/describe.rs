@@ -46,7 +46,10 @@ fn table() -> &'static HashMap<Vec<u8>, String> {
         let mut table = HashMap::new();
         let mut add = |key: Key| {
             for application_cursor in [false, true] {
-                let bytes = key.encode(KeyModes { application_cursor });
+                let bytes = key.encode(KeyModes {
+                    application_cursor,
+                    ..KeyModes::default()
+                });
                 // The first spelling wins: plain before modified, so ESC stays `Esc`.
                 table.entry(bytes).or_insert_with(|| label(key));
             }
@@ -68,6 +71,7 @@ fn table() -> &'static HashMap<Vec<u8>, String> {
                     add(Key {
                         code: KeyCode::Char(c),
                         mods,
+                        event: super::KeyEvent::Press,
                     });
                 }
             }

@@ -4,7 +4,9 @@
 //! `Ctrl+C`, `^C`, single characters) and turns a parsed [`Key`] into the exact bytes
 //! xterm sends for it, given the modes the program has set at that moment (application
 //! cursor mode changes how arrows, Home and End are sent). It also encodes pastes.
-//! What an unknown key's error suggests (the closest names, and our spelling of other
+//! A program that enables the kitty keyboard protocol or modifyOtherKeys gets its keys in
+//! that encoding (`extended`), and `release:KEY` / `repeat:KEY` events when its flags ask
+//! for them; mouse actions are in [`mouse`]. What an unknown key's error suggests (the closest names, and our spelling of other
 //! tools' names) is in `suggest`.
 //!
 //! ```
@@ -12,7 +14,7 @@
 //!
 //! let up: Key = "Up".parse().unwrap();
 //! assert_eq!(up.encode(KeyModes::default()), b"\x1b[A");
-//! let app = KeyModes { application_cursor: true };
+//! let app = KeyModes { application_cursor: true, ..KeyModes::default() };
 //! assert_eq!(up.encode(app), b"\x1bOA");
 //! assert_eq!("C-c".parse::<Key>().unwrap().encode(app), b"\x03");
 //! ```
@@ -23,6 +25,8 @@ use std::str::FromStr;
 use crate::error::Error;
 
 mod describe;
+pub mod extended;
+pub mod mouse;
 pub(crate) mod suggest;
 pub use describe::describe_input;
 use suggest::unknown_key;
@@ -88,21 +92,100 @@ impl Modifiers {
     }
 }
 
-/// A key press: a key plus the modifiers held with it.
+/// What happens to a key: a press (what a key name means), an auto-repeat, or a release.
+/// Only a program that asked for event types (kitty flag 2) is told of repeats and
+/// releases; for any other a repeat is a press and a release sends nothing, as on a real
+/// keyboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KeyEvent {
+    /// The key goes down.
+    #[default]
+    Press,
+    /// The key is held and repeats (`repeat:KEY`).
+    Repeat,
+    /// The key comes up (`release:KEY`).
+    Release,
+}
+
+/// A key event: a key, the modifiers held with it, and whether it is pressed, repeated
+/// or released.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Key {
     /// The key.
     pub code: KeyCode,
     /// The modifiers held with it.
     pub mods: Modifiers,
+    /// Press (the default), repeat or release.
+    pub event: KeyEvent,
 }
 
 /// The terminal modes that change how keys are encoded, read from the screen at the
 /// moment a key is sent.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct KeyModes {
     /// DECCKM (`CSI ? 1 h`): unmodified arrows, Home and End are sent as `ESC O x`.
     pub application_cursor: bool,
+    /// The kitty keyboard protocol flags in force on the current screen (0: xterm keys).
+    pub kitty_flags: u8,
+    /// xterm's modifyOtherKeys level (0: off; 1 or 2).
+    pub modify_other_keys: u8,
+}
+
+/// A change of the terminal window's focus, as mode 1004 reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Focus {
+    /// The window gained focus: `CSI I`.
+    In,
+    /// The window lost focus: `CSI O`.
+    Out,
+}
+
+impl Focus {
+    /// The bytes the terminal sends for it.
+    pub fn encode(self) -> &'static [u8] {
+        match self {
+            Focus::In => b"\x1b[I",
+            Focus::Out => b"\x1b[O",
+        }
+    }
+}
+
+impl fmt::Display for Focus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Focus::In => "in",
+            Focus::Out => "out",
+        })
+    }
+}
+
+impl FromStr for Focus {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Focus, Error> {
+        match s.to_ascii_lowercase().as_str() {
+            "in" => Ok(Focus::In),
+            "out" => Ok(Focus::Out),
+            _ => Err(Error::InvalidArgument {
+                message: format!("invalid focus `{s}`: use `in` or `out`"),
+            }),
+        }
+    }
+}
+
+/// Everything the program asked of its input at one moment: how keys are encoded, which
+/// mouse events it receives and how, focus events and bracketed paste.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputModes {
+    /// How keys are encoded.
+    pub keys: KeyModes,
+    /// Mouse tracking and encoding.
+    pub mouse: mouse::MouseModes,
+    /// Focus events (`CSI ? 1004 h`): focus in and out are reported as `CSI I` / `CSI O`.
+    pub focus_events: bool,
+    /// Bracketed paste (`CSI ? 2004 h`).
+    pub bracketed_paste: bool,
 }
 
 /// Canonical key names, as listed in errors and documentation.
@@ -134,6 +217,13 @@ pub const KEY_NAMES: &[&str] = &[
     "F10",
     "F11",
     "F12",
+];
+
+/// Event prefixes accepted before a key (`release:a`, `repeat:Down`).
+const EVENTS: &[(&str, KeyEvent)] = &[
+    ("press", KeyEvent::Press),
+    ("repeat", KeyEvent::Repeat),
+    ("release", KeyEvent::Release),
 ];
 
 /// Modifier prefixes accepted before a key name, as listed in documentation.
@@ -216,7 +306,20 @@ impl Key {
     /// Names are case-insensitive; a single character stands for itself.
     pub fn parse(spec: &str) -> Result<Key, Error> {
         let mut mods = Modifiers::default();
-        let mut rest = spec;
+        let (event, mut rest) = match spec.split_once(':') {
+            Some((prefix, key))
+                if !key.is_empty() && EVENTS.iter().any(|(p, _)| prefix.eq_ignore_ascii_case(p)) =>
+            {
+                (
+                    EVENTS
+                        .iter()
+                        .find(|(p, _)| prefix.eq_ignore_ascii_case(p))
+                        .map_or(KeyEvent::Press, |(_, e)| *e),
+                    key,
+                )
+            }
+            _ => (KeyEvent::Press, spec),
+        };
         loop {
             if let Some(after) = rest.strip_prefix('^')
                 && after.chars().count() == 1
@@ -240,7 +343,7 @@ impl Key {
             rest = &rest[prefix.len()..];
         }
         let code = parse_code(rest).ok_or_else(|| unknown_key(spec, rest))?;
-        let key = Key { code, mods };
+        let key = Key { code, mods, event };
         key.check(spec)?;
         Ok(key)
     }
@@ -267,9 +370,28 @@ impl Key {
         Ok(())
     }
 
-    /// The bytes xterm sends for this key in the given modes, always as one unit (send
-    /// them in a single write: a lone Esc followed later by the rest reads as Escape).
+    /// The bytes the terminal sends for this key in the given modes, always as one unit
+    /// (send them in a single write: a lone Esc followed later by the rest reads as
+    /// Escape): kitty-encoded when the program pushed kitty flags, `CSI 27;m;c~` for the
+    /// keys modifyOtherKeys changes, xterm's bytes otherwise. Empty for a release the
+    /// program did not ask to be told of.
     pub fn encode(&self, modes: KeyModes) -> Vec<u8> {
+        if modes.kitty_flags != 0 {
+            return extended::encode_kitty(*self, modes.kitty_flags, modes.application_cursor);
+        }
+        if self.event == KeyEvent::Release {
+            return Vec::new();
+        }
+        if modes.modify_other_keys > 0
+            && let Some(bytes) = extended::encode_modify_other(*self, modes.modify_other_keys)
+        {
+            return bytes;
+        }
+        self.encode_legacy(modes.application_cursor)
+    }
+
+    /// xterm's bytes with no keyboard protocol enabled.
+    fn encode_legacy(&self, application_cursor: bool) -> Vec<u8> {
         let m = self.mods;
         let mut out = Vec::with_capacity(8);
         let cursor_letter = match self.code {
@@ -283,11 +405,7 @@ impl Key {
         };
         if let Some(letter) = cursor_letter {
             if m.is_empty() {
-                out.extend_from_slice(if modes.application_cursor {
-                    b"\x1bO"
-                } else {
-                    b"\x1b["
-                });
+                out.extend_from_slice(if application_cursor { b"\x1bO" } else { b"\x1b[" });
                 out.push(letter);
             } else {
                 out.extend_from_slice(format!("\x1b[1;{}", m.xterm_param()).as_bytes());
@@ -360,6 +478,11 @@ impl FromStr for Key {
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.event {
+            KeyEvent::Press => {}
+            KeyEvent::Repeat => f.write_str("repeat:")?,
+            KeyEvent::Release => f.write_str("release:")?,
+        }
         if self.mods.ctrl {
             f.write_str("C-")?;
         }
@@ -443,159 +566,4 @@ fn ctrl_byte(c: char) -> Option<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn enc(spec: &str, app: bool) -> Vec<u8> {
-        Key::parse(spec).unwrap().encode(KeyModes {
-            application_cursor: app,
-        })
-    }
-
-    #[test]
-    fn named_keys_follow_xterm() {
-        assert_eq!(enc("Enter", false), b"\r");
-        assert_eq!(enc("Tab", false), b"\t");
-        assert_eq!(enc("S-Tab", false), b"\x1b[Z");
-        assert_eq!(enc("Shift+Tab", false), b"\x1b[Z");
-        assert_eq!(enc("Esc", false), b"\x1b");
-        assert_eq!(enc("Escape", false), b"\x1b");
-        assert_eq!(enc("Space", false), b" ");
-        assert_eq!(enc("Backspace", false), b"\x7f");
-        assert_eq!(enc("F1", false), b"\x1bOP");
-        assert_eq!(enc("F4", false), b"\x1bOS");
-        assert_eq!(enc("F5", false), b"\x1b[15~");
-        assert_eq!(enc("F6", false), b"\x1b[17~");
-        assert_eq!(enc("F10", false), b"\x1b[21~");
-        assert_eq!(enc("F11", false), b"\x1b[23~");
-        assert_eq!(enc("F12", false), b"\x1b[24~");
-        assert_eq!(enc("Insert", false), b"\x1b[2~");
-        assert_eq!(enc("Delete", false), b"\x1b[3~");
-        assert_eq!(enc("PageUp", false), b"\x1b[5~");
-        assert_eq!(enc("PageDown", false), b"\x1b[6~");
-    }
-
-    #[test]
-    fn cursor_keys_depend_on_application_cursor_mode() {
-        for (name, letter) in [
-            ("Up", 'A'),
-            ("Down", 'B'),
-            ("Right", 'C'),
-            ("Left", 'D'),
-            ("Home", 'H'),
-            ("End", 'F'),
-        ] {
-            assert_eq!(enc(name, false), format!("\x1b[{letter}").as_bytes());
-            assert_eq!(enc(name, true), format!("\x1bO{letter}").as_bytes());
-            // Modified cursor keys ignore the mode.
-            assert_eq!(
-                enc(&format!("C-{name}"), true),
-                format!("\x1b[1;5{letter}").as_bytes()
-            );
-        }
-    }
-
-    #[test]
-    fn modifiers_use_xterm_parameters() {
-        assert_eq!(enc("S-Up", false), b"\x1b[1;2A");
-        assert_eq!(enc("M-Up", false), b"\x1b[1;3A");
-        assert_eq!(enc("C-S-Up", false), b"\x1b[1;6A");
-        assert_eq!(enc("C-M-S-Left", false), b"\x1b[1;8D");
-        assert_eq!(enc("C-Delete", false), b"\x1b[3;5~");
-        assert_eq!(enc("S-F5", false), b"\x1b[15;2~");
-        assert_eq!(enc("C-F1", false), b"\x1b[1;5P");
-        assert_eq!(enc("M-Enter", false), b"\x1b\r");
-        assert_eq!(enc("M-x", false), b"\x1bx");
-        assert_eq!(enc("Alt+x", false), b"\x1bx");
-        assert_eq!(enc("A-x", false), b"\x1bx");
-        assert_eq!(enc("C-M-a", false), b"\x1b\x01");
-        assert_eq!(enc("M-Backspace", false), b"\x1b\x7f");
-        assert_eq!(enc("C-Backspace", false), b"\x08");
-    }
-
-    #[test]
-    fn control_characters() {
-        assert_eq!(enc("C-c", false), b"\x03");
-        assert_eq!(enc("C-C", false), b"\x03");
-        assert_eq!(enc("Ctrl+C", false), b"\x03");
-        assert_eq!(enc("ctrl-a", false), b"\x01");
-        assert_eq!(enc("^C", false), b"\x03");
-        assert_eq!(enc("^[", false), b"\x1b");
-        assert_eq!(enc("C-Space", false), b"\x00");
-        assert_eq!(enc("C-@", false), b"\x00");
-        assert_eq!(enc("C-[", false), b"\x1b");
-        assert_eq!(enc("C-\\", false), b"\x1c");
-        assert_eq!(enc("C-]", false), b"\x1d");
-        assert_eq!(enc("C-^", false), b"\x1e");
-        assert_eq!(enc("C-_", false), b"\x1f");
-        assert_eq!(enc("C-?", false), b"\x7f");
-    }
-
-    #[test]
-    fn characters_are_themselves() {
-        assert_eq!(enc("a", false), b"a");
-        assert_eq!(enc("A", false), b"A");
-        assert_eq!(enc("S-a", false), b"A");
-        assert_eq!(enc("-", false), b"-");
-        assert_eq!(enc("+", false), b"+");
-        assert_eq!(enc("^", false), b"^");
-        assert_eq!(enc("é", false), "é".as_bytes());
-        assert!(Key::parse("C--").is_err(), "Ctrl-minus has no control code");
-    }
-
-    #[test]
-    fn names_are_case_insensitive() {
-        assert_eq!(enc("ENTER", false), b"\r");
-        assert_eq!(enc("pagedown", false), b"\x1b[6~");
-        assert_eq!(enc("c-s-up", false), b"\x1b[1;6A");
-    }
-
-    #[test]
-    fn unknown_names_suggest_the_closest() {
-        let err = Key::parse("Entr").unwrap_err().to_string();
-        assert!(err.contains("Entr") && err.contains("Enter"), "{err}");
-        let err = Key::parse("PgDwn").unwrap_err().to_string();
-        assert!(err.contains("PageDown"), "{err}");
-        let err = Key::parse("C-é").unwrap_err().to_string();
-        assert!(err.contains("no control code"), "{err}");
-        assert!(Key::parse("").is_err());
-        assert!(Key::parse("S-1").is_err());
-    }
-
-    #[test]
-    fn other_tools_spellings_suggest_ours() {
-        for (foreign, ours) in [
-            ("Ctl-c", "C-c"),
-            ("<C-c>", "C-c"),
-            ("ArrowUp", "Up"),
-            ("KEY_UP", "Up"),
-            ("<CR>", "Enter"),
-            ("BTab", "S-Tab"),
-            ("Option-x", "M-x"),
-            ("Ctrl-ArrowLeft", "C-Left"),
-        ] {
-            let err = Key::parse(foreign).unwrap_err().to_string();
-            assert!(err.contains(&format!("did you mean {ours}?")), "{foreign}: {err}");
-        }
-        // `^C` is ours already.
-        assert_eq!(Key::parse("^C").unwrap().to_string(), "C-C");
-    }
-
-    #[test]
-    fn key_lists() {
-        let keys = parse_key_list("Down Down,Enter").unwrap();
-        assert_eq!(keys.len(), 3);
-        assert_eq!(parse_key_list(",").unwrap()[0].code, KeyCode::Char(','));
-        assert!(parse_key_list("Down Bogus").is_err());
-    }
-
-    #[test]
-    fn paste_is_bracketed_only_when_enabled() {
-        assert_eq!(encode_paste("a\nb", false), b"a\rb");
-        assert_eq!(encode_paste("a\r\nb", true), b"\x1b[200~a\rb\x1b[201~");
-        assert_eq!(
-            encode_paste("x\x1b[201~rm -rf", true),
-            b"\x1b[200~xrm -rf\x1b[201~"
-        );
-    }
-}
+mod tests;

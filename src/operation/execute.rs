@@ -110,6 +110,8 @@ impl Operation {
                             Step::Keys(spec) => CheckedStep::Input(Input::Keys(parse_key_list(spec)?)),
                             Step::Paste(text) => CheckedStep::Input(Input::Paste(text.clone())),
                             Step::Bytes(bytes) => CheckedStep::Input(Input::Bytes(bytes.clone())),
+                            Step::Mouse(spec) => CheckedStep::Input(Input::mouse(spec)?),
+                            Step::Focus(focus) => CheckedStep::Input(Input::Focus(*focus)),
                             Step::SleepMs(ms) => {
                                 CheckedStep::Sleep(super::checked_duration("sleep_ms", *ms)?)
                             }
@@ -349,6 +351,7 @@ impl Session {
             cols,
             rows,
             running: exit.is_none(),
+            mouse: self.input_modes().mouse,
             exit: exit.into(),
             started_unix: started.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()),
             age_secs: SystemTime::now()

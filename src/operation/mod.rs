@@ -83,6 +83,11 @@ pub enum Step {
     Bytes(Vec<u8>),
     /// A pause in milliseconds (prefer a wait: it returns as soon as the screen is ready).
     SleepMs(u64),
+    /// A mouse action (`click 12,3`, `drag 2,1..9,1`, `scroll-down /log/ 3`; see
+    /// [`keys::mouse`](crate::keys::mouse)), refused when the program enabled no mouse.
+    Mouse(String),
+    /// A focus change (`in` or `out`), refused when the program did not enable focus events.
+    Focus(crate::keys::Focus),
 }
 
 /// What a wait waits for.
@@ -147,6 +152,8 @@ impl Operation {
                         Step::Paste(text) => format!("paste {text:?}"),
                         Step::Bytes(bytes) => format!("{} bytes", bytes.len()),
                         Step::SleepMs(ms) => format!("sleep {ms}ms"),
+                        Step::Mouse(action) => format!("mouse {action:?}"),
+                        Step::Focus(focus) => format!("focus {focus}"),
                     })
                     .collect();
                 if let Some(wait) = wait {

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::keys::KeyModes;
+use crate::keys::mouse::MouseModes;
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
 
@@ -70,6 +72,17 @@ pub struct Screen {
     pub title: String,
     /// Whether the program is on the alternate screen (full-screen programs are).
     pub alternate_screen: bool,
+    /// Which mouse events the program receives and how they are spelled (tracking `off`:
+    /// mouse actions are refused).
+    #[serde(default)]
+    pub mouse: MouseModes,
+    /// How keys are encoded for it: application cursor mode, kitty keyboard flags,
+    /// modifyOtherKeys level.
+    #[serde(default)]
+    pub keys: KeyModes,
+    /// Whether it asked for focus events.
+    #[serde(default)]
+    pub focus_events: bool,
     /// How the program ended, if it has.
     #[serde(flatten)]
     pub exit: ExitReport,
@@ -103,6 +116,9 @@ impl Screen {
             },
             title: snapshot.title().to_string(),
             alternate_screen: snapshot.alternate_screen(),
+            mouse: snapshot.input_modes().mouse,
+            keys: snapshot.input_modes().keys,
+            focus_events: snapshot.input_modes().focus_events,
             exit: snapshot.exit_status().copied().into(),
             png: None,
             width: None,
@@ -125,6 +141,9 @@ pub struct Info {
     pub rows: u16,
     /// Whether the program is still running.
     pub running: bool,
+    /// Which mouse events the program receives and how they are spelled.
+    #[serde(default)]
+    pub mouse: MouseModes,
     /// How it ended, if it has.
     #[serde(flatten)]
     pub exit: ExitReport,

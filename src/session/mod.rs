@@ -44,7 +44,8 @@ use builder::pixel_size;
 use pipeline::WriteJob;
 
 use crate::error::{Error, Result};
-use crate::keys::{Key, encode_paste, parse_key_list};
+use crate::keys::mouse::MouseAction;
+use crate::keys::{Focus, Key, encode_paste, parse_key_list};
 use crate::process::{self, ExitStatus};
 use crate::record::Recorder;
 use crate::snapshot::Snapshot;
@@ -121,6 +122,11 @@ pub enum Input {
     Paste(String),
     /// Raw bytes.
     Bytes(Vec<u8>),
+    /// A mouse action, encoded for the program's mouse modes and aimed at the screen as
+    /// it is when sent; refused when the program enabled no mouse reporting.
+    Mouse(MouseAction),
+    /// A focus change; refused when the program did not enable focus events.
+    Focus(Focus),
 }
 
 impl Input {
@@ -137,6 +143,11 @@ impl Input {
     /// A paste.
     pub fn paste(text: impl Into<String>) -> Input {
         Input::Paste(text.into())
+    }
+
+    /// A mouse action (`click 12,3`, `drag 2,1..9,1`, `scroll-down /log/ 3`).
+    pub fn mouse(spec: &str) -> Result<Input> {
+        Ok(Input::Mouse(MouseAction::parse(spec)?))
     }
 }
 
@@ -284,7 +295,50 @@ impl Session {
                 self.write(encode_paste(text, bracketed), caller)
             }
             Input::Bytes(bytes) => self.write(bytes.clone(), caller),
+            Input::Mouse(action) => {
+                self.check_input("send a mouse action", caller)?;
+                let (screen, modes, cell) = {
+                    let state = self.shared.lock();
+                    let terminal = &state.terminal;
+                    (
+                        terminal.snapshot(),
+                        terminal.input_modes().mouse,
+                        terminal.cell_size(),
+                    )
+                };
+                for bytes in action.encode_for(&screen, modes, (cell.width, cell.height))? {
+                    self.write(bytes, caller)?;
+                }
+                Ok(())
+            }
+            Input::Focus(focus) => {
+                self.check_input("send a focus event", caller)?;
+                if !self.shared.lock().terminal.input_modes().focus_events {
+                    return Err(Error::NotListening {
+                        input: format!("focus {focus}"),
+                        reason:
+                            "the program has not enabled focus events (CSI ?1004h), so it would ignore them"
+                                .into(),
+                    });
+                }
+                self.write(focus.encode().to_vec(), caller)
+            }
         }
+    }
+
+    /// Sends a mouse action (`click 12,3`, `double-click /OK/`, `drag 2,1..9,1`,
+    /// `scroll-down 10,5 3`), encoded as the program asked; an error when it enabled no
+    /// mouse reporting or the target is not on the screen.
+    #[track_caller]
+    pub fn mouse(&self, action: &str) -> Result<()> {
+        self.send_from(&Input::mouse(action)?, Some(Location::caller()))
+    }
+
+    /// Tells the program its window gained or lost focus; an error when it did not enable
+    /// focus events.
+    #[track_caller]
+    pub fn focus(&self, focus: Focus) -> Result<()> {
+        self.send_from(&Input::Focus(focus), Some(Location::caller()))
     }
 
     /// Sends literal text (no key names; a newline is sent as LF, so press `Enter`).
@@ -397,6 +451,11 @@ impl Session {
     }
 
     // ---- state -------------------------------------------------------------
+
+    /// What the program asked of its input now: key encoding, mouse, focus, paste.
+    pub fn input_modes(&self) -> crate::keys::InputModes {
+        self.shared.lock().terminal.input_modes()
+    }
 
     /// A copy of the screen now.
     pub fn snapshot(&self) -> Snapshot {

@@ -54,6 +54,8 @@ enum Step2 {
     Type(String),
     Keys(String),
     Paste(String),
+    Mouse(String),
+    Focus(crate::keys::Focus),
     Sleep(u64),
     Wait(WaitFor, Option<u64>),
     Expect(String),
@@ -168,6 +170,8 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         Step::Text(text) => Step2::Type(text.clone()),
                         Step::Keys(keys) => Step2::Keys(keys.replace(',', " ")),
                         Step::Paste(text) => Step2::Paste(text.clone()),
+                        Step::Mouse(action) => Step2::Mouse(action.clone()),
+                        Step::Focus(focus) => Step2::Focus(*focus),
                         Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
                             Ok(text) if !text.chars().any(char::is_control) => Step2::Type(text.to_string()),
                             _ => Step2::Comment(format!(
@@ -278,6 +282,8 @@ pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> Export
                 lines.push(format!("Copy {}", tape_string(&text)));
                 lines.push("Paste".into());
             }
+            Step2::Mouse(action) => lines.push(format!("Mouse {}", tape_string(&action))),
+            Step2::Focus(focus) => lines.push(format!("Focus {focus}")),
             Step2::Sleep(ms) => lines.push(format!("Sleep {ms}ms")),
             Step2::Wait(condition, timeout) => {
                 let at = at_timeout(timeout);
@@ -372,7 +378,12 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
         }
     };
     let all = steps(start, log);
-    let is_input = |s: &Step2| matches!(s, Step2::Type(_) | Step2::Keys(_) | Step2::Paste(_));
+    let is_input = |s: &Step2| {
+        matches!(
+            s,
+            Step2::Type(_) | Step2::Keys(_) | Step2::Paste(_) | Step2::Mouse(_) | Step2::Focus(_)
+        )
+    };
     for (index, step) in all.iter().cloned().enumerate() {
         // Input followed by a wait: the wait's baseline is taken before the input.
         if is_input(&step) && !pending_start {
@@ -390,6 +401,8 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
             Step2::Type(text) => format!("    s.send_text({})?;", raw(&text)),
             Step2::Keys(keys) => format!("    s.press_all({}.split(' '))?;", raw(&keys)),
             Step2::Paste(text) => format!("    s.paste({})?;", raw(&text)),
+            Step2::Mouse(action) => format!("    s.mouse({})?;", raw(&action)),
+            Step2::Focus(focus) => format!("    s.focus(tuipilot::keys::Focus::{focus:?})?;"),
             Step2::Sleep(ms) => format!("    std::thread::sleep(Duration::from_millis({ms}));"),
             Step2::Wait(condition, timeout) => {
                 wait_call(&condition, timeout, std::mem::take(&mut pending_start))

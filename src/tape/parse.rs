@@ -342,6 +342,24 @@ impl<'a> Parser<'a> {
             "Copy" => one(CommandKind::Copy(self.strings(token)?)),
             "Subtitle" => one(CommandKind::Subtitle(self.strings(token)?)),
             "Paste" => one(CommandKind::Paste),
+            "Mouse" => {
+                let action = self.argument(token, "a mouse action (`Mouse \"click 12,3\"`)")?;
+                if let Err(e) = crate::keys::mouse::MouseAction::parse(&action.text) {
+                    self.error(&action, e.to_string());
+                    return None;
+                }
+                one(CommandKind::Mouse(action.text))
+            }
+            "Focus" => {
+                let focus = self.argument(token, "`in` or `out`")?;
+                match focus.text.parse() {
+                    Ok(focus) => one(CommandKind::Focus(focus)),
+                    Err(e) => {
+                        self.error(&focus, e.to_string());
+                        None
+                    }
+                }
+            }
             "Hide" => one(CommandKind::Hide),
             "Show" => one(CommandKind::Show),
             "Sleep" => one(CommandKind::Sleep(self.time(token)?)),

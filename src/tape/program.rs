@@ -130,6 +130,10 @@ pub enum CommandKind {
     Copy(String),
     /// `Paste`: the clipboard, as a paste.
     Paste,
+    /// `Mouse "click 12,3"`: a mouse action in the CLI's grammar (checked when parsed).
+    Mouse(String),
+    /// `Focus in` / `Focus out`.
+    Focus(crate::keys::Focus),
     /// `Subtitle "text"`: a caption in VHS's video; nothing a screen shows.
     Subtitle(String),
     /// `Expect /re/`, `Expect+Line`, `ExpectNot`: the screen has (or lacks) a match now or

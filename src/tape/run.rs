@@ -373,6 +373,11 @@ impl Runner<'_> {
                 self.scrolled_back = 0;
                 self.send_input(command, vec![Step::Paste(self.clipboard.clone())], next)
             }
+            CommandKind::Mouse(action) => {
+                self.scrolled_back = 0;
+                self.send_input(command, vec![Step::Mouse(action.clone())], next)
+            }
+            CommandKind::Focus(focus) => self.send_input(command, vec![Step::Focus(*focus)], next),
             CommandKind::Copy(text) => {
                 self.clipboard = text.clone();
                 Ok(true)

@@ -61,6 +61,9 @@ enum Action {
     Pass,
     Replace(Vec<u8>),
     Query,
+    /// A kitty keyboard push, pop or set: consumed, applied to the stack of the screen
+    /// that is current once everything before it is parsed.
+    KittyKeyboard,
 }
 
 /// The layer's state, carried across chunks of output.
@@ -311,6 +314,22 @@ impl GapLayer {
                 }
                 run.pass = end;
             }
+            Action::KittyKeyboard => {
+                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
+                if let Some(csi) = Csi::parse(&self.seq) {
+                    let alternate = parser.screen().alternate_screen();
+                    let numbers = csi.numbers();
+                    let number =
+                        |i: usize, default: u16| numbers.get(i).copied().flatten().unwrap_or(default);
+                    let kitty = &mut self.modes.kitty;
+                    match csi.marker {
+                        Some(b'>') => kitty.push(alternate, number(0, 0) as u8),
+                        Some(b'<') => kitty.pop(alternate, usize::from(number(0, 1))),
+                        _ => kitty.set(alternate, number(0, 0) as u8, number(1, 1)),
+                    }
+                }
+                run.pass = end;
+            }
         }
         self.carried = 0;
         run.seq_start = None;
@@ -371,6 +390,17 @@ impl GapLayer {
                 Action::Pass
             }
             (Some(b'?'), [], b'h' | b'l') => self.private_modes(&csi, set),
+            (Some(b'>' | b'<' | b'='), [], b'u') => Action::KittyKeyboard,
+            // xterm's key modifier resources (`CSI > 4 ; 2 m` is modifyOtherKeys level 2):
+            // kept here, never drawn; vt100 would read them as colours.
+            (Some(b'>'), [], b'm') => {
+                let numbers = csi.numbers();
+                if numbers.first() == Some(&Some(4)) {
+                    self.modes.modify_other_keys =
+                        numbers.get(1).copied().flatten().unwrap_or(0).min(3) as u8;
+                }
+                Action::Replace(Vec::new())
+            }
             (None, [], b's') if csi.params.is_empty() => Action::Replace(b"\x1b7".to_vec()),
             (None, [], b'u') if csi.params.is_empty() => Action::Replace(b"\x1b8".to_vec()),
             (None, [b'!'], b'p') => {
@@ -414,11 +444,30 @@ impl GapLayer {
         allowed
     }
 
-    /// DECSET/DECRST: emulates 7, 1047 and 1048; passes the rest on to vt100.
+    /// DECSET/DECRST: emulates 7, 1047 and 1048; keeps the mouse and focus modes (which
+    /// vt100 tracks only in part: not 1004, 1015 or 1016); passes the rest on to vt100.
     fn private_modes(&mut self, csi: &Csi<'_>, set: bool) -> Action {
+        use crate::keys::mouse::{MouseEncoding, MouseTracking};
         let mut out = Vec::new();
         let mut kept = Vec::new();
         for number in csi.numbers() {
+            let mouse = &mut self.modes.mouse;
+            if let Some(tracking) = number.and_then(MouseTracking::from_mode) {
+                // One tracking mode at a time; resetting the one in force turns it off.
+                if set {
+                    mouse.tracking = tracking;
+                } else if mouse.tracking == tracking {
+                    mouse.tracking = MouseTracking::Off;
+                }
+            } else if let Some(encoding) = number.and_then(MouseEncoding::from_mode) {
+                if set {
+                    mouse.encoding = encoding;
+                } else if mouse.encoding == encoding {
+                    mouse.encoding = MouseEncoding::X10;
+                }
+            } else if number == Some(1004) {
+                self.modes.focus_events = set;
+            }
             match (number, set) {
                 (Some(7), _) => self.modes.autowrap = set,
                 (Some(1047), true) => out.extend_from_slice(b"\x1b[?47h\x1b[2J"),

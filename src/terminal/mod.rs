@@ -23,7 +23,7 @@ pub use respond::{CellSize, QueryRecord, escape_bytes};
 
 use crate::color::Theme;
 use crate::error::{Error, Result};
-use crate::keys::KeyModes;
+use crate::keys::{InputModes, KeyModes};
 use crate::snapshot::Snapshot;
 use gaps::GapLayer;
 use respond::Responder;
@@ -221,7 +221,11 @@ impl Terminal {
 
     /// A copy of the visible screen.
     pub fn snapshot(&self) -> Snapshot {
-        Snapshot::from_screen(self.parser.screen(), &self.parser.callbacks().title)
+        Snapshot::from_screen(
+            self.parser.screen(),
+            &self.parser.callbacks().title,
+            self.input_modes(),
+        )
     }
 
     /// The visible screen as text, the same as `snapshot().text()` but cheaper.
@@ -303,9 +307,28 @@ impl Terminal {
 
     /// The modes that decide how keys are encoded right now.
     pub fn key_modes(&self) -> KeyModes {
+        let screen = self.parser.screen();
+        let modes = &self.layer.modes;
         KeyModes {
-            application_cursor: self.parser.screen().application_cursor(),
+            application_cursor: screen.application_cursor(),
+            kitty_flags: modes.kitty.flags(screen.alternate_screen()),
+            modify_other_keys: modes.modify_other_keys,
         }
+    }
+
+    /// Everything the program asked of its input right now: keys, mouse, focus, paste.
+    pub fn input_modes(&self) -> InputModes {
+        InputModes {
+            keys: self.key_modes(),
+            mouse: self.layer.modes.mouse,
+            focus_events: self.layer.modes.focus_events,
+            bracketed_paste: self.bracketed_paste(),
+        }
+    }
+
+    /// The pixel size of a cell this terminal reports (and mouse mode 1016 counts in).
+    pub fn cell_size(&self) -> CellSize {
+        self.responder.cell
     }
 
     /// Whether the program enabled bracketed paste.

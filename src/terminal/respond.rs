@@ -4,8 +4,10 @@
 //! (prompt_toolkit, crossterm, fzf), what it is (DA1/DA2, XTVERSION), its colours
 //! (OSC 10/11/4), its size in pixels, and which modes are set; without answers they stall
 //! for seconds or print warnings. The replies here are what xterm would send, except
-//! that DA2 claims a plain VT100-class terminal (an xterm claim starts vim's probing) and
-//! the kitty keyboard query is never answered (crossterm would then expect kitty keys).
+//! that DA2 claims a plain VT100-class terminal (an xterm claim starts vim's probing). The
+//! kitty keyboard query is answered with the flags in force on the current screen: keys
+//! are encoded by those flags (see `keys::kitty`), so a program that pushes them gets
+//! what it asked for.
 
 use std::collections::VecDeque;
 
@@ -179,8 +181,8 @@ impl Responder {
                 }
             }
             (Some(b'?'), [], b'u') => (
-                Err("kitty keyboard query: deliberately unanswered so the program keeps xterm key encoding"),
-                "",
+                Ok(format!("\x1b[?{}u", modes.kitty.flags(screen.alternate_screen()))),
+                "kitty keyboard flags",
             ),
             _ => (Err("unsupported query"), ""),
         };
@@ -266,7 +268,7 @@ impl Responder {
 
 /// DECRQM state for a DEC private mode: 1 set, 2 reset, 0 not recognised.
 fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -> u8 {
-    use vt100::{MouseProtocolEncoding as Enc, MouseProtocolMode as Mouse};
+    use crate::keys::mouse::{MouseEncoding, MouseTracking};
     let flag = |on: bool| if on { 1 } else { 2 };
     match mode {
         1 => flag(screen.application_cursor()),
@@ -274,12 +276,9 @@ fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -
         25 => flag(!screen.hide_cursor()),
         47 | 1047 | 1049 => flag(screen.alternate_screen()),
         66 => flag(screen.application_keypad()),
-        9 => flag(screen.mouse_protocol_mode() == Mouse::Press),
-        1000 => flag(screen.mouse_protocol_mode() == Mouse::PressRelease),
-        1002 => flag(screen.mouse_protocol_mode() == Mouse::ButtonMotion),
-        1003 => flag(screen.mouse_protocol_mode() == Mouse::AnyMotion),
-        1005 => flag(screen.mouse_protocol_encoding() == Enc::Utf8),
-        1006 => flag(screen.mouse_protocol_encoding() == Enc::Sgr),
+        9 | 1000 | 1002 | 1003 => flag(MouseTracking::from_mode(mode) == Some(modes.mouse.tracking)),
+        1005 | 1006 | 1015 | 1016 => flag(MouseEncoding::from_mode(mode) == Some(modes.mouse.encoding)),
+        1004 => flag(modes.focus_events),
         2004 => flag(screen.bracketed_paste()),
         _ => 0,
     }

@@ -4,14 +4,24 @@
 //! Both [`super::gaps`] and [`super::respond`] import from here and not from each other,
 //! so the tokenizer and the replies stay separate files with no cycle between them.
 
-/// Terminal modes the gap layer emulates because `vt100` does not (the responder reports
-/// them to DECRQM).
+use crate::keys::mouse::MouseModes;
+
+/// Terminal modes the gap layer emulates or keeps because `vt100` does not (the responder
+/// reports them to DECRQM and the kitty keyboard query; key and mouse encoding read them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EmulatedModes {
     /// IRM, `CSI 4 h`.
     pub insert: bool,
     /// DECAWM, `CSI ? 7 h` (on by default).
     pub autowrap: bool,
+    /// Mouse tracking (9, 1000, 1002, 1003) and encoding (1005, 1006, 1015, 1016).
+    pub mouse: MouseModes,
+    /// Focus events, `CSI ? 1004 h`.
+    pub focus_events: bool,
+    /// xterm's modifyOtherKeys level, `CSI > 4 ; n m`.
+    pub modify_other_keys: u8,
+    /// The kitty keyboard protocol's flag stacks.
+    pub kitty: KittyStacks,
 }
 
 impl Default for EmulatedModes {
@@ -19,6 +29,77 @@ impl Default for EmulatedModes {
         EmulatedModes {
             insert: false,
             autowrap: true,
+            mouse: MouseModes::default(),
+            focus_events: false,
+            modify_other_keys: 0,
+            kitty: KittyStacks::default(),
+        }
+    }
+}
+
+/// How many kitty keyboard entries a screen's stack keeps; a push beyond drops the oldest,
+/// as kitty does, so a program cannot grow it without bound.
+const KITTY_DEPTH: usize = 16;
+
+/// The kitty keyboard protocol's flags: one stack for the main screen and one for the
+/// alternate screen, each with a bottom entry that `CSI = flags ; mode u` sets when
+/// nothing was pushed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct KittyStacks {
+    stacks: [KittyStack; 2],
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct KittyStack {
+    entries: [u8; KITTY_DEPTH + 1],
+    depth: usize,
+}
+
+/// The flags the protocol defines (disambiguate, event types, alternate keys, all keys as
+/// escape codes, associated text); other bits are ignored.
+const KITTY_FLAGS: u8 = 0b1_1111;
+
+impl KittyStacks {
+    fn stack(&mut self, alternate: bool) -> &mut KittyStack {
+        &mut self.stacks[usize::from(alternate)]
+    }
+
+    /// The flags in force on the main or the alternate screen.
+    pub(crate) fn flags(&self, alternate: bool) -> u8 {
+        let stack = &self.stacks[usize::from(alternate)];
+        stack.entries[stack.depth]
+    }
+
+    /// `CSI > flags u`.
+    pub(crate) fn push(&mut self, alternate: bool, flags: u8) {
+        let stack = self.stack(alternate);
+        if stack.depth == KITTY_DEPTH {
+            stack.entries.copy_within(2.., 1);
+        } else {
+            stack.depth += 1;
+        }
+        stack.entries[stack.depth] = flags & KITTY_FLAGS;
+    }
+
+    /// `CSI < n u`: popping everything resets the flags.
+    pub(crate) fn pop(&mut self, alternate: bool, n: usize) {
+        let stack = self.stack(alternate);
+        if n >= stack.depth {
+            *stack = KittyStack::default();
+        } else {
+            stack.depth -= n;
+        }
+    }
+
+    /// `CSI = flags ; mode u`: mode 1 sets the flags, 2 adds them, 3 removes them.
+    pub(crate) fn set(&mut self, alternate: bool, flags: u8, mode: u16) {
+        let stack = self.stack(alternate);
+        let top = &mut stack.entries[stack.depth];
+        let flags = flags & KITTY_FLAGS;
+        match mode {
+            2 => *top |= flags,
+            3 => *top &= !flags,
+            _ => *top = flags,
         }
     }
 }

@@ -169,15 +169,72 @@ fn xtgettcap_is_answered_as_unknown() {
 }
 
 #[test]
-fn kitty_keyboard_query_is_never_answered_but_recorded() {
+fn the_kitty_keyboard_query_is_answered_with_the_current_screens_flags() {
     let mut t = term();
-    t.process(b"\x1b[?u\x1b[c");
-    assert_eq!(t.take_replies(), b"\x1b[?62;22c", "only DA1 is answered");
+    t.process(b"\x1b[?u");
+    assert_eq!(t.take_replies(), b"\x1b[?0u", "nothing pushed yet");
+    // Push, push, set (add, remove), pop: what kitty's stack does.
+    t.process(b"\x1b[>1u\x1b[>3u\x1b[=16;2u\x1b[?u");
+    assert_eq!(t.take_replies(), b"\x1b[?19u");
+    assert_eq!(t.key_modes().kitty_flags, 19);
+    t.process(b"\x1b[=2;3u\x1b[?u\x1b[<u\x1b[?u");
+    assert_eq!(t.take_replies(), b"\x1b[?17u\x1b[?1u");
+    // The alternate screen has a stack of its own; leaving it restores the main one's.
+    t.process(b"\x1b[?1049h\x1b[?u\x1b[>8u");
+    assert_eq!(t.take_replies(), b"\x1b[?0u");
+    assert_eq!(t.key_modes().kitty_flags, 8);
+    t.process(b"\x1b[?1049l");
+    assert_eq!(t.key_modes().kitty_flags, 1);
+    // Popping more than was pushed resets; nothing of it reaches the screen.
+    t.process(b"\x1b[<9u\x1b[?u");
+    assert_eq!(t.take_replies(), b"\x1b[?0u");
+    assert_eq!(t.snapshot().text().trim(), "");
     let transcript = t.transcript();
     assert_eq!(transcript[0].query, "ESC[?u");
-    assert_eq!(transcript[0].reply, None);
     assert!(transcript[0].note.contains("kitty"));
-    assert_eq!(transcript[1].reply.as_deref(), Some("ESC[?62;22c"));
+}
+
+#[test]
+fn a_pushed_stack_is_bounded() {
+    let mut t = term();
+    for flags in 0..100u8 {
+        t.process(format!("\x1b[>{}u", flags % 32).as_bytes());
+    }
+    assert_eq!(t.key_modes().kitty_flags, 99 % 32);
+    t.process(b"\x1b[<15u");
+    assert_eq!(
+        t.key_modes().kitty_flags,
+        84 % 32,
+        "the oldest entries were dropped"
+    );
+    t.process(b"\x1b[<1u");
+    assert_eq!(t.key_modes().kitty_flags, 0, "sixteen entries deep at most");
+}
+
+#[test]
+fn mouse_focus_and_modify_other_keys_modes_are_kept() {
+    use crate::keys::mouse::{MouseEncoding, MouseTracking};
+    let mut t = term();
+    t.process(b"\x1b[?1002h\x1b[?1015h\x1b[?1004h\x1b[>4;2m");
+    let modes = t.input_modes();
+    assert_eq!(modes.mouse.tracking, MouseTracking::Button);
+    assert_eq!(modes.mouse.encoding, MouseEncoding::Urxvt);
+    assert!(modes.focus_events);
+    assert_eq!(modes.keys.modify_other_keys, 2);
+    t.process(b"\x1b[?1002$p\x1b[?1015$p\x1b[?1016$p\x1b[?1004$p");
+    assert_eq!(
+        t.take_replies(),
+        b"\x1b[?1002;1$y\x1b[?1015;1$y\x1b[?1016;2$y\x1b[?1004;1$y"
+    );
+    // Resetting a mode that is not in force changes nothing; the one in force turns off.
+    t.process(b"\x1b[?1000l\x1b[?1006l");
+    assert_eq!(t.input_modes().mouse.tracking, MouseTracking::Button);
+    assert_eq!(t.input_modes().mouse.encoding, MouseEncoding::Urxvt);
+    t.process(b"\x1b[?1002l\x1b[?1015l\x1b[?1004l\x1b[>4m");
+    assert_eq!(t.input_modes(), crate::keys::InputModes::default());
+    // `CSI > 4 ; 2 m` is not a colour: the text after it stays plain.
+    t.process(b"\x1b[>4;2mplain");
+    assert_eq!(t.snapshot().style_at(0, 0), Some(crate::Style::default()));
 }
 
 #[test]

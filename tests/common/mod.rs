@@ -151,3 +151,33 @@ pub const DIALOG_MENU: &[&str] = &[
     "3",
     "Cherries",
 ];
+
+/// Bytes as `keyecho` prints them: lower-case hex, space-separated.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Sends `input` to a `keyecho` session, then a `|` as a marker, and returns every byte
+/// the program read after the previous marker and before this one, as hex (however the
+/// reads were split). The screen must be wide enough that no read's line wraps.
+pub fn received_hex(s: &Session, input: &tuipilot::Input) -> String {
+    s.send(input).unwrap_or_else(|e| panic!("{input:?}: {e}"));
+    let screen = s
+        .send_and_wait(
+            &tuipilot::Input::text("|"),
+            &tuipilot::Condition::output(r"\b7c\b").unwrap(),
+        )
+        .unwrap();
+    let stream: Vec<&str> = screen
+        .rows()
+        .iter()
+        .filter_map(|r| r.strip_prefix('#'))
+        .flat_map(|r| r.split(' ').skip(1))
+        .collect();
+    let segments: Vec<Vec<&str>> = stream.split(|b| *b == "7c").map(<[&str]>::to_vec).collect();
+    segments[segments.len() - 2].join(" ")
+}

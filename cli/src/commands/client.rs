@@ -54,6 +54,12 @@ pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
     collect("text", &|v| Ok(Step::Text(v.to_string())))?;
     collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
     collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
+    collect("mouse", &|v| Ok(Step::Mouse(v.to_string())))?;
+    collect("focus", &|v| {
+        v.parse()
+            .map(Step::Focus)
+            .map_err(|e: tuipilot::Error| Failure::bad_request(e.to_string()))
+    })?;
     collect("sleep_ms", &|v| {
         v.parse()
             .map(Step::SleepMs)

@@ -63,7 +63,18 @@ pub(super) fn describe() -> Value {
             "single_characters": "any one printable character is itself",
             "lists": "several keys separated by spaces or commas: 'Down Down Enter'",
             "examples": ["Enter", "C-c", "M-x", "S-Tab", "C-S-Up", "Ctrl+C", "^C", "F5", "q"],
+            "events": "release:KEY and repeat:KEY are sent when the program's kitty keyboard flags ask for event types (a release is otherwise nothing, a repeat a press)",
+            "protocols": "keys are encoded as the program asked: xterm's bytes, kitty keyboard protocol flags (CSI > flags u), or modifyOtherKeys (CSI > 4 ; n m); `keys` in capture --json shows which",
         },
+        "mouse": {
+            "grammar": "[C-|M-|S-]*ACTION TARGET [N]",
+            "actions": tuipilot::keys::mouse::ACTIONS.iter().map(|(name, _)| *name).collect::<Vec<_>>(),
+            "target": "COL,ROW (0-based, as the cursor and find use) or /REGEX/ (the centre of its first match); drag takes FROM..TO",
+            "count": format!("N clicks or wheel notches, 1 to {}", tuipilot::keys::mouse::MAX_COUNT),
+            "examples": ["click 12,3", "double-click /README/", "right-click 5,5", "C-click /OK/", "drag 2,1..9,1", "scroll-down /log/ 3"],
+            "modes": "encoded for the program's tracking mode (9, 1000, 1002, 1003) and encoding (X10, 1005, 1006, 1015, 1016); refused with exit 2 when it enabled none; `mouse` in capture --json and info shows them",
+        },
+        "focus": "send --focus in|out sends CSI I / CSI O when the program enabled focus events (mode 1004); refused otherwise",
         "exit_codes": {
             "0": "success",
             "1": "a wait or condition was not met (timeout, or the program exited first)",

@@ -90,6 +90,17 @@ enum Command {
         /// Pause this many milliseconds (repeatable).
         #[arg(long = "sleep-ms", value_name = "N", action = ArgAction::Append)]
         sleep_ms: Vec<u64>,
+        /// A mouse action: `[C-|M-|S-]*ACTION TARGET [N]`, ACTION one of click,
+        /// double-click, right-click, middle-click, press, release, move, drag (TARGET
+        /// FROM..TO), scroll-up/down/left/right (N notches); TARGET `COL,ROW` (0-based) or
+        /// `/REGEX/` (the centre of its first match). Refused when the program has not
+        /// enabled the mouse (repeatable).
+        #[arg(long, value_name = "ACTION", action = ArgAction::Append)]
+        mouse: Vec<String>,
+        /// Tell the program its window gained (`in`) or lost (`out`) focus; refused when it
+        /// has not enabled focus events (repeatable).
+        #[arg(long, value_name = "in|out", action = ArgAction::Append)]
+        focus: Vec<String>,
         /// Then wait until this regex is on the screen (baseline taken before sending).
         #[arg(long, value_name = "REGEX")]
         wait: Option<String>,
@@ -165,6 +176,8 @@ enum Command {
     },
     /// List sessions.
     List,
+    /// Show one session: its program, pid, size, state, age and the mouse modes it enabled.
+    Info,
     /// Print a JSON catalogue of commands, flags, key names and exit codes.
     Describe,
     /// Start a program, wait, press keys, print its screen and end it, in one call.
@@ -423,7 +436,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             )?;
             if steps.is_empty() && wait.is_none() && !capture {
                 return Err(Failure::bad_request(
-                    "nothing to send: give -t TEXT, -k KEYS, --paste TEXT or --sleep-ms N",
+                    "nothing to send: give -t TEXT, -k KEYS, --paste TEXT, --mouse ACTION, --focus in|out or --sleep-ms N",
                 ));
             }
             let operation = Operation::Send {
@@ -518,6 +531,21 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             Ok(())
         }
         Command::List => list(json),
+        Command::Info => {
+            let info: crate::host::protocol::HostInfo = decode(call(name, Operation::Info, None)?)?;
+            if json {
+                return print_json(name, &info);
+            }
+            let i = &info.info;
+            say!("session   {}", info.session);
+            say!("command   {}", i.command);
+            say!("pid       {}", i.pid);
+            say!("size      {}x{}", i.cols, i.rows);
+            say!("status    {}", i.exit.words());
+            say!("age       {}s", i.age_secs);
+            say!("mouse     {}", i.mouse);
+            Ok(())
+        }
         Command::Run(args) => crate::suite::run_suite(crate::suite::SuiteArgs {
             tapes: args.tapes,
             junit: args.junit,

@@ -83,6 +83,19 @@ pub(super) struct TerminalArgs {
     /// (Shift), e.g. C-x, M-Enter, S-Tab, C-S-Up.
     #[serde(default)]
     pub(super) keys: Option<KeyList>,
+    /// send: mouse actions, after the keys: one string or a list, each
+    /// "[C-|M-|S-]*ACTION TARGET [N]" — ACTION click, double-click, right-click,
+    /// middle-click, press, release, move, drag (TARGET "FROM..TO"), scroll-up,
+    /// scroll-down, scroll-left, scroll-right (N notches); TARGET "COL,ROW" (0-based, as
+    /// the cursor and find use) or "/REGEX/" (the centre of its first match), e.g.
+    /// "click 12,3", "click /OK/", "scroll-down 40,10 3". Refused when the program has not
+    /// enabled the mouse (see `mouse` in the screen reply).
+    #[serde(default)]
+    pub(super) mouse: Option<KeyList>,
+    /// send: tell the program its window gained ("in") or lost ("out") focus, after the
+    /// mouse actions; refused when it has not enabled focus events.
+    #[serde(default)]
+    pub(super) focus: Option<FocusArg>,
     /// send: pause after the input, in milliseconds (prefer a wait).
     #[serde(default)]
     #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
@@ -131,7 +144,18 @@ pub(super) struct TerminalArgs {
     pub(super) font_size: Option<f32>,
 }
 
-/// Key names as one string or a list; every string may hold several names.
+/// A focus change.
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum FocusArg {
+    /// The window gained focus.
+    In,
+    /// The window lost focus.
+    Out,
+}
+
+/// Key names (or mouse actions) as one string or a list; a string of key names may hold
+/// several.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub(super) enum KeyList {
@@ -214,7 +238,8 @@ impl TerminalArgs {
         }
     }
 
-    /// The input of a `send`, in its documented order: text, paste, keys, pause.
+    /// The input of a `send`, in its documented order: text, paste, keys, mouse, focus,
+    /// pause.
     pub(super) fn steps(&self) -> Vec<Step> {
         let mut steps = Vec::new();
         if let Some(text) = &self.text {
@@ -226,6 +251,16 @@ impl TerminalArgs {
         match &self.keys {
             Some(KeyList::Names(names)) => steps.push(Step::Keys(names.clone())),
             Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(Step::Keys)),
+            None => {}
+        }
+        match &self.mouse {
+            Some(KeyList::Names(action)) => steps.push(Step::Mouse(action.clone())),
+            Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(Step::Mouse)),
+            None => {}
+        }
+        match self.focus {
+            Some(FocusArg::In) => steps.push(Step::Focus(tuipilot::keys::Focus::In)),
+            Some(FocusArg::Out) => steps.push(Step::Focus(tuipilot::keys::Focus::Out)),
             None => {}
         }
         if let Some(ms) = self.sleep_ms {

@@ -48,6 +48,8 @@ pub(super) const OUR_COMMANDS: &[&str] = &[
     "Snapshot",
     "Mask",
     "Resize",
+    "Mouse",
+    "Focus",
 ];
 
 /// Every setting VHS has.
