@@ -49,6 +49,15 @@ pub enum Condition {
     Exit,
     /// The cursor is at this 0-based (row, col).
     CursorAt(u16, u16),
+    /// A shell command finished after the baseline: the shell's OSC 133;D mark (see
+    /// shell integration). The reply's screen carries its exit code.
+    CommandDone,
+    /// The program rang the bell after the baseline.
+    Bell,
+    /// The window title matches the regex.
+    Title(Regex),
+    /// The working directory the program reported (OSC 7) matches the regex.
+    Cwd(Regex),
     /// A caller-supplied test on the screen.
     Predicate(Predicate),
     /// A caller-supplied test with the words a failed wait's report uses for it
@@ -75,6 +84,16 @@ impl Condition {
     /// Output matching `pattern`.
     pub fn output(pattern: &str) -> Result<Condition> {
         Ok(Condition::Output(compile(pattern)?))
+    }
+
+    /// The window title matching `pattern`.
+    pub fn title(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Title(compile(pattern)?))
+    }
+
+    /// The working directory the program reports (OSC 7) matching `pattern`.
+    pub fn cwd(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Cwd(compile(pattern)?))
     }
 
     /// A screen unchanged for `quiet`.
@@ -109,6 +128,10 @@ impl fmt::Display for Condition {
             }
             Condition::Exit => write!(f, "the program to exit"),
             Condition::CursorAt(r, c) => write!(f, "the cursor at row {r}, column {c}"),
+            Condition::CommandDone => write!(f, "the next command to finish (OSC 133;D)"),
+            Condition::Bell => write!(f, "a bell"),
+            Condition::Title(re) => write!(f, "the title to match /{re}/"),
+            Condition::Cwd(re) => write!(f, "the working directory (OSC 7) to match /{re}/"),
             Condition::Predicate(_) => write!(f, "a condition on the screen"),
             Condition::Described(what, _) => f.write_str(what),
         }
@@ -127,6 +150,9 @@ impl fmt::Debug for Condition {
 pub(crate) struct Baseline {
     pub fingerprint: u64,
     pub output_offset: u64,
+    /// Commands finished (OSC 133;D) and bells rung before the baseline.
+    pub commands: u64,
+    pub bells: u64,
     /// A `Text` or `Line` condition holds only after the screen has changed, or the
     /// program has printed something, since the baseline.
     pub require_change: bool,
@@ -137,6 +163,8 @@ impl Baseline {
         Baseline {
             fingerprint: state.terminal.fingerprint(),
             output_offset: state.log.total(),
+            commands: state.terminal.signals().commands_finished,
+            bells: state.terminal.bells(),
             require_change,
         }
     }
@@ -393,6 +421,15 @@ pub(crate) fn wait_until(
                 (cursor.row, cursor.col) == (*row, *col)
             }
             Condition::Predicate(test) | Condition::Described(_, test) => test(&state.snapshot()),
+            Condition::CommandDone => state.terminal.signals().commands_finished > baseline.commands,
+            Condition::Bell => state.terminal.bells() > baseline.bells,
+            Condition::Title(re) => re.is_match(state.terminal.title()),
+            Condition::Cwd(re) => state
+                .terminal
+                .signals()
+                .cwd
+                .as_deref()
+                .is_some_and(|cwd| re.is_match(cwd)),
         };
         if holds {
             return Ok(Satisfied::Screen(state.snapshot()));
@@ -480,7 +517,19 @@ fn failure(
     unchanged_since_input: bool,
 ) -> Error {
     let screen = state.snapshot();
-    let notes = notes(condition, &screen, unchanged_since_input);
+    let mut notes = notes(condition, &screen, unchanged_since_input);
+    let signals = state.terminal.signals();
+    match condition {
+        Condition::CommandDone if !signals.shell_integration => notes.push(
+            "the program has sent no OSC 133 marks: it is not a shell with shell integration (bash, zsh and fish get it unless started with --no-shell-integration; an rc file that replaces PROMPT_COMMAND removes bash's)".into(),
+        ),
+        Condition::Title(_) => notes.push(format!("the title is {:?}", screen.title)),
+        Condition::Cwd(_) => notes.push(match &signals.cwd {
+            Some(cwd) => format!("the working directory reported last is {cwd:?}"),
+            None => "the program has reported no working directory (OSC 7)".into(),
+        }),
+        _ => {}
+    }
     let elapsed = attempt.start.elapsed();
     let artifacts = attempt.caller.and_then(|_| {
         crate::artifacts::write(

@@ -254,7 +254,7 @@ impl Session {
                     (true, snapshot) => {
                         let snapshot = snapshot.unwrap_or_else(|| self.snapshot());
                         Reply::Screen {
-                            screen: Screen::of(&snapshot, snapshot.text()),
+                            screen: self.screen_of(&snapshot, snapshot.text()),
                         }
                     }
                 })
@@ -268,7 +268,7 @@ impl Session {
             Checked::Wait { condition, timeout } => {
                 let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
                 Ok(Reply::Screen {
-                    screen: Screen::of(&snapshot, snapshot.text()),
+                    screen: self.screen_of(&snapshot, snapshot.text()),
                 })
             }
             Checked::Capture {
@@ -315,7 +315,7 @@ impl Session {
                     lines.push(text);
                     text = lines.join("\n");
                 }
-                let mut screen = Screen::of(&snapshot, text);
+                let mut screen = self.screen_of(&snapshot, text);
                 if let Some(png) = png {
                     render_png(&snapshot, png, &mut screen)?;
                 }
@@ -333,6 +333,13 @@ impl Session {
                 Ok(Reply::Exit(status.into()))
             }
         }
+    }
+
+    /// A reply's screen: the snapshot's fields with `text`, and the program's signals now.
+    fn screen_of(&self, snapshot: &Snapshot, text: String) -> Screen {
+        let mut screen = Screen::of(snapshot, text);
+        screen.signals = Box::new(self.signal_report());
+        screen
     }
 
     /// The session's identity and state, as the `info` operation reports it.

@@ -36,7 +36,7 @@ use crate::wait::Condition;
 
 pub(crate) use log::OperationLog;
 pub use log::{LoggedOperation, MAX_LOGGED, MAX_SCREEN_BYTES};
-pub use reply::{CursorReport, ExitReport, Info, Reply, Screen};
+pub use reply::{CursorReport, ExitReport, Info, Reply, Screen, SignalReport};
 pub use start::StartSpec;
 
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the
@@ -107,6 +107,15 @@ pub enum WaitFor {
     StableMs(u64),
     /// The program's exit.
     Exit,
+    /// The next shell command to finish (its OSC 133;D mark) after the call's baseline; the
+    /// reply carries its exit code (`command_exit`) whatever it is.
+    Command,
+    /// A bell after the call's baseline.
+    Bell,
+    /// The window title matching the regex.
+    Title(String),
+    /// The working directory the program reports (OSC 7) matching the regex.
+    Cwd(String),
 }
 
 impl WaitFor {
@@ -119,6 +128,10 @@ impl WaitFor {
             WaitFor::Output(re) => Condition::output(re)?,
             WaitFor::StableMs(ms) => Condition::Stable(checked_duration("stable_ms", *ms)?),
             WaitFor::Exit => Condition::Exit,
+            WaitFor::Command => Condition::CommandDone,
+            WaitFor::Bell => Condition::Bell,
+            WaitFor::Title(re) => Condition::title(re)?,
+            WaitFor::Cwd(re) => Condition::cwd(re)?,
         })
     }
 }
@@ -133,6 +146,10 @@ impl WaitFor {
             WaitFor::Output(re) => format!("output /{re}/"),
             WaitFor::StableMs(ms) => format!("stable {ms}ms"),
             WaitFor::Exit => "exit".into(),
+            WaitFor::Command => "command".into(),
+            WaitFor::Bell => "bell".into(),
+            WaitFor::Title(re) => format!("title /{re}/"),
+            WaitFor::Cwd(re) => format!("cwd /{re}/"),
         }
     }
 }
@@ -191,6 +208,29 @@ fn wait_or_pattern<'de, D: Deserializer<'de>>(
         Some(Form::Pattern(re)) => Some(WaitFor::Text(re)),
         Some(Form::Condition(c)) => Some(c),
     })
+}
+
+/// Writes a `send` or `capture` wait so [`wait_or_pattern`] reads it back: a condition
+/// without arguments (`exit`, `command`, `bell`) as `{"command": null}`, since a plain
+/// string there is a screen regex.
+fn wait_as_object<S: serde::Serializer>(
+    wait: &Option<WaitFor>,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    match wait {
+        Some(WaitFor::Exit) | Some(WaitFor::Command) | Some(WaitFor::Bell) => {
+            let name = match wait {
+                Some(WaitFor::Exit) => "exit",
+                Some(WaitFor::Command) => "command",
+                _ => "bell",
+            };
+            let mut map = serializer.serialize_map(Some(1))?;
+            map.serialize_entry(name, &())?;
+            map.end()
+        }
+        other => other.serialize(serializer),
+    }
 }
 
 /// A PNG wanted from a capture, and how to draw it.
@@ -270,6 +310,7 @@ pub enum Operation {
         #[serde(
             default,
             deserialize_with = "wait_or_pattern",
+            serialize_with = "wait_as_object",
             skip_serializing_if = "Option::is_none"
         )]
         wait: Option<WaitFor>,
@@ -294,6 +335,7 @@ pub enum Operation {
         #[serde(
             default,
             deserialize_with = "wait_or_pattern",
+            serialize_with = "wait_as_object",
             skip_serializing_if = "Option::is_none"
         )]
         wait: Option<WaitFor>,
@@ -416,6 +458,25 @@ mod tests {
                 wait: Some(WaitFor::Text("a".into())),
                 timeout_ms: None,
                 capture: false,
+            },
+            Operation::Send {
+                steps: vec![
+                    Step::Mouse("click 1,2".into()),
+                    Step::Focus(crate::keys::Focus::In),
+                ],
+                wait: Some(WaitFor::Command),
+                timeout_ms: None,
+                capture: true,
+            },
+            Operation::Capture {
+                wait: Some(WaitFor::Bell),
+                timeout_ms: None,
+                ansi: false,
+                scrollback: false,
+                png: None,
+                text: true,
+                mask: Vec::new(),
+                scrolled_back: 0,
             },
             Operation::Exit { timeout_ms: Some(9) },
             Operation::Resize { cols: 90, rows: 30 },

@@ -9,6 +9,8 @@ use crate::keys::KeyModes;
 use crate::keys::mouse::MouseModes;
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
+use crate::terminal::Terminal;
+use crate::terminal::signals::{ClipboardWrite, LastCommand, Link, Notification};
 
 /// How a program ended, as the protocol reports it: both fields null while it runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +85,9 @@ pub struct Screen {
     /// Whether it asked for focus events.
     #[serde(default)]
     pub focus_events: bool,
+    /// What the program signalled besides the screen (bells, shell marks, clipboard, links).
+    #[serde(flatten)]
+    pub signals: Box<SignalReport>,
     /// How the program ended, if it has.
     #[serde(flatten)]
     pub exit: ExitReport,
@@ -119,11 +124,64 @@ impl Screen {
             mouse: snapshot.input_modes().mouse,
             keys: snapshot.input_modes().keys,
             focus_events: snapshot.input_modes().focus_events,
+            signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
             png: None,
             width: None,
             height: None,
             png_bytes: None,
+        }
+    }
+}
+
+/// What the program signalled besides the screen, as a reply reports it. Empty parts are
+/// left out of the JSON, so a screen from a program that signals nothing stays small.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignalReport {
+    /// The exit code of the last command the shell finished (OSC 133;D).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command_exit: Option<i32>,
+    /// The last finished command's prompt, command and output rows on this screen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_command: Option<LastCommand>,
+    /// How many times the program rang the bell.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bells: u64,
+    /// The working directory it reported (OSC 7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Its last clipboard write (OSC 52), decoded; never passed on to this machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clipboard: Option<ClipboardWrite>,
+    /// Hyperlinks (OSC 8) on the screen.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<Link>,
+    /// Desktop notifications it sent (OSC 9, OSC 777), the most recent last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notifications: Vec<Notification>,
+    /// Titles it pushed (`CSI 22 t`), the most recent last.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub title_stack: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl SignalReport {
+    /// The report of a terminal's signals now.
+    pub fn of(terminal: &mut Terminal) -> SignalReport {
+        let last_command = terminal.last_command();
+        let signals = terminal.signals();
+        SignalReport {
+            command_exit: last_command.as_ref().and_then(|c| c.exit_code),
+            bells: terminal.bells(),
+            cwd: signals.cwd.clone(),
+            clipboard: signals.clipboard.clone(),
+            notifications: signals.notifications.iter().cloned().collect(),
+            title_stack: signals.title_stack.clone(),
+            links: terminal.links(),
+            last_command,
         }
     }
 }

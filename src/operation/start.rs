@@ -37,6 +37,10 @@ pub struct StartSpec {
     /// A hermetic session with a fresh temporary `HOME` ([`SessionBuilder::isolated`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub isolated: bool,
+    /// Inject no OSC 133 prompt marks into bash, zsh or fish
+    /// ([`SessionBuilder::shell_integration`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_shell_integration: bool,
     /// Record the session to this asciicast file ([`SessionBuilder::record`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<PathBuf>,
@@ -96,6 +100,9 @@ impl StartSpec {
         }
         if self.isolated {
             builder = builder.isolated();
+        }
+        if self.no_shell_integration {
+            builder = builder.shell_integration(false);
         }
         if let Some(path) = &self.record {
             builder = builder.record(path).record_input(!self.record_no_input);

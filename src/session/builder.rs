@@ -40,6 +40,7 @@ pub struct SessionBuilder {
     exit_grace: Duration,
     clear_env: bool,
     isolated: bool,
+    shell_integration: bool,
     record: Option<RecordTarget>,
     record_input: bool,
     record_title: Option<String>,
@@ -79,6 +80,7 @@ impl SessionBuilder {
             exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
             clear_env: false,
             isolated: false,
+            shell_integration: true,
             record: None,
             record_input: true,
             record_title: None,
@@ -218,6 +220,14 @@ impl SessionBuilder {
         self
     }
 
+    /// Whether bash, zsh and fish get OSC 133 prompt marks injected (on by default; see
+    /// the README for exactly what is injected): what [`Condition::CommandDone`]
+    /// (crate::Condition::CommandDone) and the last command's regions need.
+    pub fn shell_integration(mut self, on: bool) -> Self {
+        self.shell_integration = on;
+        self
+    }
+
     /// The program's working directory (default: the caller's current directory).
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
         self.cwd = Some(dir.into());
@@ -289,13 +299,21 @@ impl SessionBuilder {
         } else {
             None
         };
-        // The caller's own settings come last and win.
+        // The caller's own settings come last and win, except where shell integration
+        // builds on them (a prompt gets its mark added, not replaced).
         env.extend(self.env.iter().cloned());
+        let injection = if self.shell_integration {
+            super::shell_integration::inject(&self.program, &self.args, &env, self.clear_env)?
+        } else {
+            Default::default()
+        };
+        env.extend(injection.env);
+        let temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
         // Started first, so the recording's clock starts before the program's first byte.
         let recorder = self.start_recorder()?;
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
-            args: self.args.clone(),
+            args: self.args.iter().cloned().chain(injection.args).collect(),
             env,
             clear_env: self.clear_env,
             cwd: self.cwd.clone(),
@@ -350,7 +368,7 @@ impl SessionBuilder {
             exit_thread: Mutex::new(None),
             ended: AtomicBool::new(false),
             turns: Default::default(),
-            home: Mutex::new(home),
+            temp_dirs: Mutex::new(temp_dirs),
             recorder,
             log: crate::operation::OperationLog::new(),
         };

@@ -21,6 +21,7 @@ mod builder;
 mod output_ring;
 mod pipeline;
 mod shared;
+mod shell_integration;
 mod waits;
 
 use std::ffi::{OsStr, OsString};
@@ -178,8 +179,9 @@ pub struct Session {
     exit_thread: Mutex<Option<thread::JoinHandle<()>>>,
     ended: AtomicBool,
     turns: InputTurns,
-    /// An isolated session's temporary `HOME`: removed once the program has been ended.
-    home: Mutex<Option<crate::files::TempDir>>,
+    /// An isolated session's temporary `HOME` and a zsh's integration `ZDOTDIR`: removed
+    /// once the program has been ended.
+    temp_dirs: Mutex<Vec<crate::files::TempDir>>,
     /// The recording in progress, if the builder asked for one.
     recorder: Option<Arc<Recorder>>,
     /// Every operation applied through the executor ([`Session::apply`]).
@@ -457,6 +459,12 @@ impl Session {
         self.shared.lock().terminal.input_modes()
     }
 
+    /// What the program signalled besides the screen now: the last shell command and its
+    /// exit code, bells, working directory, clipboard writes, links, notifications.
+    pub fn signal_report(&self) -> crate::operation::SignalReport {
+        crate::operation::SignalReport::of(&mut self.shared.lock().terminal)
+    }
+
     /// A copy of the screen now.
     pub fn snapshot(&self) -> Snapshot {
         self.shared.lock().snapshot()
@@ -559,7 +567,7 @@ impl Session {
             state.exit
         };
         // Nothing of the program is left to use its temporary HOME.
-        drop(self.home.lock().unwrap_or_else(|p| p.into_inner()).take());
+        self.temp_dirs.lock().unwrap_or_else(|p| p.into_inner()).clear();
         self.shared.notify();
         recorded?;
         if !all_gone {

@@ -294,6 +294,10 @@ pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> Export
                     WaitFor::Output(re) => format!("Wait+Output{at} {}", tape_regex(&re)),
                     WaitFor::StableMs(ms) => format!("Wait+Stable{at} {ms}ms"),
                     WaitFor::Exit => format!("Wait+Exit{at}"),
+                    WaitFor::Command => format!("Wait+Command{at}"),
+                    WaitFor::Bell => format!("Wait+Bell{at}"),
+                    WaitFor::Title(re) => format!("Wait+Title{at} {}", tape_regex(&re)),
+                    WaitFor::Cwd(re) => format!("Wait+Cwd{at} {}", tape_regex(&re)),
                 });
             }
             Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
@@ -367,6 +371,10 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
             WaitFor::Output(re) => format!("Condition::output({})?", raw(re)),
             WaitFor::StableMs(ms) => format!("Condition::Stable(Duration::from_millis({ms}))"),
             WaitFor::Exit => "Condition::Exit".into(),
+            WaitFor::Command => "Condition::CommandDone".into(),
+            WaitFor::Bell => "Condition::Bell".into(),
+            WaitFor::Title(re) => format!("Condition::title({})?", raw(re)),
+            WaitFor::Cwd(re) => format!("Condition::cwd({})?", raw(re)),
         };
         let timeout = timeout.map_or("s.timeout()".to_string(), |ms| {
             format!("Duration::from_millis({ms})")

@@ -540,10 +540,16 @@ impl<'a> Parser<'a> {
                 "Stable" => WaitKind::Stable(self.time(token)?),
                 "Exit" => WaitKind::Exit,
                 "Output" => WaitKind::Output(self.regex(token, true)?),
+                "Command" => WaitKind::Command,
+                "Bell" => WaitKind::Bell,
+                "Title" => WaitKind::Title(self.regex(token, true)?),
+                "Cwd" => WaitKind::Cwd(self.regex(token, true)?),
                 other => {
-                    let hint = did_you_mean(other, &["Line", "Screen", "Stable", "Exit", "Output"]);
-                    let message =
-                        format!("`Wait+{other}` is not a wait{hint} (Line, Screen, Stable, Exit or Output)");
+                    const WAITS: &[&str] = &[
+                        "Line", "Screen", "Stable", "Exit", "Output", "Command", "Bell", "Title", "Cwd",
+                    ];
+                    let hint = did_you_mean(other, WAITS);
+                    let message = format!("`Wait+{other}` is not a wait{hint} ({})", WAITS.join(", "));
                     self.error(&word, message);
                     return None;
                 }

@@ -74,6 +74,14 @@ pub enum WaitKind {
     Exit,
     /// `Wait+Output /re/`: the program's output (escape sequences removed) matches.
     Output(String),
+    /// `Wait+Command`: the next shell command finishes (OSC 133;D).
+    Command,
+    /// `Wait+Bell`: the program rings the bell.
+    Bell,
+    /// `Wait+Title /re/`: the window title matches.
+    Title(String),
+    /// `Wait+Cwd /re/`: the working directory the program reports (OSC 7) matches.
+    Cwd(String),
 }
 
 /// A command's meaning.

@@ -469,6 +469,10 @@ impl Runner<'_> {
             WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),
             WaitKind::Exit => WaitFor::Exit,
             WaitKind::Output(re) => WaitFor::Output(re.clone()),
+            WaitKind::Command => WaitFor::Command,
+            WaitKind::Bell => WaitFor::Bell,
+            WaitKind::Title(re) => WaitFor::Title(re.clone()),
+            WaitKind::Cwd(re) => WaitFor::Cwd(re.clone()),
         }
     }
 
@@ -484,7 +488,10 @@ impl Runner<'_> {
     ) -> Result<bool, Failure> {
         let Some((wait_command, kind, timeout)) = next.and_then(|next| match &next.kind {
             CommandKind::Wait { kind, timeout }
-                if matches!(kind, WaitKind::Pattern(..) | WaitKind::Output(_)) =>
+                if matches!(
+                    kind,
+                    WaitKind::Pattern(..) | WaitKind::Output(_) | WaitKind::Command | WaitKind::Bell
+                ) =>
             {
                 Some((next, kind, timeout))
             }

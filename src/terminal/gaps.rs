@@ -22,6 +22,7 @@ use unicode_width::UnicodeWidthChar;
 use super::Parser;
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
+use super::signals::Signals;
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
@@ -32,8 +33,9 @@ const SUB: u8 = 0x1a;
 
 /// Longest CSI sequence buffered; longer ones are passed through untouched.
 const MAX_CSI: usize = 512;
-/// How much of an OSC/DCS string is kept to recognise queries.
-const MAX_CAPTURE: usize = 1024;
+/// How much of an OSC/DCS string is kept to recognise queries and signals: enough for a
+/// clipboard write of 1 MiB in base64.
+const MAX_CAPTURE: usize = (super::signals::MAX_CLIPBOARD_BYTES / 3 + 1) * 4 + 64;
 
 /// Cells of REP allowed per byte of output once the burst allowance is spent.
 const REP_CELLS_PER_BYTE: u64 = 256;
@@ -64,6 +66,8 @@ enum Action {
     /// A kitty keyboard push, pop or set: consumed, applied to the stack of the screen
     /// that is current once everything before it is parsed.
     KittyKeyboard,
+    /// `CSI 22 t` / `CSI 23 t`: push or pop the window title.
+    TitleStack(bool),
 }
 
 /// The layer's state, carried across chunks of output.
@@ -80,6 +84,8 @@ pub(crate) struct GapLayer {
     /// SO selected G1 into GL.
     shift_out: bool,
     pub(crate) modes: EmulatedModes,
+    /// Shell marks, the working directory, clipboard writes, links, notifications.
+    pub(crate) signals: Signals,
     /// The screen's (rows, cols), as of the current chunk.
     size: (u16, u16),
     /// REP cells still allowed: two screens' worth at most, earned back with output.
@@ -103,6 +109,7 @@ impl GapLayer {
             graphics: [false; 2],
             shift_out: false,
             modes: EmulatedModes::default(),
+            signals: Signals::default(),
             size: (0, 0),
             rep_budget: u64::MAX,
             stream_offset: 0,
@@ -247,7 +254,9 @@ impl GapLayer {
                     match bytes[i] {
                         ESC => self.start_escape(&mut run, i, State::StrEsc(kind)),
                         BEL => {
-                            self.string_done(kind, responder);
+                            // Signals read the cursor: everything before the end is parsed.
+                            run.flush_to(i, parser);
+                            self.string_done(kind, responder, parser);
                             self.state = State::Ground;
                         }
                         _ => self.state = State::Ground,
@@ -255,7 +264,10 @@ impl GapLayer {
                     i += 1;
                 }
                 State::StrEsc(kind) => {
-                    self.string_done(kind, responder);
+                    if let Some(start) = run.seq_start {
+                        run.flush_to(start, parser);
+                    }
+                    self.string_done(kind, responder, parser);
                     if bytes[i] == b'\\' {
                         self.seq.push(b'\\');
                         i += 1;
@@ -314,6 +326,16 @@ impl GapLayer {
                 }
                 run.pass = end;
             }
+            Action::TitleStack(push) => {
+                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
+                if push {
+                    let title = parser.callbacks().title.clone();
+                    self.signals.push_title(&title);
+                } else if let Some(title) = self.signals.pop_title() {
+                    parser.callbacks_mut().title = title;
+                }
+                run.pass = end;
+            }
             Action::KittyKeyboard => {
                 run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
                 if let Some(csi) = Csi::parse(&self.seq) {
@@ -335,7 +357,10 @@ impl GapLayer {
         run.seq_start = None;
     }
 
-    fn string_done(&mut self, kind: StrKind, responder: &mut Responder) {
+    fn string_done(&mut self, kind: StrKind, responder: &mut Responder, parser: &mut Parser) {
+        if kind == StrKind::Osc {
+            self.signals.osc(&self.capture, parser.screen_mut());
+        }
         responder.answer_string(kind, &self.capture);
         self.capture.clear();
     }
@@ -391,6 +416,9 @@ impl GapLayer {
             }
             (Some(b'?'), [], b'h' | b'l') => self.private_modes(&csi, set),
             (Some(b'>' | b'<' | b'='), [], b'u') => Action::KittyKeyboard,
+            (None, [], b't') if matches!(csi.numbers().first(), Some(Some(22 | 23))) => {
+                Action::TitleStack(csi.numbers().first() == Some(&Some(22)))
+            }
             // xterm's key modifier resources (`CSI > 4 ; 2 m` is modifyOtherKeys level 2):
             // kept here, never drawn; vt100 would read them as colours.
             (Some(b'>'), [], b'm') => {

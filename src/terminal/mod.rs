@@ -16,10 +16,12 @@
 mod gaps;
 mod respond;
 mod sequence;
+pub mod signals;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use respond::{CellSize, QueryRecord, escape_bytes};
+pub use signals::{LastCommand, Link, Signals};
 
 use crate::color::Theme;
 use crate::error::{Error, Result};
@@ -61,7 +63,7 @@ pub(crate) type Parser = vt100::Parser<Events>;
 /// Events vt100 reports only through callbacks.
 #[derive(Default)]
 pub(crate) struct Events {
-    title: String,
+    pub(crate) title: String,
     bells: u64,
     /// The start of a UTF-8 character whose remaining bytes have not arrived yet (see
     /// `gaps::give`).
@@ -336,9 +338,33 @@ impl Terminal {
         self.parser.screen().bracketed_paste()
     }
 
+    /// The window title the program set (OSC 0/2).
+    pub fn title(&self) -> &str {
+        &self.parser.callbacks().title
+    }
+
     /// How many times the program rang the bell.
     pub fn bells(&self) -> u64 {
         self.parser.callbacks().bells
+    }
+
+    /// What the program signalled besides the screen: shell marks, working directory,
+    /// clipboard writes, notifications, the title stack.
+    pub fn signals(&self) -> &Signals {
+        &self.layer.signals
+    }
+
+    /// The hyperlinks (OSC 8) whose text is still on the screen where it was written.
+    pub fn links(&self) -> Vec<Link> {
+        self.layer.signals.links(self.parser.screen())
+    }
+
+    /// The last command the shell finished, with its prompt, command and output rows on
+    /// the screen as it is now (needs a shell that sends OSC 133 marks).
+    pub fn last_command(&mut self) -> Option<LastCommand> {
+        let rows = self.size().1;
+        let scrolled = Signals::scrolled(self.parser.screen_mut());
+        self.layer.signals.last_command(scrolled, rows)
     }
 
     /// The queries the program sent (most recent last, up to 256) and the replies.

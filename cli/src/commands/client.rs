@@ -77,6 +77,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         env,
         env_clear,
         isolated,
+        no_shell_integration,
         scrollback,
         idle_timeout,
         record,
@@ -114,6 +115,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         scrollback,
         env_clear,
         isolated,
+        no_shell_integration,
         ..StartSpec::new(command.clone())
     };
     record.apply(&mut start)?;

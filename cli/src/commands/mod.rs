@@ -102,8 +102,12 @@ enum Command {
         #[arg(long, value_name = "in|out", action = ArgAction::Append)]
         focus: Vec<String>,
         /// Then wait until this regex is on the screen (baseline taken before sending).
-        #[arg(long, value_name = "REGEX")]
+        #[arg(long, value_name = "REGEX", conflicts_with = "wait_command")]
         wait: Option<String>,
+        /// Then wait for the shell command to finish (its OSC 133;D mark after the input);
+        /// prints its exit code and exits 0 whatever the code.
+        #[arg(long)]
+        wait_command: bool,
         /// Timeout for --wait in milliseconds.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
@@ -112,7 +116,7 @@ enum Command {
         capture: bool,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit"])))]
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
@@ -132,6 +136,19 @@ enum Command {
         /// The program's exit; prints its status.
         #[arg(long)]
         exit: bool,
+        /// The next shell command to finish (its OSC 133;D mark after this call); prints its
+        /// exit code (`command_exit` with --json) and exits 0 whatever the code.
+        #[arg(long)]
+        command: bool,
+        /// A bell rung after this call.
+        #[arg(long)]
+        bell: bool,
+        /// The window title matching this regex.
+        #[arg(long, value_name = "REGEX")]
+        title: Option<String>,
+        /// The working directory the program reports (OSC 7) matching this regex.
+        #[arg(long, value_name = "REGEX")]
+        cwd: Option<String>,
         /// Give up after this many milliseconds.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
@@ -233,6 +250,10 @@ struct StartArgs {
     /// Hermetic: --env-clear plus a fresh temporary HOME (and XDG dirs), removed at exit.
     #[arg(long)]
     isolated: bool,
+    /// Inject no OSC 133 prompt marks into bash, zsh or fish (then `wait --command` and the
+    /// last command's regions are unavailable).
+    #[arg(long)]
+    no_shell_integration: bool,
     /// Lines of scrollback to keep (default 1000).
     #[arg(long, value_name = "N")]
     scrollback: Option<usize>,
@@ -425,6 +446,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Start(args) => start(name, json, args),
         Command::Send {
             wait,
+            wait_command,
             timeout_ms,
             capture,
             ..
@@ -434,20 +456,30 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     .subcommand_matches("send")
                     .ok_or_else(|| Failure::internal("the send arguments went missing"))?,
             )?;
-            if steps.is_empty() && wait.is_none() && !capture {
+            if steps.is_empty() && wait.is_none() && !wait_command && !capture {
                 return Err(Failure::bad_request(
                     "nothing to send: give -t TEXT, -k KEYS, --paste TEXT, --mouse ACTION, --focus in|out or --sleep-ms N",
                 ));
             }
             let operation = Operation::Send {
                 steps,
-                wait: wait.map(WaitFor::Text),
+                wait: if wait_command {
+                    Some(WaitFor::Command)
+                } else {
+                    wait.map(WaitFor::Text)
+                },
                 timeout_ms,
-                capture,
+                capture: capture || wait_command,
             };
             let reply = call(name, operation, timeout_ms)?;
             match reply.get("screen") {
-                Some(screen) => print_screen(name, json, &decode(screen.clone())?, capture),
+                Some(screen) => {
+                    let screen: Screen = decode(screen.clone())?;
+                    if wait_command && !json {
+                        say!("{}", command_words(&screen));
+                    }
+                    print_screen(name, json, &screen, capture)
+                }
                 None if json => print_json(name, &serde_json::json!({})),
                 None => Ok(()),
             }
@@ -459,9 +491,17 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             output,
             stable,
             exit,
+            command,
+            bell,
+            title,
+            cwd,
             timeout_ms,
         } => {
             let condition = match (text, no_text, output, stable) {
+                _ if command => WaitFor::Command,
+                _ if bell => WaitFor::Bell,
+                _ if title.is_some() => WaitFor::Title(title.unwrap_or_default()),
+                _ if cwd.is_some() => WaitFor::Cwd(cwd.unwrap_or_default()),
                 _ if line.is_some() => WaitFor::Line(line.unwrap_or_default()),
                 (Some(re), ..) => WaitFor::Text(re),
                 (_, Some(re), ..) => WaitFor::NoText(re),
@@ -470,7 +510,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if exit => WaitFor::Exit,
                 _ => {
                     return Err(Failure::bad_request(
-                        "give one of --text, --no-text, --output, --stable, --exit",
+                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --title, --cwd",
                     ));
                 }
             };
@@ -486,7 +526,11 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             if is_exit {
                 return print_exit(name, json, decode(reply)?);
             }
-            print_screen(name, json, &decode(reply["screen"].clone())?, false)
+            let screen: Screen = decode(reply["screen"].clone())?;
+            if command && !json {
+                say!("{}", command_words(&screen));
+            }
+            print_screen(name, json, &screen, false)
         }
         Command::Capture {
             wait,
@@ -584,5 +628,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Once(args) => once(args, json),
         Command::Render(args) => render(args, json),
         Command::Export(args) => export(name, args),
+    }
+}
+
+/// How the last shell command ended, in words: `command exited with code 2`.
+fn command_words(screen: &Screen) -> String {
+    match screen.signals.command_exit {
+        Some(code) => format!("command exited with code {code}"),
+        None => "command finished (the shell gave no exit code)".to_string(),
     }
 }

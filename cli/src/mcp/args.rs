@@ -62,6 +62,10 @@ pub(super) struct TerminalArgs {
     /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
     #[serde(default)]
     pub(super) isolated: Option<bool>,
+    /// start: false to inject no OSC 133 prompt marks into bash, zsh or fish (which
+    /// wait_command and the last command's regions need). Default true.
+    #[serde(default)]
+    pub(super) shell_integration: Option<bool>,
     /// export: a Rust #[test] using the library instead of a tape.
     #[serde(default)]
     pub(super) rust: Option<bool>,
@@ -119,6 +123,22 @@ pub(super) struct TerminalArgs {
     /// wait/send: wait for the program to exit (wait returns its exit code or signal).
     #[serde(default)]
     pub(super) wait_exit: Option<bool>,
+    /// wait/send: wait for the shell command to finish (its OSC 133;D mark after the
+    /// call; bash, zsh and fish send them); the reply's `command_exit` is its exit code and
+    /// `last_command` its prompt/command/output rows. send + wait_command is the atomic
+    /// "run this and wait until it is done".
+    #[serde(default)]
+    pub(super) wait_command: Option<bool>,
+    /// wait/send: wait for a bell.
+    #[serde(default)]
+    pub(super) wait_bell: Option<bool>,
+    /// wait/send: wait until the window title matches this regex.
+    #[serde(default)]
+    pub(super) wait_title: Option<String>,
+    /// wait/send: wait until the working directory the program reports (OSC 7) matches
+    /// this regex.
+    #[serde(default)]
+    pub(super) wait_cwd: Option<String>,
     /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS, else 10000).
     /// exit: the time allowed for a graceful end before SIGKILL.
     #[serde(default)]
@@ -230,10 +250,22 @@ impl TerminalArgs {
         if self.wait_exit == Some(true) {
             waits.push(WaitFor::Exit);
         }
+        if self.wait_command == Some(true) {
+            waits.push(WaitFor::Command);
+        }
+        if self.wait_bell == Some(true) {
+            waits.push(WaitFor::Bell);
+        }
+        if let Some(re) = &self.wait_title {
+            waits.push(WaitFor::Title(re.clone()));
+        }
+        if let Some(re) = &self.wait_cwd {
+            waits.push(WaitFor::Cwd(re.clone()));
+        }
         match waits.len() {
             0 | 1 => Ok(waits.pop()),
             _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms or wait_exit",
+                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title or wait_cwd",
             ),
         }
     }

@@ -76,7 +76,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 }
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms or wait_exit — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -213,7 +213,7 @@ impl State {
             Action::Wait => {
                 let Some(condition) = args.wait()? else {
                     return fail(
-                        "wait needs one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit",
+                        "wait needs one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title, wait_cwd",
                     );
                 };
                 let operation = Operation::Wait {
@@ -378,6 +378,7 @@ impl State {
             cwd,
             env,
             isolated: args.isolated.unwrap_or(false),
+            no_shell_integration: args.shell_integration == Some(false),
             record: record.clone(),
             ..StartSpec::new(argv.clone())
         };
