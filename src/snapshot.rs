@@ -348,6 +348,23 @@ impl Snapshot {
         self.input.mouse.tracking != crate::keys::mouse::MouseTracking::Off
     }
 
+    /// A hash of each row's cells (text and style): rows whose hashes differ between two
+    /// snapshots look different.
+    pub fn row_hashes(&self) -> Vec<u64> {
+        use std::hash::{Hash, Hasher};
+        self.cells
+            .chunks(usize::from(self.cols.max(1)))
+            .map(|row| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                for cell in row {
+                    cell.text().hash(&mut h);
+                    cell.style.hash(&mut h);
+                }
+                h.finish()
+            })
+            .collect()
+    }
+
     /// Everything the program asked of its input: key encoding, mouse, focus, paste.
     pub fn input_modes(&self) -> InputModes {
         self.input

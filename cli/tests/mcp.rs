@@ -5,59 +5,11 @@ mod common;
 
 use std::time::Duration;
 
-use base64::Engine;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
-use rmcp::service::RunningService;
-use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-type Client = RunningService<RoleClient, ()>;
-
-async fn connect(extra: &[&str]) -> Client {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"));
-    cmd.arg("mcp").args(extra);
-    ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap()
-}
-
-async fn call(client: &Client, args: Value) -> CallToolResult {
-    let params = CallToolRequestParams::new("terminal").with_arguments(args.as_object().unwrap().clone());
-    client.call_tool(params).await.unwrap()
-}
-
-fn texts(result: &CallToolResult) -> Vec<String> {
-    result
-        .content
-        .iter()
-        .filter_map(|c| match c {
-            ContentBlock::Text(t) => Some(t.text.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-fn image(result: &CallToolResult) -> Option<Vec<u8>> {
-    result.content.iter().find_map(|c| match c {
-        ContentBlock::Image(i) => {
-            assert_eq!(i.mime_type, "image/png");
-            Some(base64::engine::general_purpose::STANDARD.decode(&i.data).unwrap())
-        }
-        _ => None,
-    })
-}
-
-fn is_error(result: &CallToolResult) -> bool {
-    result.is_error == Some(true)
-}
-
-/// The error code of an error result (`bad_request`, `timeout`, …).
-fn error_code(result: &CallToolResult) -> String {
-    assert!(is_error(result), "not an error: {:?}", texts(result));
-    result.structured_content.as_ref().expect("structured error")["error"]["code"]
-        .as_str()
-        .expect("an error code")
-        .to_string()
-}
+#[path = "support/mcp.rs"]
+mod mcp_client;
+use mcp_client::{call, connect, error_code, image, is_error, texts};
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tool_is_listed_with_its_schema() {

@@ -254,7 +254,7 @@ impl Session {
                     (true, snapshot) => {
                         let snapshot = snapshot.unwrap_or_else(|| self.snapshot());
                         Reply::Screen {
-                            screen: self.screen_of(&snapshot, snapshot.text()),
+                            screen: self.screen_of(&snapshot, snapshot.text(), false),
                         }
                     }
                 })
@@ -268,7 +268,7 @@ impl Session {
             Checked::Wait { condition, timeout } => {
                 let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
                 Ok(Reply::Screen {
-                    screen: self.screen_of(&snapshot, snapshot.text()),
+                    screen: self.screen_of(&snapshot, snapshot.text(), false),
                 })
             }
             Checked::Capture {
@@ -315,7 +315,7 @@ impl Session {
                     lines.push(text);
                     text = lines.join("\n");
                 }
-                let mut screen = self.screen_of(&snapshot, text);
+                let mut screen = self.screen_of(&snapshot, text, true);
                 if let Some(png) = png {
                     render_png(&snapshot, png, &mut screen)?;
                 }
@@ -335,10 +335,14 @@ impl Session {
         }
     }
 
-    /// A reply's screen: the snapshot's fields with `text`, and the program's signals now.
-    fn screen_of(&self, snapshot: &Snapshot, text: String) -> Screen {
+    /// A reply's screen: the snapshot's fields with `text`, the program's signals now, how
+    /// settled it is, and the rows changed since the last capture (a `capture` makes
+    /// itself the next base).
+    fn screen_of(&self, snapshot: &Snapshot, text: String, capture: bool) -> Screen {
         let mut screen = Screen::of(snapshot, text);
         screen.signals = Box::new(self.signal_report());
+        screen.settled_ms = self.settled().as_millis() as u64;
+        screen.changed_rows = self.changed_rows_since_capture(snapshot, capture);
         screen
     }
 

@@ -85,6 +85,14 @@ pub struct Screen {
     /// Whether it asked for focus events.
     #[serde(default)]
     pub focus_events: bool,
+    /// Milliseconds since the screen last changed (measured at the batch of output that
+    /// changed it): how settled it is.
+    #[serde(default)]
+    pub settled_ms: u64,
+    /// The rows (0-based) that look different from this session's previous capture
+    /// (every row before the first); text or style.
+    #[serde(default)]
+    pub changed_rows: Vec<u16>,
     /// What the program signalled besides the screen (bells, shell marks, clipboard, links).
     #[serde(flatten)]
     pub signals: Box<SignalReport>,
@@ -124,6 +132,8 @@ impl Screen {
             mouse: snapshot.input_modes().mouse,
             keys: snapshot.input_modes().keys,
             focus_events: snapshot.input_modes().focus_events,
+            settled_ms: 0,
+            changed_rows: Vec::new(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
             png: None,
@@ -131,6 +141,69 @@ impl Screen {
             height: None,
             png_bytes: None,
         }
+    }
+}
+
+impl Screen {
+    /// One line about the screen: `80x24 · cursor 12,5 · settled 340 ms · alt screen`
+    /// (the cursor as COL,ROW, like mouse targets; `alt screen` only when on it; how the
+    /// program ended once it has).
+    pub fn header(&self) -> String {
+        let mut parts = vec![
+            format!("{}x{}", self.cols, self.rows),
+            format!("cursor {},{}", self.cursor.col, self.cursor.row),
+            format!("settled {} ms", self.settled_ms),
+        ];
+        if self.alternate_screen {
+            parts.push("alt screen".into());
+        }
+        if self.exit.exit_code.is_some() || self.exit.signal.is_some() {
+            parts.push(self.exit.words());
+        }
+        parts.join(" · ")
+    }
+
+    /// The text without its trailing empty rows, and how many there were: what a model is
+    /// sent (the count, not the blank lines).
+    pub fn trimmed_text(&self) -> (&str, usize) {
+        let trimmed = self.text.trim_end_matches('\n');
+        let kept = if trimmed.is_empty() {
+            0
+        } else {
+            trimmed.split('\n').count()
+        };
+        let rows = if self.text.is_empty() {
+            0
+        } else {
+            self.text.split('\n').count()
+        };
+        (trimmed, rows.saturating_sub(kept))
+    }
+
+    /// The header, then only the rows in `changed_rows`, each as `ROW | text`; changed rows
+    /// that are empty at the bottom are one line with their count.
+    pub fn changed_view(&self) -> String {
+        let rows: Vec<&str> = self.text.split('\n').collect();
+        let mut out = self.header();
+        if self.changed_rows.is_empty() {
+            out.push_str("\nno rows changed");
+            return out;
+        }
+        let (_, empty_below) = self.trimmed_text();
+        let first_empty = rows.len().saturating_sub(empty_below);
+        let mut blank = Vec::new();
+        for &row in &self.changed_rows {
+            let r = usize::from(row);
+            if r >= first_empty {
+                blank.push(row);
+                continue;
+            }
+            out.push_str(&format!("\n{row:>4} | {}", rows.get(r).copied().unwrap_or("")));
+        }
+        if let (Some(first), Some(last)) = (blank.first(), blank.last()) {
+            out.push_str(&format!("\n     | ({} empty rows, {first}-{last})", blank.len()));
+        }
+        out
     }
 }
 

@@ -371,6 +371,7 @@ impl SessionBuilder {
             temp_dirs: Mutex::new(temp_dirs),
             recorder,
             log: crate::operation::OperationLog::new(),
+            last_capture_rows: Mutex::new(Vec::new()),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

@@ -186,6 +186,8 @@ pub struct Session {
     recorder: Option<Arc<Recorder>>,
     /// Every operation applied through the executor ([`Session::apply`]).
     log: crate::operation::OperationLog,
+    /// The row hashes of the last capture's screen, for `changed_rows`.
+    last_capture_rows: Mutex<Vec<u64>>,
 }
 
 impl Session {
@@ -463,6 +465,27 @@ impl Session {
     /// exit code, bells, working directory, clipboard writes, links, notifications.
     pub fn signal_report(&self) -> crate::operation::SignalReport {
         crate::operation::SignalReport::of(&mut self.shared.lock().terminal)
+    }
+
+    /// How long the screen has been unchanged (to the batch of output that last changed it).
+    pub fn settled(&self) -> Duration {
+        self.shared.lock().changed_at.elapsed()
+    }
+
+    /// The rows of `screen` that look different from the last capture's (all of them
+    /// before the first capture, or after a resize); a capture (`remember`) becomes the
+    /// next comparison's base, the screens of other replies do not.
+    pub(crate) fn changed_rows_since_capture(&self, screen: &Snapshot, remember: bool) -> Vec<u16> {
+        let now = screen.row_hashes();
+        let mut last = self.last_capture_rows.lock().unwrap_or_else(|p| p.into_inner());
+        let changed = (0..now.len())
+            .filter(|&row| last.len() != now.len() || last[row] != now[row])
+            .map(|row| row as u16)
+            .collect();
+        if remember {
+            *last = now;
+        }
+        changed
     }
 
     /// A copy of the screen now.

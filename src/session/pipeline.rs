@@ -144,6 +144,7 @@ pub(super) fn parse_loop(
                     recorder.resync(state.terminal.redraw());
                     batch.clear();
                 }
+                state.note_screen();
                 state.generation += 1;
                 state.terminal.take_replies()
             };

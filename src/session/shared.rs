@@ -44,6 +44,10 @@ pub(crate) struct State {
     pub(crate) reader_done: bool,
     /// Set once `exit()`/`kill()` ended the session.
     pub(crate) closed: bool,
+    /// The screen's fingerprint after the last batch of output, and when it last differed
+    /// from the one before: how long the screen has been settled.
+    pub(crate) screen_fingerprint: u64,
+    pub(crate) changed_at: Instant,
 }
 
 impl State {
@@ -56,6 +60,17 @@ impl State {
             exit: None,
             reader_done: false,
             closed: false,
+            screen_fingerprint: 0,
+            changed_at: Instant::now(),
+        }
+    }
+
+    /// Notes the screen after a batch of output: if it looks different, it changed now.
+    pub(crate) fn note_screen(&mut self) {
+        let fingerprint = self.terminal.fingerprint();
+        if fingerprint != self.screen_fingerprint {
+            self.screen_fingerprint = fingerprint;
+            self.changed_at = Instant::now();
         }
     }
 

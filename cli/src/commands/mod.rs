@@ -167,6 +167,11 @@ enum Command {
         /// Include the lines that scrolled off the top.
         #[arg(long)]
         scrollback: bool,
+        /// Print only the rows that changed since this session's previous capture,
+        /// each with its row number, under a one-line header (size, cursor, settled time,
+        /// alt screen).
+        #[arg(long, conflicts_with_all = ["ansi", "scrollback", "png"])]
+        changed: bool,
         /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
         /// keeping columns: clocks, timestamps, pids (repeatable).
         #[arg(long, value_name = "REGEX")]
@@ -537,6 +542,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             timeout_ms,
             ansi,
             scrollback,
+            changed,
             mask,
             png,
             render,
@@ -559,6 +565,10 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 if let Some(path) = &screen.png {
                     say!("{}", path.display());
                 }
+                return Ok(());
+            }
+            if changed && !json {
+                say!("{}", screen.changed_view());
                 return Ok(());
             }
             print_screen(name, json, &screen, true)

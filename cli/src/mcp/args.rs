@@ -66,6 +66,10 @@ pub(super) struct TerminalArgs {
     /// wait_command and the last command's regions need). Default true.
     #[serde(default)]
     pub(super) shell_integration: Option<bool>,
+    /// capture: send only the rows that changed since this session's previous capture
+    /// (`changed_rows`), each as `ROW | text`, under a one-line header.
+    #[serde(default)]
+    pub(super) changed_only: Option<bool>,
     /// export: a Rust #[test] using the library instead of a tape.
     #[serde(default)]
     pub(super) rust: Option<bool>,

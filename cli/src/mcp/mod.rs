@@ -76,7 +76,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 }
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text, a PNG image unless image=false, and cursor/size/title/exit status; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -179,7 +179,7 @@ impl State {
                     capture,
                 };
                 match self.session(&name)?.apply(&operation)? {
-                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    Reply::Screen { screen } => Ok(screen_result(&name, screen, false)),
                     _ => Ok(CallToolResult::success(vec![ContentBlock::text("sent")])),
                 }
             }
@@ -206,7 +206,9 @@ impl State {
                     scrolled_back: 0,
                 };
                 match self.session(&name)?.apply(&operation)? {
-                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    Reply::Screen { screen } => {
+                        Ok(screen_result(&name, screen, args.changed_only == Some(true)))
+                    }
                     other => Err(unexpected(&other)),
                 }
             }
@@ -221,7 +223,7 @@ impl State {
                     timeout_ms: args.timeout_ms,
                 };
                 match self.session(&name)?.apply(&operation)? {
-                    Reply::Screen { screen } => Ok(screen_result(&name, screen)),
+                    Reply::Screen { screen } => Ok(screen_result(&name, screen, false)),
                     Reply::Exit(exit) => Ok(exit_result(&name, exit)),
                     other => Err(unexpected(&other)),
                 }
@@ -422,15 +424,24 @@ fn exit_result(name: &str, exit: tuipilot::operation::ExitReport) -> CallToolRes
     )
 }
 
-/// A screen as MCP content: its text, the PNG if one was rendered, and the other fields
-/// (size, cursor, title, exit status, the saved PNG's path) as structured content.
-fn screen_result(name: &str, mut screen: Screen) -> CallToolResult {
-    let text = std::mem::take(&mut screen.text);
+/// A screen as MCP content: its text (without trailing empty rows: their count is in
+/// `empty_rows_below`), or only its changed rows under a header; the PNG if one was
+/// rendered; and the other fields (size, cursor, title, exit status, settled time, changed
+/// rows, the saved PNG's path) as structured content.
+fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallToolResult {
+    let (trimmed, empty_below) = screen.trimmed_text();
+    let text = if changed_only {
+        screen.changed_view()
+    } else {
+        trimmed.to_string()
+    };
+    screen.text = String::new();
     let png = screen.png_bytes.take();
     let mut info = serde_json::to_value(&screen).unwrap_or_default();
     if let Value::Object(fields) = &mut info {
         fields.remove("text");
         fields.insert("session".into(), json!(name));
+        fields.insert("empty_rows_below".into(), json!(empty_below));
     }
     let mut content = vec![ContentBlock::text(text)];
     if let Some(png) = png {

@@ -1,0 +1,138 @@
+//! An agent's view of a screen: how long it has been settled, which rows changed since
+//! the previous capture, only those rows on request, and no trailing blank rows sent to a
+//! model — through the CLI and through MCP; and the new inputs and waits through MCP.
+
+mod support;
+
+#[path = "support/mcp.rs"]
+mod mcp_client;
+
+use mcp_client::{call, connect, is_error, texts};
+use serde_json::json;
+use support::{Dir, start_bash};
+
+#[test]
+fn capture_json_says_how_settled_the_screen_is_and_which_rows_changed() {
+    let dir = Dir::new();
+    start_bash(&dir, "b");
+    dir.ok(&["wait", "-s", "b", "--text", r"^\$$"]);
+    let first = dir.json(&["capture", "-s", "b", "--json"]);
+    assert!(first["settled_ms"].as_u64().is_some(), "{first}");
+    let same = dir.json(&["capture", "-s", "b", "--json"]);
+    assert_eq!(same["changed_rows"], json!([]), "{same}");
+    dir.ok(&[
+        "send",
+        "-s",
+        "b",
+        "-t",
+        "echo hello",
+        "-k",
+        "Enter",
+        "--wait-command",
+    ]);
+    let after = dir.json(&["capture", "-s", "b", "--json"]);
+    assert_eq!(after["changed_rows"], json!([0, 1, 2]), "{after}");
+}
+
+#[test]
+fn capture_changed_prints_a_header_and_only_the_changed_rows() {
+    let dir = Dir::new();
+    start_bash(&dir, "b");
+    dir.ok(&["wait", "-s", "b", "--text", r"^\$$"]);
+    dir.ok(&["capture", "-s", "b"]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "b",
+        "-t",
+        "echo hello",
+        "-k",
+        "Enter",
+        "--wait-command",
+    ]);
+    let view = dir.ok(&["capture", "-s", "b", "--changed"]);
+    let lines: Vec<&str> = view.lines().collect();
+    assert!(
+        lines[0].starts_with("80x24 · cursor 2,2 · settled ") && lines[0].ends_with(" ms"),
+        "{view}"
+    );
+    assert_eq!(
+        &lines[1..],
+        ["   0 | $ echo hello", "   1 | hello", "   2 | $"],
+        "{view}"
+    );
+    let again = dir.ok(&["capture", "-s", "b", "--changed"]);
+    assert!(again.ends_with("no rows changed\n"), "{again}");
+    // A cleared screen: the blank rows at the bottom are one line with their count.
+    dir.ok(&["send", "-s", "b", "-t", "clear", "-k", "Enter", "--wait-command"]);
+    let cleared = dir.ok(&["capture", "-s", "b", "--changed"]);
+    assert!(
+        cleared.contains("   0 | $\n     | (2 empty rows, 1-2)"),
+        "{cleared}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
+    let client = connect(&[]).await;
+    let started = call(
+        &client,
+        json!({"action": "start", "command": "bash --norc --noprofile", "env": {"PS1": "$ "}}),
+    )
+    .await;
+    assert!(!is_error(&started), "{:?}", texts(&started));
+    call(&client, json!({"action": "wait", "wait_pattern": "^\\$$"})).await;
+    let ran = call(
+        &client,
+        json!({"action": "send", "text": "echo hi; false", "keys": "Enter", "wait_command": true}),
+    )
+    .await;
+    let info = ran.structured_content.clone().unwrap();
+    assert_eq!(info["command_exit"], 1, "{info}");
+    let capture = call(&client, json!({"action": "capture", "image": false})).await;
+    let text = &texts(&capture)[0];
+    assert_eq!(text, "$ echo hi; false\nhi\n$", "no trailing blank rows");
+    let info = capture.structured_content.clone().unwrap();
+    assert_eq!(info["empty_rows_below"], 21, "{info}");
+    assert!(info["settled_ms"].is_u64(), "{info}");
+    let changed = call(
+        &client,
+        json!({"action": "send", "text": "echo more", "keys": "Enter", "wait_command": true}),
+    )
+    .await;
+    assert!(!is_error(&changed));
+    let only = call(
+        &client,
+        json!({"action": "capture", "image": false, "changed_only": true}),
+    )
+    .await;
+    let view = &texts(&only)[0];
+    assert!(view.starts_with("80x24 · cursor 2,4 · settled "), "{view}");
+    assert!(
+        view.ends_with(" ms\n   2 | $ echo more\n   3 | more\n   4 | $"),
+        "{view}"
+    );
+    // A mouse action on a program that did not enable the mouse is a bad request.
+    let clicked = call(&client, json!({"action": "send", "mouse": "click 1,1"})).await;
+    assert!(is_error(&clicked));
+    assert!(
+        texts(&clicked)[0].contains("has not enabled mouse reporting"),
+        "{:?}",
+        texts(&clicked)
+    );
+    call(&client, json!({"action": "exit"})).await;
+    client.cancel().await.unwrap();
+}
+
+#[test]
+fn a_new_session_reports_every_row_as_changed_before_its_first_capture() {
+    let dir = Dir::new();
+    dir.ok(&["start", "-s", "n", "--", "sh", "-c", "echo ready; exec cat"]);
+    let reply = dir.json(&["wait", "-s", "n", "--text", "^ready", "--json"]);
+    assert_eq!(reply["changed_rows"].as_array().unwrap().len(), 24, "{reply}");
+    // A wait's reply does not become the base: the first capture still sees every row.
+    let first = dir.json(&["capture", "-s", "n", "--json"]);
+    assert_eq!(first["changed_rows"].as_array().unwrap().len(), 24, "{first}");
+    let second = dir.json(&["capture", "-s", "n", "--json"]);
+    assert_eq!(second["changed_rows"], json!([]), "{second}");
+}
