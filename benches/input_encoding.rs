@@ -67,8 +67,16 @@ fn main() {
         ("plain key `x` (baseline)", Input::keys("x").unwrap(), 1),
         ("kitty key `C-a` (CSI 97;5u)", Input::keys("C-a").unwrap(), 7),
         ("mouse `press 3,3` (SGR)", Input::mouse("press 3,3").unwrap(), 9),
-        ("plain keys `x y` (baseline for two)", Input::keys("x y").unwrap(), 2),
-        ("mouse `click /got/` (2 events)", Input::mouse("click /got/").unwrap(), 18),
+        (
+            "plain keys `x y` (baseline for two)",
+            Input::keys("x y").unwrap(),
+            2,
+        ),
+        (
+            "mouse `click /got/` (2 events)",
+            Input::mouse("click /got/").unwrap(),
+            18,
+        ),
     ];
     let results = measure(&s, &inputs);
     println!("send round trip (send, then the program has read it), {ROUNDS} rounds each:");

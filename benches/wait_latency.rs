@@ -43,7 +43,11 @@ fn child() -> std::io::Result<()> {
         n += 1;
         std::thread::sleep(Duration::from_millis(2));
         if command {
-            write!(out, "\x1b]133;C\x07MARK {n} {}\r\n\x1b]133;D;0\x07", monotonic_ns())?;
+            write!(
+                out,
+                "\x1b]133;C\x07MARK {n} {}\r\n\x1b]133;D;0\x07",
+                monotonic_ns()
+            )?;
         } else {
             write!(out, "MARK {n} {}\r\n", monotonic_ns())?;
         }
