@@ -221,8 +221,9 @@ impl SessionBuilder {
     }
 
     /// Whether bash, zsh and fish get OSC 133 prompt marks injected (on by default; see
-    /// the README for exactly what is injected): what [`Condition::CommandDone`]
-    /// (crate::Condition::CommandDone) and the last command's regions need.
+    /// the README for exactly what is injected): what
+    /// [`Condition::CommandDone`](crate::Condition::CommandDone) and the last command's
+    /// regions need.
     pub fn shell_integration(mut self, on: bool) -> Self {
         self.shell_integration = on;
         self

@@ -8,7 +8,7 @@
 //!
 //! Rows of a shell command's regions are kept with the number of lines the screen had
 //! scrolled when each mark arrived, so they can be read against the screen as it is later
-//! (see [`Signals::last_command`]).
+//! (see [`Terminal::last_command`](super::Terminal::last_command)).
 
 use std::collections::VecDeque;
 
