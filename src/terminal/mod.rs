@@ -14,6 +14,7 @@
 //! ```
 
 mod gaps;
+mod params;
 mod respond;
 mod sequence;
 pub mod signals;
