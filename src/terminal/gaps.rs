@@ -11,7 +11,11 @@
 //! - `CSI s` / `CSI u` → `ESC 7` / `ESC 8`; `ESC D` → LF; `ESC E` → CR LF;
 //! - `CSI ? 1047 h/l` and `CSI ? 1048 h/l` → their `?47` and `ESC 7/8` equivalents;
 //! - REP (`CSI n b`) clipped to the cells it can change, so eight bytes of output cannot
-//!   buy seconds of CPU (see [`GapLayer::repeat_count`]).
+//!   buy seconds of CPU (see [`GapLayer::repeat_count`]);
+//! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
+//!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
+//!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
+//! - every OSC string is handed to [`Signals`] once what came before it is parsed.
 //!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
