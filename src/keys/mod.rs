@@ -305,43 +305,14 @@ impl Key {
     ///
     /// Names are case-insensitive; a single character stands for itself.
     pub fn parse(spec: &str) -> Result<Key, Error> {
-        let mut mods = Modifiers::default();
-        let (event, mut rest) = match spec.split_once(':') {
-            Some((prefix, key))
-                if !key.is_empty() && EVENTS.iter().any(|(p, _)| prefix.eq_ignore_ascii_case(p)) =>
-            {
-                (
-                    EVENTS
-                        .iter()
-                        .find(|(p, _)| prefix.eq_ignore_ascii_case(p))
-                        .map_or(KeyEvent::Press, |(_, e)| *e),
-                    key,
-                )
-            }
-            _ => (KeyEvent::Press, spec),
-        };
-        loop {
-            if let Some(after) = rest.strip_prefix('^')
-                && after.chars().count() == 1
-            {
-                mods.ctrl = true;
-                rest = after;
-                break;
-            }
-            let lower = rest.to_ascii_lowercase();
-            let Some((prefix, modifier)) = PREFIXES
-                .iter()
-                .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len())
-            else {
-                break;
-            };
-            match modifier {
-                Modifier::Ctrl => mods.ctrl = true,
-                Modifier::Alt => mods.alt = true,
-                Modifier::Shift => mods.shift = true,
-            }
-            rest = &rest[prefix.len()..];
-        }
+        let (event, rest) = spec
+            .split_once(':')
+            .and_then(|(prefix, key)| {
+                let (_, event) = EVENTS.iter().find(|(p, _)| prefix.eq_ignore_ascii_case(p))?;
+                (!key.is_empty()).then_some((*event, key))
+            })
+            .unwrap_or((KeyEvent::Press, spec));
+        let (mods, rest) = take_modifiers(rest);
         let code = parse_code(rest).ok_or_else(|| unknown_key(spec, rest))?;
         let key = Key { code, mods, event };
         key.check(spec)?;
@@ -536,6 +507,35 @@ pub fn encode_paste(text: &str, bracketed: bool) -> Vec<u8> {
         out.extend_from_slice(body.as_bytes());
     }
     out
+}
+
+/// Splits modifier prefixes (`C-`, `Ctrl+`, `M-`, `Alt-`, `S-`, `^` before one character …)
+/// off the front of `spec`: the modifiers they name, and what follows them. A prefix is
+/// taken only when something follows it, so `C-` alone is not a modifier.
+pub(crate) fn take_modifiers(spec: &str) -> (Modifiers, &str) {
+    let mut mods = Modifiers::default();
+    let mut rest = spec;
+    loop {
+        if let Some(after) = rest.strip_prefix('^')
+            && after.chars().count() == 1
+        {
+            mods.ctrl = true;
+            return (mods, after);
+        }
+        let lower = rest.to_ascii_lowercase();
+        let Some((prefix, modifier)) = PREFIXES
+            .iter()
+            .find(|(p, _)| lower.starts_with(p) && lower.len() > p.len())
+        else {
+            return (mods, rest);
+        };
+        match modifier {
+            Modifier::Ctrl => mods.ctrl = true,
+            Modifier::Alt => mods.alt = true,
+            Modifier::Shift => mods.shift = true,
+        }
+        rest = &rest[prefix.len()..];
+    }
 }
 
 fn parse_code(name: &str) -> Option<KeyCode> {

@@ -27,7 +27,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Modifier, Modifiers, PREFIXES};
+use super::{Modifiers, take_modifiers};
 use crate::error::{Error, Result};
 use crate::snapshot::Snapshot;
 
@@ -416,19 +416,7 @@ impl MouseAction {
     pub fn parse(spec: &str) -> Result<MouseAction> {
         let text = spec.trim();
         let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
-        let mut mods = Modifiers::default();
-        let mut action = word;
-        while let Some((prefix, modifier)) = PREFIXES
-            .iter()
-            .find(|(p, _)| action.to_ascii_lowercase().starts_with(p) && action.len() > p.len())
-        {
-            match modifier {
-                Modifier::Ctrl => mods.ctrl = true,
-                Modifier::Alt => mods.alt = true,
-                Modifier::Shift => mods.shift = true,
-            }
-            action = &action[prefix.len()..];
-        }
+        let (mods, action) = take_modifiers(word);
         let lower = action.to_ascii_lowercase();
         let Some(&(_, gesture)) = ACTIONS.iter().find(|(name, _)| *name == lower) else {
             let names: Vec<&str> = ACTIONS.iter().map(|(name, _)| *name).collect();
