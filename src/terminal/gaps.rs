@@ -313,36 +313,40 @@ impl GapLayer {
         parser: &mut Parser,
         responder: &mut Responder,
     ) {
+        if let Action::Pass = action {
+            if self.carried > 0 {
+                give(parser, &self.seq[..self.carried]);
+            }
+        } else {
+            // The sequence is consumed, and acts on the screen as it stands at its place
+            // in the stream: everything before it is parsed first.
+            run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
+            self.consume(action, parser, responder);
+            run.pass = end;
+        }
+        self.carried = 0;
+        run.seq_start = None;
+    }
+
+    /// Acts on a consumed sequence (in `self.seq`) in place of passing it on.
+    fn consume(&mut self, action: Action, parser: &mut Parser, responder: &mut Responder) {
         match action {
-            Action::Pass => {
-                if self.carried > 0 {
-                    give(parser, &self.seq[..self.carried]);
-                }
-            }
-            Action::Replace(bytes) => {
-                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
-                give(parser, &bytes);
-                run.pass = end;
-            }
+            Action::Pass => {}
+            Action::Replace(bytes) => give(parser, &bytes),
             Action::Query => {
-                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
                 if let Some(csi) = Csi::parse(&self.seq) {
                     responder.answer_csi(&self.seq, &csi, parser.screen(), self.modes);
                 }
-                run.pass = end;
             }
             Action::TitleStack(push) => {
-                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
                 if push {
                     let title = parser.callbacks().title.clone();
                     self.signals.push_title(&title);
                 } else if let Some(title) = self.signals.pop_title() {
                     parser.callbacks_mut().title = title;
                 }
-                run.pass = end;
             }
             Action::KittyKeyboard => {
-                run.flush_to(run.seq_start.unwrap_or(run.pass), parser);
                 if let Some(csi) = Csi::parse(&self.seq) {
                     let alternate = parser.screen().alternate_screen();
                     let numbers = csi.numbers();
@@ -355,11 +359,8 @@ impl GapLayer {
                         _ => kitty.set(alternate, number(0, 0) as u8, number(1, 1)),
                     }
                 }
-                run.pass = end;
             }
         }
-        self.carried = 0;
-        run.seq_start = None;
     }
 
     fn string_done(&mut self, kind: StrKind, responder: &mut Responder, parser: &mut Parser) {
