@@ -218,19 +218,15 @@ fn wait_as_object<S: serde::Serializer>(
     serializer: S,
 ) -> std::result::Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
-    match wait {
-        Some(WaitFor::Exit) | Some(WaitFor::Command) | Some(WaitFor::Bell) => {
-            let name = match wait {
-                Some(WaitFor::Exit) => "exit",
-                Some(WaitFor::Command) => "command",
-                _ => "bell",
-            };
-            let mut map = serializer.serialize_map(Some(1))?;
-            map.serialize_entry(name, &())?;
-            map.end()
-        }
-        other => other.serialize(serializer),
-    }
+    let name = match wait {
+        Some(WaitFor::Exit) => "exit",
+        Some(WaitFor::Command) => "command",
+        Some(WaitFor::Bell) => "bell",
+        other => return other.serialize(serializer),
+    };
+    let mut map = serializer.serialize_map(Some(1))?;
+    map.serialize_entry(name, &())?;
+    map.end()
 }
 
 /// A PNG wanted from a capture, and how to draw it.

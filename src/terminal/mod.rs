@@ -364,7 +364,7 @@ impl Terminal {
     /// the screen as it is now (needs a shell that sends OSC 133 marks).
     pub fn last_command(&mut self) -> Option<LastCommand> {
         let rows = self.size().1;
-        let scrolled = Signals::scrolled(self.parser.screen_mut());
+        let scrolled = signals::scrolled(self.parser.screen_mut());
         self.layer.signals.last_command(scrolled, rows)
     }
 

@@ -122,14 +122,15 @@ pub struct Signals {
     /// Titles pushed with `CSI 22 t`, the most recent last.
     pub title_stack: Vec<String>,
     links: VecDeque<Link>,
-    open_link: Option<(String, Place, u16)>,
+    /// The link being written: its URI and the cell (row, column) it starts at.
+    open_link: Option<(String, u16, u16)>,
     current: Marks,
     finished: Option<Marks>,
 }
 
 /// Lines scrolled so far, when the screen can tell: the scrollback's length (which stops
 /// growing at its cap).
-fn scrolled(screen: &mut vt100::Screen) -> u64 {
+pub(crate) fn scrolled(screen: &mut vt100::Screen) -> u64 {
     screen.set_scrollback(usize::MAX);
     let len = screen.scrollback();
     screen.set_scrollback(0);
@@ -264,30 +265,30 @@ impl Signals {
     fn hyperlink(&mut self, rest: &str, screen: &mut vt100::Screen) {
         // `8;params;URI`: an empty URI closes the link that is open.
         let uri = rest.split_once(';').map_or("", |(_, uri)| uri);
-        if let Some((open_uri, start, start_col)) = self.open_link.take() {
-            let end = place(screen);
-            let end_col = screen.cursor_position().1.min(screen.size().1.get());
-            if end.row == start.row && end_col > start_col {
-                let text: String = screen
-                    .rows(start_col, end_col - start_col)
-                    .nth(usize::from(start.row))
-                    .unwrap_or_default();
-                if self.links.len() == MAX_LINKS {
-                    self.links.pop_front();
-                }
-                self.links.push_back(Link {
-                    uri: open_uri,
-                    text: text.trim_end().to_string(),
-                    row: start.row,
-                    col: start_col,
-                    end_col,
-                });
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        let (row, col) = screen.cursor_position();
+        let (row, col) = (row.min(rows.saturating_sub(1)), col.min(cols));
+        if let Some((open_uri, start_row, start_col)) = self.open_link.take()
+            && row == start_row
+            && col > start_col
+        {
+            let text: String = screen
+                .rows(start_col, col - start_col)
+                .nth(usize::from(row))
+                .unwrap_or_default();
+            if self.links.len() == MAX_LINKS {
+                self.links.pop_front();
             }
+            self.links.push_back(Link {
+                uri: open_uri,
+                text: text.trim_end().to_string(),
+                row,
+                col: start_col,
+                end_col: col,
+            });
         }
         if !uri.is_empty() {
-            let start = place(screen);
-            let col = screen.cursor_position().1;
-            self.open_link = Some((cut(uri), start, col));
+            self.open_link = Some((cut(uri), row, col));
         }
     }
 
@@ -374,11 +375,6 @@ impl Signals {
     /// `CSI 23 t`: pops a title, if any was pushed.
     pub(crate) fn pop_title(&mut self) -> Option<String> {
         self.title_stack.pop()
-    }
-
-    /// The number of lines scrolled so far on `screen`, as marks record it.
-    pub(crate) fn scrolled(screen: &mut vt100::Screen) -> u64 {
-        scrolled(screen)
     }
 }
 
