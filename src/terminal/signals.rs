@@ -262,7 +262,7 @@ impl Signals {
         }
     }
 
-    fn hyperlink(&mut self, rest: &str, screen: &mut vt100::Screen) {
+    fn hyperlink(&mut self, rest: &str, screen: &vt100::Screen) {
         // `8;params;URI`: an empty URI closes the link that is open.
         let uri = rest.split_once(';').map_or("", |(_, uri)| uri);
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
