@@ -161,7 +161,7 @@ pub(crate) struct Baseline {
 impl Baseline {
     pub(crate) fn now(state: &State, require_change: bool) -> Baseline {
         Baseline {
-            fingerprint: state.terminal.fingerprint(),
+            fingerprint: state.screen_fingerprint,
             output_offset: state.log.total(),
             commands: state.terminal.signals().commands_finished,
             bells: state.terminal.bells(),
@@ -375,19 +375,12 @@ pub(crate) fn wait_until(
         }
         if seen_generation != Some(state.generation) {
             seen_generation = Some(state.generation);
-            // Text waits need the fingerprint only until the first change is seen.
-            let needed = match condition {
-                Condition::Stable(_) => true,
-                Condition::Text(_) | Condition::Line(_) => !changed,
-                _ => false,
-            };
-            if needed {
-                let fingerprint = state.terminal.fingerprint();
-                if fingerprint != last_fingerprint {
-                    last_fingerprint = fingerprint;
-                    changed = true;
-                    quiet_since = Instant::now();
-                }
+            // The parser notes the screen's fingerprint after every batch: read, not
+            // recomputed.
+            if state.screen_fingerprint != last_fingerprint {
+                last_fingerprint = state.screen_fingerprint;
+                changed = true;
+                quiet_since = Instant::now();
             }
             // Output since the input counts as a change even when it redrew the same
             // screen (a `clear` and the same prompt, parsed in one batch, leave no

@@ -406,7 +406,11 @@ impl Session {
     /// Resizes; `caller` as for [`send_from`](Self::send_from).
     pub(crate) fn resize_from(&self, cols: u16, rows: u16, caller: Caller) -> Result<()> {
         self.check_input("resize", caller)?;
-        self.shared.lock().terminal.resize(cols, rows)?;
+        {
+            let mut state = self.shared.lock();
+            state.terminal.resize(cols, rows)?;
+            state.note_screen();
+        }
         if let Some(recorder) = &self.recorder {
             recorder.resize(cols, rows);
         }

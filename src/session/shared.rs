@@ -44,8 +44,9 @@ pub(crate) struct State {
     pub(crate) reader_done: bool,
     /// Set once `exit()`/`kill()` ended the session.
     pub(crate) closed: bool,
-    /// The screen's fingerprint after the last batch of output, and when it last differed
-    /// from the one before: how long the screen has been settled.
+    /// The screen's fingerprint, noted after every change to the terminal (each batch of
+    /// output, a resize) — what waits compare — and when it last differed from the one
+    /// before: how long the screen has been settled.
     pub(crate) screen_fingerprint: u64,
     pub(crate) changed_at: Instant,
 }
@@ -53,6 +54,7 @@ pub(crate) struct State {
 impl State {
     /// A session's state before any output.
     pub(crate) fn new(terminal: Terminal, log: OutputRing) -> State {
+        let screen_fingerprint = terminal.fingerprint();
         State {
             terminal,
             generation: 0,
@@ -60,12 +62,13 @@ impl State {
             exit: None,
             reader_done: false,
             closed: false,
-            screen_fingerprint: 0,
+            screen_fingerprint,
             changed_at: Instant::now(),
         }
     }
 
-    /// Notes the screen after a batch of output: if it looks different, it changed now.
+    /// Notes the screen after the terminal changed (output, a resize): if it looks
+    /// different, it changed now.
     pub(crate) fn note_screen(&mut self) {
         let fingerprint = self.terminal.fingerprint();
         if fingerprint != self.screen_fingerprint {
