@@ -161,6 +161,8 @@ fn the_rust_export_spells_the_same_steps_as_a_test() {
     session
         .apply(&send("echo hi", "Enter", Some(WaitFor::Text("^hi$".into()))))
         .unwrap();
+    // `hi` can be on the screen before bash's next prompt: the capture waits for both.
+    session.apply(&wait(WaitFor::Text(r"^hi\n\$$".into()))).unwrap();
     session.apply(&capture()).unwrap();
     let log = session.operations();
     session.exit().unwrap();
