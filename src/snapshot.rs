@@ -188,14 +188,19 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub(crate) fn from_screen(screen: &vt100::Screen, title: &str, input: InputModes) -> Snapshot {
+    pub(crate) fn from_screen(
+        screen: &vt100::Screen,
+        title: &str,
+        input: InputModes,
+        clusters: &crate::terminal::Clusters,
+    ) -> Snapshot {
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
         for row in 0..rows {
             for col in 0..cols {
                 let cell = match screen.cell(row, col) {
                     Some(c) => Cell {
-                        text: CellText::new(c.contents()),
+                        text: CellText::new(&clusters.decode(c.contents())),
                         style: Style {
                             fg: c.fgcolor().into(),
                             bg: c.bgcolor().into(),

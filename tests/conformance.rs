@@ -241,3 +241,59 @@ fn record_streams() {
     s.wait_exit().unwrap();
     save("colors", &s);
 }
+
+/// Emoji, flags, ZWJ sequences, VS15/VS16, skin tones, CJK, combining marks, and East
+/// Asian ambiguous, halfwidth and fullwidth characters: one per row, each followed by
+/// `|`, then `#` at column 30 and a second `#` placed by the cursor after a tab stop, so
+/// any cell the width rules disagree on moves the `|` or swallows a `#`.
+const WIDTH_CORPUS: &[&str] = &[
+    "😀",
+    "🇯🇵",
+    "👨\u{200D}👩\u{200D}👧",
+    "🏳\u{FE0F}\u{200D}🌈",
+    "👩\u{200D}💻",
+    "👍🏽",
+    "✔\u{FE0F}",
+    "❤\u{FE0F}",
+    "☀\u{FE0E}",
+    "⌚",
+    "漢字",
+    "한글",
+    "ｱｲｳ",
+    "ＡＢ",
+    "e\u{301}a\u{308}",
+    "สวัสดี",
+    "①±Ω←",
+    "a\u{200B}b",
+    "\u{1F1EF}",
+    "\u{2764}",
+];
+
+#[test]
+fn cell_widths_match_tmux_on_emoji_flags_zwj_cjk_and_marks() {
+    if !common::have("tmux") {
+        eprintln!("skipped: tmux is not installed (CI installs it)");
+        return;
+    }
+    let (cols, rows) = (40u16, WIDTH_CORPUS.len() as u16 + 2);
+    let mut stream = Vec::new();
+    for (row, text) in WIDTH_CORPUS.iter().enumerate() {
+        stream.extend_from_slice(format!("\x1b[{};1H{text}|\x1b[30G#\t#", row + 1).as_bytes());
+    }
+    // A row that fills the screen's width exactly after a VS16 character: it must not wrap.
+    let full = format!("✔\u{FE0F}{}|", "x".repeat(usize::from(cols) - 2));
+    stream.extend_from_slice(format!("\x1b[{};1H{full}", rows - 1).as_bytes());
+    let dir = common::TempDir::new("widths");
+    let file = dir.0.join("widths.bin");
+    std::fs::write(&file, &stream).unwrap();
+    let ours = engine_screen(&stream, cols, rows);
+    let theirs = tmux_screen(&file, cols, rows);
+    let differ: Vec<String> = ours
+        .iter()
+        .zip(&theirs)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, (a, b))| format!("row {i}\n  ours: {a:?}\n  tmux: {b:?}"))
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -316,6 +316,14 @@ impl Session {
                     text = lines.join("\n");
                 }
                 let mut screen = self.screen_of(&snapshot, text, true);
+                #[cfg(feature = "render")]
+                {
+                    let options = png.as_ref().map(|p| p.options.clone()).unwrap_or_default();
+                    screen.missing_glyphs = crate::render::missing_glyphs(&snapshot, &options)?
+                        .into_iter()
+                        .map(|c| format!("U+{:04X}", u32::from(c)))
+                        .collect();
+                }
                 if let Some(png) = png {
                     render_png(&snapshot, png, &mut screen)?;
                 }

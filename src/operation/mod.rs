@@ -258,6 +258,10 @@ pub struct PngRequest {
     /// Extra pixels between cells before scaling (default 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub letter_spacing: Option<f32>,
+    /// Whether the fonts installed on the machine may draw what the bundled and named
+    /// fonts lack (default true; false for pictures that must match on every machine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_fonts: Option<bool>,
 }
 
 impl PngRequest {
@@ -283,6 +287,9 @@ impl PngRequest {
         }
         if let Some(letter_spacing) = self.letter_spacing {
             options.letter_spacing = letter_spacing;
+        }
+        if let Some(system_fonts) = self.system_fonts {
+            options.system_fonts = system_fonts;
         }
         options.check()?;
         Ok(options)

@@ -99,6 +99,10 @@ pub struct Screen {
     /// How the program ended, if it has.
     #[serde(flatten)]
     pub exit: ExitReport,
+    /// Characters on the screen no font can draw (`U+1F600`), each once: a PNG shows
+    /// them as boxes. Reported by `capture`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_glyphs: Vec<String>,
     /// Where the PNG was written, if one was asked for with a path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub png: Option<PathBuf>,
@@ -136,6 +140,7 @@ impl Screen {
             changed_rows: Vec::new(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
+            missing_glyphs: Vec::new(),
             png: None,
             width: None,
             height: None,

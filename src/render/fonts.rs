@@ -1,18 +1,14 @@
 //! Fonts and the glyph cache.
 //!
 //! The bundled faces (DejaVu Sans Mono in four styles, DejaVu Sans as a symbol fallback)
-//! are compiled into the binary and each parsed once per process, when first needed; no
-//! system font is looked up.
-//! A user may add fallback faces by path (also parsed once). Rasterised glyphs are cached
-//! per face, character and pixel size for the life of the process.
+//! are compiled into the binary and each parsed once per process, when first needed.
+//! Rasterised glyphs are cached per face, character and pixel size for the life of the
+//! process. Faces from files (the caller's and the system's) are in `faces`.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use fontdue::{Font, FontSettings, Metrics};
-
-use crate::error::{Error, Result};
 
 const MONO: &[u8] = include_bytes!("../../fonts/DejaVuSansMono.ttf");
 const MONO_BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf");
@@ -134,29 +130,6 @@ impl Bundled {
 pub(crate) fn bundled() -> &'static Bundled {
     static BUNDLED: OnceLock<Bundled> = OnceLock::new();
     BUNDLED.get_or_init(Bundled::default)
-}
-
-/// User-supplied fallback faces, by path, parsed once per process.
-pub(crate) fn user_face(path: &Path) -> Result<Arc<Face>> {
-    type Loaded = Vec<(PathBuf, Arc<Face>)>;
-    static USER: OnceLock<Mutex<Loaded>> = OnceLock::new();
-    let faces = USER.get_or_init(|| Mutex::new(Vec::new()));
-    let mut faces = faces.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, face)) = faces.iter().find(|(p, _)| p == path) {
-        return Ok(face.clone());
-    }
-    let bytes = std::fs::read(path).map_err(|e| Error::InvalidFont {
-        path: path.to_path_buf(),
-        message: format!("cannot read it: {e}"),
-    })?;
-    let id = 100 + faces.len();
-    let face = Face::parse(id, &bytes).map_err(|message| Error::InvalidFont {
-        path: path.to_path_buf(),
-        message: format!("not a TrueType/OpenType font ({message})"),
-    })?;
-    let face = Arc::new(face);
-    faces.push((path.to_path_buf(), face.clone()));
-    Ok(face)
 }
 
 /// A rasterised glyph: metrics and 8-bit coverage.

@@ -18,20 +18,25 @@
 
 pub mod animation;
 mod canvas;
+mod chain;
 pub mod compare;
+mod draw;
+mod faces;
 mod fonts;
 pub mod gif;
+mod outline;
 mod procedural;
 
 use std::path::{Path, PathBuf};
 
 use canvas::Canvas;
-use procedural::CellBox;
+use chain::Chain;
+use draw::Painter;
 
 use crate::color::Color;
 use crate::color::{Rgb, Theme};
 use crate::error::{Error, Result};
-use crate::snapshot::{CursorShape, Snapshot};
+use crate::snapshot::Snapshot;
 use crate::terminal::CellSize;
 
 /// How much effort PNG compression spends.
@@ -59,8 +64,13 @@ pub struct RenderOptions {
     pub letter_spacing: f32,
     /// Colours for default, indexed and cursor colours.
     pub theme: Theme,
-    /// Extra fallback fonts, tried after the bundled faces (e.g. a CJK font).
+    /// Extra fallback fonts, tried after the bundled faces and before the system's (e.g.
+    /// a Nerd Font); every face of a collection is used.
     pub fonts: Vec<PathBuf>,
+    /// Look for characters the bundled and named faces lack in the fonts installed on
+    /// the machine (default on). Off, a render depends on nothing outside the process: for
+    /// golden images shared between machines with different fonts.
+    pub system_fonts: bool,
     /// Draw the cursor (when the program shows it).
     pub cursor: bool,
     /// How hard PNG encoding works.
@@ -77,6 +87,7 @@ impl Default for RenderOptions {
             letter_spacing: 0.0,
             theme: Theme::default(),
             fonts: Vec::new(),
+            system_fonts: true,
             cursor: true,
             compression: PngCompression::Fast,
         }
@@ -253,9 +264,9 @@ impl Metrics {
     }
 }
 
-/// Checks that a file can be used as a fallback font (parsing it once for the process).
+/// Checks that a file can be used as a fallback font (reading it once for the process).
 pub fn check_font(path: &Path) -> Result<()> {
-    fonts::user_face(path).map(|_| ())
+    faces::user_faces(path).map(|_| ())
 }
 
 /// `a` blended toward `b` by `alpha`/255.
@@ -304,98 +315,21 @@ pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
     let (cols, rows) = snapshot.size();
     // Checks the options and the pixel budget before anything is allocated.
     let (width, height) = image_size(cols, rows, options)?;
-    let user: Vec<_> = options
-        .fonts
-        .iter()
-        .map(|p| fonts::user_face(p))
-        .collect::<Result<_>>()?;
-    let bundled = fonts::bundled();
-    let m = Metrics::of(options);
-    let theme = &options.theme;
-    let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
-    let mut canvas = Canvas::new(width, height, theme.background).ok_or_else(|| {
+    let chain = Chain::new(&options.fonts, options.system_fonts)?;
+    let mut canvas = Canvas::new(width, height, options.theme.background).ok_or_else(|| {
         Error::io(
             "rendering",
             std::io::Error::other(format!("cannot allocate a {width}x{height} image")),
         )
     })?;
-    let px = options.font_size * options.scale.max(1) as f32;
-    let light = ((ch as f32) / 18.0).round().max(1.0) as i32;
-    let cursor = snapshot.cursor();
-    let pad = m.padding as i32;
-
-    for row in 0..rows {
-        for col in 0..cols {
-            let Some(cell) = snapshot.cell(row, col) else {
-                continue;
-            };
-            if cell.wide_continuation {
-                continue;
-            }
-            let span = if cell.wide { 2 } else { 1 };
-            let (x, y) = (pad + i32::from(col) * cw, pad + i32::from(row) * ch);
-            let style = cell.style;
-            let mut fg = resolve(style.fg, theme.foreground, theme);
-            let mut bg = resolve(style.bg, theme.background, theme);
-            if style.inverse {
-                std::mem::swap(&mut fg, &mut bg);
-            }
-            let block_cursor = options.cursor
-                && cursor.visible
-                && cursor.shape == CursorShape::Block
-                && (cursor.row, cursor.col) == (row, col);
-            if block_cursor {
-                fg = bg;
-                bg = theme.cursor;
-            }
-            if style.dim {
-                fg = mix(fg, bg, 100);
-            }
-            if bg != theme.background {
-                canvas.fill_rect(x, y, cw * span, ch, bg);
-            }
-            let text = cell.text();
-            let first = text.chars().next().unwrap_or(' ');
-            if procedural::is_procedural(first) {
-                let cell_box = CellBox {
-                    x,
-                    y,
-                    w: cw,
-                    h: ch,
-                    light,
-                };
-                procedural::draw(&mut canvas, first, cell_box, fg, bg);
-            } else if !text.is_empty() && text != " " {
-                for c in text.chars() {
-                    draw_char(
-                        &mut canvas,
-                        c,
-                        (x, y),
-                        span,
-                        &m,
-                        px,
-                        style.bold,
-                        style.italic,
-                        fg,
-                        bundled,
-                        &user,
-                    );
-                }
-            }
-            if style.underline {
-                let top = y + m.baseline as i32 + m.underline_offset;
-                canvas.fill_rect(x, top, cw * span, m.underline_thickness as i32, fg);
-            }
-        }
+    Painter {
+        canvas: &mut canvas,
+        options,
+        metrics: Metrics::of(options),
+        chain: &chain,
+        px: options.font_size * options.scale.max(1) as f32,
     }
-    if options.cursor && cursor.visible && cursor.shape != CursorShape::Block {
-        let (x, y) = (pad + i32::from(cursor.col) * cw, pad + i32::from(cursor.row) * ch);
-        let t = (light * 2).max(2);
-        match cursor.shape {
-            CursorShape::Underline => canvas.fill_rect(x, y + ch - t, cw, t, theme.cursor),
-            _ => canvas.fill_rect(x, y, t, ch, theme.cursor),
-        }
-    }
+    .screen(snapshot);
     Ok(Image {
         width,
         height,
@@ -403,57 +337,76 @@ pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
     })
 }
 
-/// Draws one character from the first face that has it; a character no face has is a
-/// box filling its cells, so the layout stays visible.
-#[allow(clippy::too_many_arguments)]
-fn draw_char(
-    canvas: &mut Canvas,
-    c: char,
-    (x, y): (i32, i32),
-    span: i32,
-    m: &Metrics,
-    px: f32,
-    bold: bool,
-    italic: bool,
-    fg: Rgb,
-    bundled: &fonts::Bundled,
-    user: &[std::sync::Arc<fonts::Face>],
-) {
-    let styled = bundled.styled_core(bold, italic);
-    // The fallbacks lazily: a face is parsed only when a character needs it.
-    let face = std::iter::once(styled)
-        .chain(std::iter::once_with(|| bundled.styled(bold, italic)))
-        .chain(std::iter::once_with(|| bundled.regular()))
-        .chain(std::iter::once_with(|| bundled.sans()))
-        .chain(user.iter().map(|f| f.as_ref()))
-        .find(|f| f.has(c));
-    let (cw, ch) = (m.cell_width as i32, m.cell_height as i32);
-    let Some(face) = face else {
-        if c.is_control() || unicode_width::UnicodeWidthChar::width(c) == Some(0) {
-            return;
+/// The characters on the screen that no face in the chain can draw (each once, in
+/// order): they are drawn as boxes. Characters drawn from geometry, spaces and zero-width
+/// marks are never missing.
+pub fn missing_glyphs(snapshot: &Snapshot, options: &RenderOptions) -> Result<Vec<char>> {
+    let chain = Chain::new(&options.fonts, options.system_fonts)?;
+    let mut missing: Vec<char> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for cell in &snapshot.cells {
+        for c in cell.text().chars() {
+            if (c.is_ascii() && !c.is_ascii_control()) || !seen.insert(c) {
+                continue;
+            }
+            if !chain.can_draw(c) {
+                missing.push(c);
+            }
         }
-        // Nothing can draw it: an outlined box over its cells.
-        let t = 1.max(ch / 18);
-        let (bx, by, bw, bh) = (x + 1, y + 2, cw * span - 2, ch - 4);
-        canvas.fill_rect(bx, by, bw, t, fg);
-        canvas.fill_rect(bx, by + bh - t, bw, t, fg);
-        canvas.fill_rect(bx, by, t, bh, fg);
-        canvas.fill_rect(bx + bw - t, by, t, bh, fg);
-        return;
+    }
+    Ok(missing)
+}
+
+/// A one-line hint for characters no font could draw: which Debian package (or kind of
+/// font) covers them, or `None` when nothing is missing. `missing` holds `U+XXXX` code
+/// points as [`missing_glyphs`] reports them to the faces.
+pub fn missing_glyphs_hint(missing: &[String]) -> Option<String> {
+    let chars: Vec<char> = missing
+        .iter()
+        .filter_map(|m| u32::from_str_radix(m.trim_start_matches("U+"), 16).ok())
+        .filter_map(char::from_u32)
+        .collect();
+    if missing.is_empty() {
+        return None;
+    }
+    let mut packages: Vec<&str> = Vec::new();
+    for &c in &chars {
+        let package = font_package(c);
+        if !packages.contains(&package) {
+            packages.push(package);
+        }
+    }
+    let shown: Vec<String> = missing.iter().take(4).cloned().collect();
+    let more = if missing.len() > 4 {
+        format!(" and {} more", missing.len() - 4)
+    } else {
+        String::new()
     };
-    let glyph = fonts::glyph(face, c, px);
-    let gm = glyph.metrics;
-    // Centre glyphs narrower or wider than their cells (fallback faces) in the cells.
-    let slack = cw * span - gm.advance_width.round() as i32;
-    let gx = x
-        + gm.xmin
-        + if slack != 0 && !bundled.is_monospace(face) {
-            slack / 2
-        } else {
-            0
-        };
-    let gy = y + m.baseline as i32 - gm.ymin - gm.height as i32;
-    canvas.blend_coverage(gx, gy, gm.width, gm.height, &glyph.coverage, fg);
+    Some(format!(
+        "no installed font draws {}{more} (drawn as boxes): install {} or pass --font FILE",
+        shown.join(", "),
+        packages.join(" and ")
+    ))
+}
+
+/// What to install for a character no face has.
+fn font_package(c: char) -> &'static str {
+    match u32::from(c) {
+        0xE0A0..=0xE0D7 => "fonts-powerline",
+        0xE000..=0xF8FF | 0xF0000..=0x10FFFF => "a Nerd Font (into ~/.local/share/fonts)",
+        0x1F000..=0x1FAFF | 0x2600..=0x27BF | 0x2B00..=0x2BFF | 0xFE0F => "fonts-noto-color-emoji",
+        0x1100..=0x11FF
+        | 0x2E80..=0x303F
+        | 0x3040..=0x9FFF
+        | 0xA960..=0xA97F
+        | 0xAC00..=0xD7FF
+        | 0xF900..=0xFAFF
+        | 0xFE30..=0xFE4F
+        | 0xFF00..=0xFFEF
+        | 0x20000..=0x3FFFF => "fonts-noto-cjk",
+        0x2000..=0x2BFF => "fonts-symbola",
+        _ => "fonts-noto-core",
+    }
 }
 
 impl Snapshot {

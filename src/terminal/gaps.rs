@@ -15,7 +15,9 @@
 //! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
 //!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
 //!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
-//! - every OSC string is handed to [`Signals`] once what came before it is parsed.
+//! - every OSC string is handed to [`Signals`] once what came before it is parsed;
+//! - VS16 and the character after a zero-width joiner get `wcwidth`'s widths (or the
+//!   cluster's, in mode 2027) through stand-ins (`clusters`).
 //!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
@@ -24,6 +26,7 @@
 use unicode_width::UnicodeWidthChar;
 
 use super::Parser;
+use super::clusters::Clusters;
 use super::params::{repeat_param, strip_underline_colour};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
@@ -91,6 +94,8 @@ pub(crate) struct GapLayer {
     pub(crate) modes: EmulatedModes,
     /// Shell marks, the working directory, clipboard writes, links, notifications.
     pub(crate) signals: Signals,
+    /// The stand-ins that give clusters the widths programs expect.
+    pub(crate) clusters: Clusters,
     /// The screen's (rows, cols), as of the current chunk.
     size: (u16, u16),
     /// REP cells still allowed: two screens' worth at most, earned back with output.
@@ -115,6 +120,7 @@ impl GapLayer {
             shift_out: false,
             modes: EmulatedModes::default(),
             signals: Signals::default(),
+            clusters: Clusters::default(),
             size: (0, 0),
             rep_budget: u64::MAX,
             stream_offset: 0,
@@ -157,6 +163,13 @@ impl GapLayer {
                         if self.graphics_active() || self.per_char_text() {
                             run.flush_to(i, parser);
                             self.text(&bytes[i..next], parser);
+                            run.pass = next;
+                        } else if let Some(text) = self
+                            .clusters
+                            .rewrite(&bytes[i..next], self.modes.grapheme_clusters)
+                        {
+                            run.flush_to(i, parser);
+                            give(parser, &text);
                             run.pass = next;
                         }
                         i = next;
@@ -501,6 +514,8 @@ impl GapLayer {
                 }
             } else if number == Some(1004) {
                 self.modes.focus_events = set;
+            } else if number == Some(2027) {
+                self.modes.grapheme_clusters = set;
             }
             match (number, set) {
                 (Some(7), _) => self.modes.autowrap = set,
@@ -526,6 +541,8 @@ impl GapLayer {
     /// A run never ends inside a character at a chunk's end (`Terminal::process` holds an
     /// incomplete one back), so an incomplete tail here is invalid and goes to the parser.
     fn text(&mut self, run: &[u8], parser: &mut Parser) {
+        let rewritten = self.clusters.rewrite(run, self.modes.grapheme_clusters);
+        let run = rewritten.as_deref().unwrap_or(run);
         if !self.per_char_text() {
             let mut out = Vec::with_capacity(run.len() * 3);
             for &b in run {

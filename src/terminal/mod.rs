@@ -13,6 +13,7 @@
 //! assert_eq!(term.take_replies(), b"\x1b[2;1R");
 //! ```
 
+mod clusters;
 mod gaps;
 mod params;
 mod respond;
@@ -21,6 +22,7 @@ pub mod signals;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+pub(crate) use clusters::Clusters;
 pub use respond::{CellSize, QueryRecord, escape_bytes};
 pub use signals::{LastCommand, Link, Signals};
 
@@ -228,6 +230,7 @@ impl Terminal {
             self.parser.screen(),
             &self.parser.callbacks().title,
             self.input_modes(),
+            &self.layer.clusters,
         )
     }
 
@@ -235,14 +238,15 @@ impl Terminal {
     pub fn text(&self) -> String {
         let screen = self.parser.screen();
         let cols = screen.size().1.get();
-        screen
+        let text = screen
             .rows(0, cols)
             .map(|mut r| {
                 r.truncate(r.trim_end_matches(' ').len());
                 r
             })
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        self.layer.clusters.decode(&text).into_owned()
     }
 
     /// The cursor's row as text, trailing spaces trimmed.
@@ -250,9 +254,11 @@ impl Terminal {
         let screen = self.parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let row = screen.cursor_position().0.min(rows.saturating_sub(1));
-        let mut text = screen.rows(0, cols).nth(usize::from(row)).unwrap_or_default();
-        text.truncate(text.trim_end_matches(' ').len());
-        text
+        let text = screen.rows(0, cols).nth(usize::from(row)).unwrap_or_default();
+        self.layer
+            .clusters
+            .decode(text.trim_end_matches(' '))
+            .into_owned()
     }
 
     /// The screen as someone scrolled back `rows` lines into the scrollback sees it
@@ -391,7 +397,11 @@ impl Terminal {
             k += take;
         }
         screen.set_scrollback(0);
+        let clusters = &self.layer.clusters;
         lines
+            .into_iter()
+            .map(|l| clusters.decode(&l).into_owned())
+            .collect()
     }
 }
 

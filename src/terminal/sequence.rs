@@ -20,6 +20,8 @@ pub(crate) struct EmulatedModes {
     pub focus_events: bool,
     /// xterm's modifyOtherKeys level, `CSI > 4 ; n m`.
     pub modify_other_keys: u8,
+    /// Grapheme-cluster widths, `CSI ? 2027 h` (see `clusters`).
+    pub grapheme_clusters: bool,
     /// The kitty keyboard protocol's flag stacks.
     pub kitty: KittyStacks,
 }
@@ -32,6 +34,7 @@ impl Default for EmulatedModes {
             mouse: MouseModes::default(),
             focus_events: false,
             modify_other_keys: 0,
+            grapheme_clusters: false,
             kitty: KittyStacks::default(),
         }
     }

@@ -510,3 +510,21 @@ fn the_styled_snapshot_shows_text_with_a_style_layer() {
         " 0 |build ok  12:00\n   |aaaaaaaa  bbbbb\n 1 |plain\n 2 |ok\n   |aa\na: bold fg=green (2)\nb: fg=yellow (3) bg=blue (4)\n"
     );
 }
+
+#[test]
+fn grapheme_mode_2027_gives_clusters_their_widths_and_is_reported() {
+    assert_eq!(same_when_split(b"\x1b[?2027$p").1, b"\x1b[?2027;2$y");
+    let (rows, replies) = same_when_split("\x1b[?2027h\x1b[?2027$p🇯🇵|✔\u{FE0F}|👍🏽|".as_bytes());
+    assert_eq!(replies, b"\x1b[?2027;1$y");
+    // Flag 2 cells, ✔️ 2 cells, 👍🏽 2 cells: the bars at columns 2, 5 and 8.
+    assert_eq!(rows[0], "🇯🇵|✔\u{FE0F}|👍🏽|");
+    let mut t = term();
+    t.process("\x1b[?2027h🇯🇵|✔\u{FE0F}|👍🏽|".as_bytes());
+    let bars: Vec<u16> = t.snapshot().find(r"\|").unwrap().iter().map(|m| m.col).collect();
+    assert_eq!(bars, [2, 5, 8]);
+    // Off again, wcwidth's widths: 1 + 1, 1, 2 + 2.
+    let mut t = term();
+    t.process("🇯🇵|✔\u{FE0F}|👍🏽|".as_bytes());
+    let bars: Vec<u16> = t.snapshot().find(r"\|").unwrap().iter().map(|m| m.col).collect();
+    assert_eq!(bars, [2, 4, 9]);
+}

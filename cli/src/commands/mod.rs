@@ -377,6 +377,10 @@ struct RenderArgs {
     /// A fallback font file for characters the bundled fonts lack (repeatable).
     #[arg(long = "font", value_name = "PATH", requires = "png")]
     fonts: Vec<PathBuf>,
+    /// Draw only with the bundled fonts and --font files, not the machine's own: the same
+    /// picture on every machine.
+    #[arg(long, requires = "png")]
+    no_system_fonts: bool,
     /// Font size in pixels (default 16).
     #[arg(long, value_name = "PX", requires = "png", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
     font_size: Option<f32>,
@@ -396,6 +400,7 @@ impl RenderArgs {
             fonts: self.fonts.iter().map(|f| here.join(f)).collect(),
             font_size: self.font_size,
             scale: self.scale,
+            system_fonts: self.no_system_fonts.then_some(false),
             ..PngRequest::default()
         };
         request.options()?;
@@ -561,6 +566,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 scrolled_back: 0,
             };
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
+            output::hint_missing_glyphs(&screen);
             if wants_png && !json {
                 if let Some(path) = &screen.png {
                     say!("{}", path.display());

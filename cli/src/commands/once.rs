@@ -71,6 +71,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         }
     }
     let screen = screen.ok_or_else(|| Failure::internal("the capture returned no screen"))?;
+    super::output::hint_missing_glyphs(&screen);
     if json {
         let value = serde_json::to_value(&screen).map_err(|e| Failure::internal(e.to_string()))?;
         say!("{value}");

@@ -53,3 +53,13 @@ pub(super) fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(),
         Ok(())
     }
 }
+
+/// After a PNG was drawn: a one-line hint on stderr naming the font package that would
+/// draw the characters shown as boxes, if any.
+pub(super) fn hint_missing_glyphs(screen: &Screen) {
+    if screen.width.is_some()
+        && let Some(hint) = tuipilot::render::missing_glyphs_hint(&screen.missing_glyphs)
+    {
+        eprintln!("tuipilot: {hint}");
+    }
+}

@@ -1,0 +1,141 @@
+//! The fallback chain: which face draws a character, and what a cell's text draws as.
+//!
+//! A character is drawn by the first face that has it: the bundled monospace face in the
+//! cell's style (its small core, then the whole face), the regular face, DejaVu Sans, the
+//! faces the caller named (`--font`), then the faces installed on the system. A character
+//! shown as emoji (one with emoji presentation, or followed by VS16) asks for a colour
+//! face first — the caller's, then the system's — and VS15 keeps the text chain. A
+//! character no face has is drawn as a box, and listed by [`super::missing_glyphs`].
+
+use std::sync::Arc;
+
+use super::faces::{self, ExternalFace};
+use super::fonts::{self, Bundled, Face};
+use super::outline;
+use crate::error::Result;
+
+/// The faces a render may use, in order.
+pub(crate) struct Chain {
+    bundled: &'static Bundled,
+    user: Vec<Arc<ExternalFace>>,
+    system: bool,
+}
+
+/// Where a character's glyph comes from.
+pub(crate) enum Source<'a> {
+    /// A bundled face, rasterised by fontdue.
+    Bundled(&'a Face),
+    /// A caller's or system face, drawn glyph by glyph.
+    External(Arc<ExternalFace>),
+}
+
+impl Chain {
+    /// The chain for a render: the bundled faces, the files named by the caller (every
+    /// face of a collection), and the system's faces when `system` is on.
+    pub fn new(fonts: &[std::path::PathBuf], system: bool) -> Result<Chain> {
+        let mut user = Vec::new();
+        for path in fonts {
+            user.extend(faces::user_faces(path)?);
+        }
+        Ok(Chain {
+            bundled: fonts::bundled(),
+            user,
+            system,
+        })
+    }
+
+    /// The bundled faces.
+    pub fn bundled(&self) -> &'static Bundled {
+        self.bundled
+    }
+
+    /// A colour face that has `c`: the caller's first, then the system's.
+    pub fn color_face(&self, c: char) -> Option<Arc<ExternalFace>> {
+        if let Some(face) = self.user.iter().find(|f| f.color && f.glyph_for(c).is_some()) {
+            return Some(face.clone());
+        }
+        self.system
+            .then(|| faces::system_face(c, true))
+            .flatten()
+            .filter(|f| f.color)
+    }
+
+    /// The first face in the text chain that has `c`.
+    pub fn face(&self, c: char, bold: bool, italic: bool) -> Option<Source<'_>> {
+        let bundled = self.bundled;
+        // Lazily: a face is parsed only when a character needs it.
+        let found = std::iter::once_with(|| bundled.styled_core(bold, italic))
+            .chain(std::iter::once_with(|| bundled.styled(bold, italic)))
+            .chain(std::iter::once_with(|| bundled.regular()))
+            .chain(std::iter::once_with(|| bundled.sans()))
+            .find(|f| f.has(c));
+        if let Some(face) = found {
+            return Some(Source::Bundled(face));
+        }
+        if let Some(face) = self.user.iter().find(|f| f.glyph_for(c).is_some()) {
+            return Some(Source::External(face.clone()));
+        }
+        self.system
+            .then(|| faces::system_face(c, false))
+            .flatten()
+            .map(Source::External)
+    }
+
+    /// Whether some face can draw `c` (characters drawn from geometry, controls and
+    /// zero-width marks need none).
+    pub fn can_draw(&self, c: char) -> bool {
+        needs_no_face(c)
+            || self.face(c, false, false).is_some()
+            || (wants_color(&c.to_string()) && self.color_face(c).is_some())
+    }
+}
+
+/// Characters that need no glyph from a face: drawn from geometry, controls, spaces and
+/// zero-width marks a face without them simply leaves out.
+pub(crate) fn needs_no_face(c: char) -> bool {
+    super::procedural::is_procedural(c)
+        || c.is_control()
+        || c == ' '
+        || unicode_width::UnicodeWidthChar::width(c) == Some(0)
+}
+
+/// Regional indicators: two make a flag.
+pub(crate) fn is_regional_indicator(c: char) -> bool {
+    ('\u{1F1E6}'..='\u{1F1FF}').contains(&c)
+}
+
+/// Emoji skin-tone modifiers.
+pub(crate) fn is_skin_tone(c: char) -> bool {
+    ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)
+}
+
+/// Whether a cluster is shown as emoji (in colour): VS16 asks for it and VS15 refuses it;
+/// otherwise a character with emoji presentation (every such character is wide, in the
+/// symbol and pictograph blocks), a flag, a skin tone or a ZWJ sequence.
+pub(crate) fn wants_color(cluster: &str) -> bool {
+    if cluster.contains('\u{FE0F}') {
+        return true;
+    }
+    if cluster.contains('\u{FE0E}') {
+        return false;
+    }
+    let Some(first) = cluster.chars().next() else {
+        return false;
+    };
+    let pictographic =
+        matches!(u32::from(first), 0x1F000..=0x1FAFF | 0x2300..=0x23FF | 0x2600..=0x27BF | 0x2B00..=0x2BFF);
+    (pictographic && unicode_width::UnicodeWidthChar::width(first) == Some(2))
+        || is_regional_indicator(first)
+        || cluster.contains('\u{200D}')
+        || cluster.chars().any(is_skin_tone)
+}
+
+/// The glyph a colour face draws for a whole cluster, with the face.
+pub(crate) fn color_cluster(
+    chain: &Chain,
+    cluster: &str,
+) -> Option<(Arc<ExternalFace>, ttf_parser::GlyphId)> {
+    let face = chain.color_face(cluster.chars().next()?)?;
+    let glyph = outline::cluster_glyph(&face, cluster)?;
+    Some((face, glyph))
+}

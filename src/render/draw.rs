@@ -1,0 +1,265 @@
+//! Painting a snapshot's cells: backgrounds first (a glyph may span several cells), then
+//! each cell's text — from geometry, a bundled glyph, an external face's glyph or a
+//! colour emoji — and its decorations, then the cursor.
+
+use super::canvas::Canvas;
+use super::chain::{self, Chain, Source};
+use super::faces::ExternalFace;
+use super::outline::{self, GlyphBox, Sprite};
+use super::procedural::{self, CellBox};
+use super::{Metrics, RenderOptions, fonts, mix, resolve};
+use crate::color::Rgb;
+use crate::snapshot::{Cell, CursorShape, Snapshot};
+
+/// What every cell of a render shares.
+pub(crate) struct Painter<'a> {
+    pub canvas: &'a mut Canvas,
+    pub options: &'a RenderOptions,
+    pub metrics: Metrics,
+    pub chain: &'a Chain,
+    /// Font size in pixels, scaled.
+    pub px: f32,
+}
+
+impl Painter<'_> {
+    fn cell_width(&self) -> i32 {
+        self.metrics.cell_width as i32
+    }
+
+    fn cell_height(&self) -> i32 {
+        self.metrics.cell_height as i32
+    }
+
+    /// The top-left pixel of a cell.
+    fn origin(&self, row: u16, col: u16) -> (i32, i32) {
+        let pad = self.metrics.padding as i32;
+        (
+            pad + i32::from(col) * self.cell_width(),
+            pad + i32::from(row) * self.cell_height(),
+        )
+    }
+
+    /// The foreground and background a cell is drawn in (inverse, the block cursor and dim
+    /// applied).
+    fn colors(&self, snapshot: &Snapshot, row: u16, col: u16, cell: &Cell) -> (Rgb, Rgb) {
+        let theme = &self.options.theme;
+        let style = cell.style;
+        let mut fg = resolve(style.fg, theme.foreground, theme);
+        let mut bg = resolve(style.bg, theme.background, theme);
+        if style.inverse {
+            std::mem::swap(&mut fg, &mut bg);
+        }
+        let cursor = snapshot.cursor();
+        let block_cursor = self.options.cursor
+            && cursor.visible
+            && cursor.shape == CursorShape::Block
+            && (cursor.row, cursor.col) == (row, col);
+        if block_cursor {
+            fg = bg;
+            bg = theme.cursor;
+        }
+        if style.dim {
+            fg = mix(fg, bg, 100);
+        }
+        (fg, bg)
+    }
+
+    /// Paints every cell of the snapshot, then the cursor.
+    pub fn screen(&mut self, snapshot: &Snapshot) {
+        let (cols, rows) = snapshot.size();
+        let mut colors = Vec::with_capacity(usize::from(cols));
+        for row in 0..rows {
+            colors.clear();
+            for col in 0..cols {
+                let cell = snapshot.cell(row, col).cloned().unwrap_or_default();
+                let (fg, bg) = self.colors(snapshot, row, col, &cell);
+                if bg != self.options.theme.background && !cell.wide_continuation {
+                    let (x, y) = self.origin(row, col);
+                    let span = if cell.wide { 2 } else { 1 };
+                    self.canvas
+                        .fill_rect(x, y, self.cell_width() * span, self.cell_height(), bg);
+                }
+                colors.push((fg, bg));
+            }
+            let mut col = 0;
+            while col < cols {
+                col = self.cell(snapshot, row, col, &colors);
+            }
+        }
+        self.cursor(snapshot);
+    }
+
+    /// Paints the text and decorations of the cell at `col` (and of the cells its glyph
+    /// joins); returns the column after it.
+    fn cell(&mut self, snapshot: &Snapshot, row: u16, col: u16, colors: &[(Rgb, Rgb)]) -> u16 {
+        let Some(cell) = snapshot.cell(row, col) else {
+            return col + 1;
+        };
+        if cell.wide_continuation {
+            return col + 1;
+        }
+        let mut end = col + if cell.wide { 2 } else { 1 };
+        let (x, y) = self.origin(row, col);
+        let (fg, bg) = colors[usize::from(col)];
+        let style = cell.style;
+        let text = cell.text();
+        let first = text.chars().next().unwrap_or(' ');
+        if procedural::is_procedural(first) {
+            let light = ((self.cell_height() as f32) / 18.0).round().max(1.0) as i32;
+            let cell_box = CellBox {
+                x,
+                y,
+                w: self.cell_width(),
+                h: self.cell_height(),
+                light,
+            };
+            procedural::draw(self.canvas, first, cell_box, fg, bg);
+        } else if !text.is_empty() && text != " " {
+            // Emoji are never ASCII: plain text skips the cluster.
+            let (cluster, joined_end) = if first.is_ascii() {
+                (String::new(), end)
+            } else {
+                cluster(snapshot, row, col)
+            };
+            let joined_span = i32::from(joined_end - col);
+            let drawn_in_color = chain::wants_color(&cluster)
+                && chain::color_cluster(self.chain, &cluster)
+                    .is_some_and(|(face, glyph)| self.sprite(&face, glyph, (x, y), joined_span, fg));
+            if drawn_in_color {
+                end = joined_end;
+            } else {
+                let span = i32::from(end - col);
+                for c in text.chars() {
+                    self.char(c, (x, y), span, style.bold, style.italic, fg);
+                }
+            }
+        }
+        if style.underline {
+            let m = &self.metrics;
+            let top = y + m.baseline as i32 + m.underline_offset;
+            let width = self.cell_width() * i32::from(end - col);
+            self.canvas
+                .fill_rect(x, top, width, m.underline_thickness as i32, fg);
+        }
+        end
+    }
+
+    /// Draws a glyph of an external face over `span` cells; false if it draws nothing.
+    fn sprite(
+        &mut self,
+        face: &ExternalFace,
+        glyph: ttf_parser::GlyphId,
+        (x, y): (i32, i32),
+        span: i32,
+        fg: Rgb,
+    ) -> bool {
+        let cell = GlyphBox {
+            width: (self.cell_width() * span) as u32,
+            height: self.cell_height() as u32,
+            baseline: self.metrics.baseline as f32,
+            px: self.px,
+        };
+        match outline::sprite(face, glyph, cell).as_deref() {
+            Some(Sprite::Coverage(coverage)) => {
+                self.canvas
+                    .blend_coverage(x, y, cell.width as usize, cell.height as usize, coverage, fg);
+                true
+            }
+            Some(Sprite::Color(pixmap)) => {
+                self.canvas.pixmap.draw_pixmap(
+                    x,
+                    y,
+                    pixmap.as_ref(),
+                    &tiny_skia::PixmapPaint::default(),
+                    tiny_skia::Transform::identity(),
+                    None,
+                );
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Draws one character from the first face that has it; a character no face has is a
+    /// box filling its cells, so the layout stays visible.
+    fn char(&mut self, c: char, (x, y): (i32, i32), span: i32, bold: bool, italic: bool, fg: Rgb) {
+        let (cw, ch) = (self.cell_width(), self.cell_height());
+        match self.chain.face(c, bold, italic) {
+            Some(Source::Bundled(face)) => {
+                let glyph = fonts::glyph(face, c, self.px);
+                let gm = glyph.metrics;
+                // Centre glyphs narrower or wider than their cells (DejaVu Sans) in them.
+                let slack = cw * span - gm.advance_width.round() as i32;
+                let centre = if slack != 0 && !self.chain.bundled().is_monospace(face) {
+                    slack / 2
+                } else {
+                    0
+                };
+                let gx = x + gm.xmin + centre;
+                let gy = y + self.metrics.baseline as i32 - gm.ymin - gm.height as i32;
+                self.canvas
+                    .blend_coverage(gx, gy, gm.width, gm.height, &glyph.coverage, fg);
+            }
+            Some(Source::External(face)) => {
+                if let Some(glyph) = face.glyph_for(c) {
+                    self.sprite(&face, glyph, (x, y), span, fg);
+                }
+            }
+            None if chain::needs_no_face(c) => {}
+            None => {
+                // Nothing can draw it: an outlined box over its cells.
+                let t = 1.max(ch / 18);
+                let (bx, by, bw, bh) = (x + 1, y + 2, cw * span - 2, ch - 4);
+                self.canvas.fill_rect(bx, by, bw, t, fg);
+                self.canvas.fill_rect(bx, by + bh - t, bw, t, fg);
+                self.canvas.fill_rect(bx, by, t, bh, fg);
+                self.canvas.fill_rect(bx + bw - t, by, t, bh, fg);
+            }
+        }
+    }
+
+    /// An underline or bar cursor, drawn over the text.
+    fn cursor(&mut self, snapshot: &Snapshot) {
+        let cursor = snapshot.cursor();
+        if !self.options.cursor || !cursor.visible || cursor.shape == CursorShape::Block {
+            return;
+        }
+        let (x, y) = self.origin(cursor.row, cursor.col);
+        let (cw, ch) = (self.cell_width(), self.cell_height());
+        let light = ((ch as f32) / 18.0).round().max(1.0) as i32;
+        let t = (light * 2).max(2);
+        let color = self.options.theme.cursor;
+        match cursor.shape {
+            CursorShape::Underline => self.canvas.fill_rect(x, y + ch - t, cw, t, color),
+            _ => self.canvas.fill_rect(x, y, t, ch, color),
+        }
+    }
+}
+
+/// The text a cell's glyph is made of and the column after it: the cell's own text,
+/// joined with the cells after it when they continue one emoji — after a zero-width
+/// joiner, a flag's second regional indicator, a skin-tone modifier — since each of those
+/// takes cells of its own in a terminal that follows `wcwidth`.
+pub(crate) fn cluster(snapshot: &Snapshot, row: u16, col: u16) -> (String, u16) {
+    let width = |c: &Cell| if c.wide { 2 } else { 1 };
+    let Some(cell) = snapshot.cell(row, col) else {
+        return (String::new(), col + 1);
+    };
+    let mut text = cell.text().to_string();
+    let mut end = col + width(cell);
+    while let Some(next) = snapshot.cell(row, end) {
+        let Some(lead) = next.text().chars().next() else {
+            break;
+        };
+        let flag_pair = chain::is_regional_indicator(lead)
+            && text.chars().filter(|&c| chain::is_regional_indicator(c)).count() == 1
+            && chain::is_regional_indicator(text.chars().next().unwrap_or(' '));
+        let joins = text.ends_with('\u{200D}') || flag_pair || chain::is_skin_tone(lead);
+        if !joins {
+            break;
+        }
+        text.push_str(next.text());
+        end += width(next);
+    }
+    (text, end)
+}

@@ -1,0 +1,284 @@
+//! Faces beyond the bundled ones: files a caller names (`--font`) and the fonts installed
+//! on the machine, found once per process.
+//!
+//! These faces are read with ttf-parser and rasterised one glyph at a time (`outline`),
+//! never parsed whole: a CJK collection holds 65 000 glyphs in 20 MB, and building every
+//! outline up front (as the bundled faces' rasteriser does) took seconds. A file is read
+//! the first time a character needs it and kept for the life of the process, so a host
+//! serving many captures reads each font once.
+//!
+//! The system's fonts are listed (not read) on first use, from the standard directories
+//! and the user's own, and ordered so the likeliest covering face is tried first:
+//! monospace before proportional, sans before serif, regular before bold or italic. A
+//! face is read only when a character the earlier faces lack asks for it, and which face
+//! drew a character is remembered, so each character is looked up once per process.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::error::{Error, Result};
+
+/// One face of a font file: its bytes (kept for the process), its index in a collection,
+/// and what kind of glyphs it has.
+pub(crate) struct ExternalFace {
+    /// Stable id for the glyph cache (distinct from the bundled faces' ids).
+    pub id: usize,
+    /// The parsed face; its bytes live as long as the process.
+    pub face: ttf_parser::Face<'static>,
+    /// Whether its glyphs are colour images or layers (CBDT, sbix, COLR).
+    pub color: bool,
+}
+
+impl ExternalFace {
+    /// The glyph for `c`, if the face maps it and can draw it: a glyph with neither an
+    /// outline, an image we decode nor colour layers is treated as absent, so a face is
+    /// never chosen only to draw nothing.
+    pub fn glyph_for(&self, c: char) -> Option<ttf_parser::GlyphId> {
+        let id = self.face.glyph_index(c)?;
+        self.can_draw(id).then_some(id)
+    }
+
+    /// Whether the glyph has something this renderer can draw.
+    pub fn can_draw(&self, id: ttf_parser::GlyphId) -> bool {
+        if self.face.is_color_glyph(id) {
+            return true;
+        }
+        if let Some(image) = self.face.glyph_raster_image(id, u16::MAX) {
+            return image.format == ttf_parser::RasterImageFormat::PNG;
+        }
+        // A blank glyph (a space) has no bounding box but is drawable as nothing.
+        self.face.glyph_bounding_box(id).is_some() || self.face.glyph_hor_advance(id).is_some_and(|a| a > 0)
+    }
+}
+
+/// First id given to an external face; the bundled faces use ids below it.
+const FIRST_ID: usize = 100;
+
+/// A face's file and index in its collection.
+type FaceKey = (PathBuf, u32);
+
+/// Every face this process has read (`None`: the file is not a font).
+#[derive(Default)]
+struct Loaded {
+    faces: Vec<(FaceKey, Option<Arc<ExternalFace>>)>,
+}
+
+fn loaded() -> &'static Mutex<Loaded> {
+    static LOADED: OnceLock<Mutex<Loaded>> = OnceLock::new();
+    LOADED.get_or_init(Mutex::default)
+}
+
+/// Reads and parses the face at `index` of the font file at `path` (once per process).
+pub(crate) fn load(path: &Path, index: u32) -> Result<Arc<ExternalFace>> {
+    let mut loaded = loaded().lock().unwrap_or_else(|p| p.into_inner());
+    let key = (path.to_path_buf(), index);
+    if let Some((_, face)) = loaded.faces.iter().find(|(k, _)| *k == key) {
+        return face
+            .clone()
+            .ok_or_else(|| invalid(path, "not a TrueType/OpenType font".into()));
+    }
+    let id = FIRST_ID + loaded.faces.len();
+    let parsed = read_face(id, path, index);
+    loaded.faces.push((key, parsed.as_ref().ok().cloned()));
+    parsed
+}
+
+fn invalid(path: &Path, message: String) -> Error {
+    Error::InvalidFont {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+/// The bytes of each font file read so far, shared by the faces of a collection.
+fn file_bytes(path: &Path) -> Result<&'static [u8]> {
+    static FILES: OnceLock<Mutex<HashMap<PathBuf, &'static [u8]>>> = OnceLock::new();
+    let files = FILES.get_or_init(Mutex::default);
+    let mut files = files.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(bytes) = files.get(path) {
+        return Ok(bytes);
+    }
+    let bytes = std::fs::read(path).map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
+    // Faces live for the process (a host renders many captures with them); leaking the
+    // bytes lets the parsed face borrow them without a self-referential struct.
+    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    files.insert(path.to_path_buf(), bytes);
+    Ok(bytes)
+}
+
+fn read_face(id: usize, path: &Path, index: u32) -> Result<Arc<ExternalFace>> {
+    let bytes = file_bytes(path)?;
+    let face = ttf_parser::Face::parse(bytes, index)
+        .map_err(|e| invalid(path, format!("not a TrueType/OpenType font ({e})")))?;
+    let tables = face.tables();
+    let color = tables.cbdt.is_some() || tables.sbix.is_some() || tables.colr.is_some();
+    Ok(Arc::new(ExternalFace { id, face, color }))
+}
+
+/// The faces of a font file a caller named: every face of a collection, in order.
+pub(crate) fn user_faces(path: &Path) -> Result<Vec<Arc<ExternalFace>>> {
+    let count = ttf_parser::fonts_in_collection(file_bytes(path)?).unwrap_or(1);
+    (0..count).map(|index| load(path, index)).collect()
+}
+
+/// A font file on the system, with the rank that orders the search.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Candidate {
+    rank: u8,
+    path: PathBuf,
+}
+
+/// The directories fonts are installed in, for this user and the whole machine.
+fn font_dirs() -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut dirs = Vec::new();
+    match std::env::var_os("XDG_DATA_HOME") {
+        Some(data) => dirs.push(PathBuf::from(data).join("fonts")),
+        None => dirs.extend(home.iter().map(|h| h.join(".local/share/fonts"))),
+    }
+    dirs.extend(home.iter().map(|h| h.join(".fonts")));
+    let data_dirs = std::env::var("XDG_DATA_DIRS").unwrap_or_else(|_| "/usr/local/share:/usr/share".into());
+    dirs.extend(
+        data_dirs
+            .split(':')
+            .filter(|d| !d.is_empty())
+            .map(|d| Path::new(d).join("fonts")),
+    );
+    // macOS keeps its fonts elsewhere.
+    dirs.extend(["/System/Library/Fonts", "/Library/Fonts"].map(PathBuf::from));
+    dirs.extend(home.iter().map(|h| h.join("Library/Fonts")));
+    dirs.dedup();
+    dirs
+}
+
+/// How early a file is tried: emoji fonts (so a search for a colour face reads only
+/// them), then monospace, sans, the rest, serif; regular before bold, italic or other
+/// weights.
+fn rank(name: &str) -> u8 {
+    let name = name.to_ascii_lowercase();
+    if name.contains("emoji") {
+        return EMOJI_RANK;
+    }
+    let styled = [
+        "bold",
+        "italic",
+        "oblique",
+        "light",
+        "thin",
+        "black",
+        "medium",
+        "semibold",
+        "extra",
+        "condensed",
+    ]
+    .iter()
+    .any(|w| name.contains(w));
+    let family = if name.contains("mono") {
+        0
+    } else if name.contains("sans") {
+        1
+    } else if name.contains("serif") {
+        3
+    } else {
+        2
+    };
+    1 + family + if styled { 10 } else { 0 }
+}
+
+/// The rank of a file named as an emoji font.
+const EMOJI_RANK: u8 = 0;
+
+/// Font files under `dir`, at most a few levels deep (symlinks are followed once).
+fn scan(dir: &Path, depth: u8, out: &mut Vec<Candidate>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if depth < 4 {
+                scan(&path, depth + 1, out);
+            }
+            continue;
+        }
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let lower = name.to_ascii_lowercase();
+        if [".ttf", ".otf", ".ttc", ".otc"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        {
+            out.push(Candidate {
+                rank: rank(name),
+                path,
+            });
+        }
+    }
+}
+
+/// The system's font files, best first, listed once per process.
+fn system_files() -> &'static [Candidate] {
+    static FILES: OnceLock<Vec<Candidate>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut files = Vec::new();
+        for dir in font_dirs() {
+            scan(&dir, 0, &mut files);
+        }
+        files.sort();
+        files.dedup_by(|a, b| a.path == b.path);
+        files
+    })
+}
+
+/// The system faces read so far, in search order, and how far the search has got.
+#[derive(Default)]
+struct SystemFaces {
+    faces: Vec<Arc<ExternalFace>>,
+    next_file: usize,
+    /// Which face (an index in `faces`) drew a character, or `None` for none; keyed by
+    /// character and whether a colour face was asked for.
+    chosen: HashMap<(char, bool), Option<usize>>,
+}
+
+/// The first system face that can draw `c`, preferring a colour face when `emoji`; read
+/// from disk only as far as needed, remembered for the process.
+pub(crate) fn system_face(c: char, emoji: bool) -> Option<Arc<ExternalFace>> {
+    static SYSTEM: OnceLock<Mutex<SystemFaces>> = OnceLock::new();
+    let system = SYSTEM.get_or_init(Mutex::default);
+    let mut system = system.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(chosen) = system.chosen.get(&(c, emoji)) {
+        return chosen.map(|i| system.faces[i].clone());
+    }
+    let pick = |faces: &[Arc<ExternalFace>]| {
+        let covers = |f: &&Arc<ExternalFace>| f.glyph_for(c).is_some();
+        let colour = faces.iter().position(|f| f.color && covers(&f));
+        if emoji && colour.is_some() {
+            return colour;
+        }
+        faces.iter().position(|f| covers(&f)).or(colour)
+    };
+    let mut found = pick(&system.faces);
+    // Read further files until one covers it; when a colour face is asked for, until one
+    // does among the emoji fonts, which are listed first.
+    let files = system_files();
+    let wanting = |found: Option<usize>, faces: &[Arc<ExternalFace>], next: Option<&Candidate>| match found {
+        None => next.is_some(),
+        Some(i) => emoji && !faces[i].color && next.is_some_and(|f| f.rank == EMOJI_RANK),
+    };
+    while wanting(found, &system.faces, files.get(system.next_file)) {
+        let path = &files[system.next_file].path;
+        system.next_file += 1;
+        let count = file_bytes(path)
+            .ok()
+            .map(|b| ttf_parser::fonts_in_collection(b).unwrap_or(1))
+            .unwrap_or(0);
+        for index in 0..count {
+            if let Ok(face) = load(path, index) {
+                system.faces.push(face);
+            }
+        }
+        found = pick(&system.faces);
+    }
+    system.chosen.insert((c, emoji), found);
+    found.map(|i| system.faces[i].clone())
+}

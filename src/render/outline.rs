@@ -1,0 +1,314 @@
+//! Drawing one glyph of an external face into its cells: outlines through tiny-skia,
+//! colour bitmaps (CBDT/sbix PNG strikes) decoded and scaled to the cells, colour layers
+//! (COLR) painted layer by layer; and the ligature lookup that makes a flag, a skin tone
+//! or a ZWJ family one glyph.
+//!
+//! Each drawing is a sprite the size of the cells it covers, cached per face, glyph and
+//! cell box for the life of the process, so a warm capture only composites.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use tiny_skia::{FillRule, FilterQuality, Paint, PathBuilder, Pixmap, PixmapPaint, Transform};
+use ttf_parser::GlyphId;
+
+use super::faces::ExternalFace;
+
+/// A glyph drawn in its cell box: coverage to be tinted with the text colour, or colour
+/// pixels (premultiplied) drawn as they are.
+pub(crate) enum Sprite {
+    /// 8-bit coverage, box-sized, row-major.
+    Coverage(Vec<u8>),
+    /// A colour image, box-sized.
+    Color(Pixmap),
+}
+
+/// The box a glyph is drawn in: its size in pixels, the baseline from its top, and the
+/// font size in pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct GlyphBox {
+    pub width: u32,
+    pub height: u32,
+    pub baseline: f32,
+    pub px: f32,
+}
+
+/// The glyph `face` draws for a cluster of characters: the cluster's glyphs joined by the
+/// face's ligatures (a flag's two regional indicators, an emoji and its skin tone, a ZWJ
+/// family), or the first character's glyph when they do not join.
+pub(crate) fn cluster_glyph(face: &ExternalFace, cluster: &str) -> Option<GlyphId> {
+    let mut chars = cluster.chars();
+    let first = face.glyph_for(chars.next()?)?;
+    let mut glyphs = vec![first];
+    for c in chars {
+        match face.face.glyph_index(c) {
+            Some(g) => glyphs.push(g),
+            // Variation selectors and joiners a face does not map take no part.
+            None if is_ignorable(c) => {}
+            None => return Some(first),
+        }
+    }
+    if glyphs.len() > 1 {
+        ligate(&face.face, &mut glyphs);
+        // A selector the face maps may remain beside the ligature: it draws nothing.
+        let lead = glyphs[0];
+        glyphs.retain(|&g| g == lead || face.face.glyph_hor_advance(g).is_none_or(|a| a > 0));
+    }
+    Some(glyphs[0])
+}
+
+/// Characters that only modify the one before them.
+fn is_ignorable(c: char) -> bool {
+    matches!(c, '\u{200D}' | '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+}
+
+/// Applies every ligature substitution of the face's GSUB table, in lookup order.
+fn ligate(face: &ttf_parser::Face, glyphs: &mut Vec<GlyphId>) {
+    use ttf_parser::gsub::SubstitutionSubtable;
+    let Some(gsub) = face.tables().gsub else {
+        return;
+    };
+    for lookup in gsub.lookups {
+        for subtable in lookup.subtables.into_iter::<SubstitutionSubtable>() {
+            let SubstitutionSubtable::Ligature(table) = subtable else {
+                continue;
+            };
+            let mut i = 0;
+            while i < glyphs.len() {
+                let replaced = table
+                    .coverage
+                    .get(glyphs[i])
+                    .and_then(|set| table.ligature_sets.get(set))
+                    .and_then(|set| {
+                        set.into_iter().find(|lig| {
+                            let n = usize::from(lig.components.len());
+                            glyphs.len() > i + n
+                                && lig
+                                    .components
+                                    .into_iter()
+                                    .zip(&glyphs[i + 1..])
+                                    .all(|(a, &b)| a == b)
+                        })
+                    });
+                if let Some(lig) = replaced {
+                    let n = usize::from(lig.components.len());
+                    glyphs.splice(i..=i + n, [lig.glyph]);
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Draws (or fetches from the cache) glyph `id` of `face` in `cell`.
+pub(crate) fn sprite(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Arc<Sprite>> {
+    type Key = (usize, u16, u32, u32, u32);
+    static CACHE: OnceLock<Mutex<HashMap<Key, Option<Arc<Sprite>>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    let key = (face.id, id.0, cell.width, cell.height, cell.px.to_bits());
+    if let Some(sprite) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return sprite.clone();
+    }
+    let drawn = draw(face, id, cell).map(Arc::new);
+    cache
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, drawn.clone());
+    drawn
+}
+
+fn draw(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
+    if face.face.is_color_glyph(id) {
+        return layers(face, id, cell);
+    }
+    if let Some(image) = face.face.glyph_raster_image(id, cell.px.ceil() as u16)
+        && image.format == ttf_parser::RasterImageFormat::PNG
+    {
+        return bitmap(image.data, cell);
+    }
+    outline(face, id, cell)
+}
+
+/// Font units to box pixels: scaled to the font size, shrunk further when the glyph is
+/// wider than the box, centred, y up turned to y down at the baseline.
+fn placement(face: &ttf_parser::Face, id: GlyphId, cell: GlyphBox) -> Transform {
+    let units = f32::from(face.units_per_em().max(1));
+    let advance = f32::from(face.glyph_hor_advance(id).unwrap_or(face.units_per_em()));
+    let mut scale = cell.px / units;
+    if advance * scale > cell.width as f32 {
+        scale = cell.width as f32 / advance;
+    }
+    let left = (cell.width as f32 - advance * scale) / 2.0;
+    Transform::from_row(scale, 0.0, 0.0, -scale, left, cell.baseline)
+}
+
+/// A ttf-parser outline as a tiny-skia path, in font units.
+#[derive(Default)]
+struct PathSink(PathBuilder);
+
+impl ttf_parser::OutlineBuilder for PathSink {
+    fn move_to(&mut self, x: f32, y: f32) {
+        self.0.move_to(x, y);
+    }
+    fn line_to(&mut self, x: f32, y: f32) {
+        self.0.line_to(x, y);
+    }
+    fn quad_to(&mut self, x1: f32, y1: f32, x: f32, y: f32) {
+        self.0.quad_to(x1, y1, x, y);
+    }
+    fn curve_to(&mut self, x1: f32, y1: f32, x2: f32, y2: f32, x: f32, y: f32) {
+        self.0.cubic_to(x1, y1, x2, y2, x, y);
+    }
+    fn close(&mut self) {
+        self.0.close();
+    }
+}
+
+fn glyph_path(face: &ttf_parser::Face, id: GlyphId) -> Option<tiny_skia::Path> {
+    let mut sink = PathSink::default();
+    face.outline_glyph(id, &mut sink)?;
+    sink.0.finish()
+}
+
+fn white() -> Paint<'static> {
+    let mut paint = Paint::default();
+    paint.set_color_rgba8(255, 255, 255, 255);
+    paint.anti_alias = true;
+    paint
+}
+
+/// A monochrome outline as coverage; a blank glyph (a space) as empty coverage.
+fn outline(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
+    let mut pixmap = Pixmap::new(cell.width, cell.height)?;
+    if let Some(path) = glyph_path(&face.face, id) {
+        let transform = placement(&face.face, id, cell);
+        pixmap.fill_path(&path, &white(), FillRule::Winding, transform, None);
+    }
+    Some(Sprite::Coverage(
+        pixmap.pixels().iter().map(|p| p.alpha()).collect(),
+    ))
+}
+
+/// A PNG strike decoded and scaled to fit the box (keeping its aspect), centred.
+fn bitmap(png_bytes: &[u8], cell: GlyphBox) -> Option<Sprite> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().ok()?;
+    let mut buffer = vec![0; reader.output_buffer_size()?];
+    let info = reader.next_frame(&mut buffer).ok()?;
+    let (w, h) = (info.width, info.height);
+    let rgba: Vec<u8> = match info.color_type {
+        png::ColorType::Rgba => buffer[..info.buffer_size()].to_vec(),
+        png::ColorType::GrayscaleAlpha => buffer[..info.buffer_size()]
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        _ => return None,
+    };
+    let mut image = Pixmap::new(w, h)?;
+    for (dst, src) in image.pixels_mut().iter_mut().zip(rgba.chunks_exact(4)) {
+        *dst = tiny_skia::ColorU8::from_rgba(src[0], src[1], src[2], src[3]).premultiply();
+    }
+    let mut out = Pixmap::new(cell.width, cell.height)?;
+    let scale = (cell.width as f32 / w as f32).min(cell.height as f32 / h as f32);
+    let (dx, dy) = (
+        (cell.width as f32 - w as f32 * scale) / 2.0,
+        (cell.height as f32 - h as f32 * scale) / 2.0,
+    );
+    let paint = PixmapPaint {
+        quality: FilterQuality::Bicubic,
+        ..PixmapPaint::default()
+    };
+    out.draw_pixmap(
+        0,
+        0,
+        image.as_ref(),
+        &paint,
+        Transform::from_row(scale, 0.0, 0.0, scale, dx, dy),
+        None,
+    );
+    Some(Sprite::Color(out))
+}
+
+/// COLR layers painted with their palette colours (gradients by their first stop: the
+/// emoji fonts that use them stay recognisable at cell size).
+fn layers(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
+    let mut painter = LayerPainter {
+        face: &face.face,
+        pixmap: Pixmap::new(cell.width, cell.height)?,
+        base: placement(&face.face, id, cell),
+        transforms: Vec::new(),
+        path: None,
+    };
+    let black = ttf_parser::RgbaColor::new(0, 0, 0, 255);
+    face.face.paint_color_glyph(id, 0, black, &mut painter)?;
+    Some(Sprite::Color(painter.pixmap))
+}
+
+struct LayerPainter<'f, 'a> {
+    face: &'f ttf_parser::Face<'a>,
+    pixmap: Pixmap,
+    base: Transform,
+    transforms: Vec<Transform>,
+    path: Option<tiny_skia::Path>,
+}
+
+impl LayerPainter<'_, '_> {
+    fn transform(&self) -> Transform {
+        self.transforms
+            .iter()
+            .fold(self.base, |acc, t| acc.pre_concat(*t))
+    }
+}
+
+impl<'a> ttf_parser::colr::Painter<'a> for LayerPainter<'_, 'a> {
+    fn outline_glyph(&mut self, glyph_id: GlyphId) {
+        self.path = glyph_path(self.face, glyph_id);
+    }
+
+    fn paint(&mut self, paint: ttf_parser::colr::Paint<'a>) {
+        use ttf_parser::colr::Paint as P;
+        let color = match paint {
+            P::Solid(c) => c,
+            P::LinearGradient(g) => g
+                .stops(0, &[])
+                .next()
+                .map(|s| s.color)
+                .unwrap_or(ttf_parser::RgbaColor::new(0, 0, 0, 255)),
+            P::RadialGradient(g) => g
+                .stops(0, &[])
+                .next()
+                .map(|s| s.color)
+                .unwrap_or(ttf_parser::RgbaColor::new(0, 0, 0, 255)),
+            P::SweepGradient(g) => g
+                .stops(0, &[])
+                .next()
+                .map(|s| s.color)
+                .unwrap_or(ttf_parser::RgbaColor::new(0, 0, 0, 255)),
+        };
+        let Some(path) = self.path.clone() else {
+            return;
+        };
+        let mut fill = Paint::default();
+        fill.set_color_rgba8(color.red, color.green, color.blue, color.alpha);
+        fill.anti_alias = true;
+        let transform = self.transform();
+        self.pixmap
+            .fill_path(&path, &fill, FillRule::Winding, transform, None);
+    }
+
+    fn push_clip(&mut self) {}
+    fn push_clip_box(&mut self, _clipbox: ttf_parser::colr::ClipBox) {}
+    fn pop_clip(&mut self) {}
+    fn push_layer(&mut self, _mode: ttf_parser::colr::CompositeMode) {}
+    fn pop_layer(&mut self) {}
+
+    fn push_transform(&mut self, t: ttf_parser::Transform) {
+        self.transforms
+            .push(Transform::from_row(t.a, t.b, t.c, t.d, t.e, t.f));
+    }
+
+    fn pop_transform(&mut self) {
+        self.transforms.pop();
+    }
+}

@@ -1,0 +1,248 @@
+//! Cell widths the programs agree with: glibc's `wcwidth`, as tmux and xterm use, and
+//! grapheme clusters when a program asks for them (DEC mode 2027).
+//!
+//! vt100 widens a character followed by VS16 (`✔️` takes two cells) and gives each part
+//! of a ZWJ sequence its own cells (👨‍👩‍👧 takes six). A program places its cursor by
+//! `wcwidth`, where VS16 widens nothing and — as tmux 3.3 shows it — a character after a
+//! zero-width joiner joins the cell before it (the family takes two). Where the two
+//! disagree the printable text is rewritten before vt100 sees it: the character to join is
+//! replaced by a *stand-in*, an unassigned code point vt100 measures as zero cells wide,
+//! remembered here with the text it stands for, so the cell keeps the whole cluster.
+//! Every text read from the screen goes through [`Clusters::decode`].
+//!
+//! With mode 2027 on (as in ghostty, WezTerm and contour), widths are the cluster's:
+//! VS16 widens (vt100's own rule), a skin tone joins its emoji, and a flag's two regional
+//! indicators become one two-cell cluster — a *wide* stand-in, unassigned in a plane
+//! vt100 measures as two cells. A flag split between two writes joins as zero width.
+//!
+//! The table of stand-ins is bounded ([`ZERO_WIDTH`], [`WIDE`]); when it is full, text is
+//! passed on as it came (the old widths) rather than growing without end.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// Zero-width stand-ins: unassigned, default-ignorable code points (U+E01F0–U+E0FFF).
+const ZERO_WIDTH: std::ops::RangeInclusive<u32> = 0xE01F0..=0xE0FFF;
+/// Wide stand-ins: unassigned code points of plane 3, East Asian Wide (U+31350–U+3FFFD).
+const WIDE: std::ops::RangeInclusive<u32> = 0x31350..=0x3FFFD;
+
+const ZWJ: char = '\u{200D}';
+const VS16: char = '\u{FE0F}';
+
+/// The width rules in force and the stand-ins handed out so far.
+#[derive(Debug, Default)]
+pub(crate) struct Clusters {
+    /// The last character printed was a zero-width joiner.
+    after_zwj: bool,
+    /// The last character printed was a regional indicator not yet part of a flag (in
+    /// grapheme mode).
+    lone_ri: Option<char>,
+    zero: Table,
+    wide: Table,
+}
+
+/// Stand-ins of one width: the text each stands for, both ways.
+#[derive(Debug, Default)]
+struct Table {
+    texts: Vec<Box<str>>,
+    index: HashMap<Box<str>, u32>,
+}
+
+impl Table {
+    /// The stand-in for `text` in `range`, or `None` when the range is used up.
+    fn stand_in(&mut self, text: &str, range: &std::ops::RangeInclusive<u32>) -> Option<char> {
+        if let Some(&i) = self.index.get(text) {
+            return char::from_u32(range.start() + i);
+        }
+        let i = self.texts.len() as u32;
+        if range.start() + i > *range.end() {
+            return None;
+        }
+        self.texts.push(text.into());
+        self.index.insert(text.into(), i);
+        char::from_u32(range.start() + i)
+    }
+
+    fn text(&self, c: char, range: &std::ops::RangeInclusive<u32>) -> Option<&str> {
+        let i = u32::from(c).checked_sub(*range.start())?;
+        self.texts.get(i as usize).map(|t| &**t)
+    }
+}
+
+fn is_regional_indicator(c: char) -> bool {
+    ('\u{1F1E6}'..='\u{1F1FF}').contains(&c)
+}
+
+fn is_skin_tone(c: char) -> bool {
+    ('\u{1F3FB}'..='\u{1F3FF}').contains(&c)
+}
+
+impl Clusters {
+    /// Rewrites a run of printable text (whole characters) so vt100 gives it the widths
+    /// of the rules in force; `None` when it needs no change (most text: checked with one
+    /// scan for the lead bytes of the characters that matter).
+    pub fn rewrite(&mut self, run: &[u8], grapheme_mode: bool) -> Option<Vec<u8>> {
+        let interesting = if grapheme_mode {
+            memchr::memchr3(0xE2, 0xEF, 0xF0, run).is_some()
+        } else {
+            // ZWJ is E2 80 8D, VS16 EF B8 8F.
+            memchr::memchr2(0xE2, 0xEF, run).is_some()
+        };
+        // Only a non-ASCII character joins a joiner before it.
+        let joins_first = self.after_zwj && run.first().is_some_and(|&b| b >= 0x80);
+        if !interesting && !joins_first {
+            self.after_zwj = false;
+            self.lone_ri = None;
+            return None;
+        }
+        let (text, tail) = match std::str::from_utf8(run) {
+            Ok(text) => (text, &[][..]),
+            Err(e) => (
+                // The valid prefix; what follows goes on unchanged.
+                std::str::from_utf8(&run[..e.valid_up_to()]).unwrap_or_default(),
+                &run[e.valid_up_to()..],
+            ),
+        };
+        let mut out = String::with_capacity(text.len() + 8);
+        let mut changed = false;
+        for c in text.chars() {
+            let after_zwj = std::mem::replace(&mut self.after_zwj, c == ZWJ);
+            let lone_ri = self.lone_ri.take();
+            let stand_in = if after_zwj && !c.is_ascii() && c != ZWJ {
+                // The character after a joiner joins its cell.
+                self.zero.stand_in(&c.to_string(), &ZERO_WIDTH).map(Into::into)
+            } else if c == VS16 && !grapheme_mode {
+                // VS16 keeps its place in the cell without widening it.
+                self.zero.stand_in("\u{FE0F}", &ZERO_WIDTH).map(Into::into)
+            } else if grapheme_mode && is_skin_tone(c) {
+                self.zero.stand_in(&c.to_string(), &ZERO_WIDTH).map(Into::into)
+            } else if grapheme_mode && is_regional_indicator(c) {
+                match lone_ri {
+                    // The flag's second half: back over the first and write the pair as
+                    // one two-cell cluster (the same whether the halves came in one write
+                    // or two).
+                    Some(first) => {
+                        let flag: String = [first, c].into_iter().collect();
+                        self.wide.stand_in(&flag, &WIDE).map(|wide| format!("\x08{wide}"))
+                    }
+                    None => {
+                        self.lone_ri = Some(c);
+                        None
+                    }
+                }
+            } else {
+                None
+            };
+            match stand_in {
+                Some(s) => {
+                    out.push_str(&s);
+                    changed = true;
+                }
+                None => out.push(c),
+            }
+        }
+        if !changed {
+            return None;
+        }
+        let mut bytes = out.into_bytes();
+        bytes.extend_from_slice(tail);
+        Some(bytes)
+    }
+
+    /// `text` with every stand-in replaced by the text it stands for.
+    pub fn decode<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        // Both ranges are 4-byte characters of planes 3 and 14: lead byte F0 or F3.
+        if !text.bytes().any(|b| b == 0xF0 || b == 0xF3) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            match self
+                .zero
+                .text(c, &ZERO_WIDTH)
+                .or_else(|| self.wide.text(c, &WIDE))
+            {
+                Some(s) => out.push_str(s),
+                None => out.push(c),
+            }
+        }
+        Cow::Owned(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(clusters: &mut Clusters, text: &str) -> String {
+        rewritten_in(clusters, text, false)
+    }
+
+    fn rewritten_in(clusters: &mut Clusters, text: &str, grapheme_mode: bool) -> String {
+        let bytes = clusters
+            .rewrite(text.as_bytes(), grapheme_mode)
+            .unwrap_or_else(|| text.as_bytes().to_vec());
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn plain_text_and_box_drawing_pass_untouched() {
+        let mut c = Clusters::default();
+        assert_eq!(c.rewrite("hello ┌─┐ 漢字 😀".as_bytes(), false), None);
+    }
+
+    #[test]
+    fn vs16_and_the_character_after_a_joiner_become_zero_width_stand_ins() {
+        let mut c = Clusters::default();
+        let family = "👨\u{200D}👩\u{200D}👧";
+        let out = rewritten(&mut c, family);
+        assert_eq!(out.chars().count(), 5);
+        assert_eq!(unicode_width::UnicodeWidthStr::width(out.as_str()), 2);
+        assert_eq!(c.decode(&out), family);
+        let heart = rewritten(&mut c, "❤\u{FE0F}");
+        assert_eq!(unicode_width::UnicodeWidthStr::width(heart.as_str()), 1);
+        assert_eq!(c.decode(&heart), "❤\u{FE0F}");
+    }
+
+    #[test]
+    fn a_joiner_at_the_end_of_one_write_joins_the_first_character_of_the_next() {
+        let mut c = Clusters::default();
+        let first = rewritten(&mut c, "👨\u{200D}");
+        let second = rewritten(&mut c, "👩x");
+        assert_eq!(c.decode(&format!("{first}{second}")), "👨\u{200D}👩x");
+        assert_eq!(unicode_width::UnicodeWidthStr::width(second.as_str()), 1);
+    }
+
+    #[test]
+    fn grapheme_mode_widens_vs16_and_makes_a_flag_one_wide_cluster() {
+        let mut c = Clusters::default();
+        assert_eq!(
+            c.rewrite("✔\u{FE0F}".as_bytes(), true),
+            None,
+            "vt100 widens it itself"
+        );
+        // The second regional indicator backs over the first and writes both as one
+        // two-cell stand-in.
+        let flag = rewritten_in(&mut c, "🇯🇵", true);
+        assert_eq!(flag.chars().count(), 3);
+        assert!(flag.starts_with("🇯\x08"));
+        assert_eq!(unicode_width::UnicodeWidthStr::width(&flag["🇯\x08".len()..]), 2);
+        assert_eq!(c.decode(&flag["🇯\x08".len()..]), "🇯🇵");
+        let thumb = rewritten_in(&mut c, "👍🏽", true);
+        assert_eq!(unicode_width::UnicodeWidthStr::width(thumb.as_str()), 2);
+        assert_eq!(c.decode(&thumb), "👍🏽");
+    }
+
+    #[test]
+    fn a_full_table_passes_text_on_unchanged() {
+        let mut c = Clusters::default();
+        let size = (ZERO_WIDTH.end() - ZERO_WIDTH.start() + 1) as usize;
+        for i in 0..size as u32 {
+            let joined = char::from_u32(0x4E00 + i).unwrap();
+            c.rewrite(format!("a\u{200D}{joined}").as_bytes(), false);
+        }
+        assert_eq!(c.zero.texts.len(), size);
+        let out = rewritten(&mut c, "a\u{200D}\u{9FA0}");
+        assert_eq!(out, "a\u{200D}\u{9FA0}");
+    }
+}

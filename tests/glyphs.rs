@@ -1,0 +1,198 @@
+//! Every glyph without flags: CJK, colour emoji (a flag, a skin tone, a ZWJ family),
+//! combining marks and icons, drawn through the fallback chain from the fonts installed
+//! on the machine (CI installs fonts-noto-cjk and fonts-noto-color-emoji). Checked by
+//! pixels — colour in emoji cells, ink in every non-blank cell — and against a golden.
+//! Regenerate with `TUIPILOT_UPDATE=1 cargo test --test glyphs`.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use tuipilot::render::compare::{Tolerance, assert_png_matches};
+use tuipilot::render::{Image, Metrics, RenderOptions, missing_glyphs};
+use tuipilot::{Rgb, Session, Snapshot, Theme};
+
+const CJK_FONT: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
+const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
+
+/// Whether the Noto fonts the test draws with are installed; says so when not.
+fn have_noto() -> bool {
+    let found = Path::new(CJK_FONT).exists() && Path::new(EMOJI_FONT).exists();
+    if !found {
+        eprintln!("skipped: fonts-noto-cjk and fonts-noto-color-emoji are not installed (CI installs them)");
+    }
+    found
+}
+
+fn golden(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name)
+}
+
+/// The screen `printf` draws from `text` in a real terminal session.
+fn printed(cols: u16, rows: u16, text: &str) -> Snapshot {
+    let s = Session::builder("printf")
+        .arg(text)
+        .size(cols, rows)
+        .spawn()
+        .unwrap();
+    s.wait_exit().unwrap();
+    s.snapshot()
+}
+
+/// The pixels of the cells `cols` of `row`, as colours.
+fn cell_pixels(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> Vec<Rgb> {
+    let mut out = Vec::new();
+    for y in 0..m.cell_height {
+        for x in 0..m.cell_width * u32::from(cols.end - cols.start) {
+            let px = m.padding + u32::from(cols.start) * m.cell_width + x;
+            let py = m.padding + u32::from(row) * m.cell_height + y;
+            out.extend(image.pixel(px, py));
+        }
+    }
+    out
+}
+
+/// Pixels far from grey: a colour glyph.
+fn colourful(pixels: &[Rgb]) -> usize {
+    pixels
+        .iter()
+        .filter(|p| {
+            let (hi, lo) = (p.0.max(p.1).max(p.2), p.0.min(p.1).min(p.2));
+            hi - lo > 80
+        })
+        .count()
+}
+
+fn ink(pixels: &[Rgb], background: Rgb) -> usize {
+    pixels.iter().filter(|p| **p != background).count()
+}
+
+/// The cells (start column, width) that hold something other than a space, on a row.
+fn filled_cells(snap: &Snapshot, row: u16) -> Vec<(u16, u16)> {
+    let (cols, _) = snap.size();
+    (0..cols)
+        .filter_map(|col| {
+            let cell = snap.cell(row, col)?;
+            let text = cell.text();
+            (!cell.wide_continuation && !text.is_empty() && text != " ")
+                .then_some((col, if cell.wide { 2 } else { 1 }))
+        })
+        .collect()
+}
+
+#[test]
+fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
+    if !have_noto() {
+        return;
+    }
+    let snap = printed(
+        40,
+        4,
+        "漢字かな한글\n😀 🇯🇵 👍🏽 👨‍👩‍👧 🏳️‍🌈 ❤️\ne\u{301} n\u{303} a\u{308}\n\u{2714}\u{FE0E} \u{2600}",
+    );
+    let options = RenderOptions::default();
+    let image = snap.render(&options).unwrap();
+    assert_png_matches(
+        &image,
+        golden("glyphs.png"),
+        Tolerance {
+            channel: 8,
+            max_share: 0.005,
+        },
+    );
+    assert_eq!(missing_glyphs(&snap, &options).unwrap(), Vec::<char>::new());
+    let m = Metrics::of(&options);
+    let bg = Theme::dark().background;
+    // CJK: ink in every cell, and no colour (a text face draws them).
+    for (col, width) in filled_cells(&snap, 0) {
+        let pixels = cell_pixels(&image, &m, 0, col..col + width);
+        assert!(ink(&pixels, bg) > 20, "no ink in CJK cell {col}");
+        assert_eq!(colourful(&pixels), 0, "CJK cell {col} is in colour");
+    }
+    // Emoji: colour in each, a flag's two regional indicators and an emoji with its skin
+    // tone drawn as one glyph each (the second half is not a separate drawing).
+    let emoji = filled_cells(&snap, 1);
+    assert!(emoji.len() >= 5, "{emoji:?}");
+    for (name, col) in [("😀", 0), ("🇯🇵", 3), ("👍🏽", 6)] {
+        let pixels = cell_pixels(&image, &m, 1, col..col + 2);
+        assert!(colourful(&pixels) > 40, "{name} is not in colour");
+    }
+    // A ZWJ family is one glyph in two cells (Noto draws it as grey silhouettes), the
+    // rainbow flag (white flag, VS16, ZWJ, rainbow) one glyph in one cell, as tmux
+    // places them.
+    let family = snap.find("👨").unwrap()[0].col;
+    let pixels = cell_pixels(&image, &m, 1, family..family + 2);
+    assert!(ink(&pixels, bg) > 40, "the family is blank");
+    let flag = snap.find("🏳").unwrap()[0].col;
+    assert_eq!(flag, family + 3, "the family does not take two cells");
+    assert!(
+        colourful(&cell_pixels(&image, &m, 1, flag..flag + 1)) > 10,
+        "🏳️‍🌈 is not in colour"
+    );
+    // Marks over their letters, nothing blank.
+    for (col, width) in filled_cells(&snap, 2) {
+        let pixels = cell_pixels(&image, &m, 2, col..col + width);
+        assert!(ink(&pixels, bg) > 10, "no ink in cell {col} of the marks row");
+    }
+    // VS15 asks for text presentation: ✔︎ comes from a text face, in the text colour.
+    let pixels = cell_pixels(&image, &m, 3, 0..1);
+    assert!(ink(&pixels, bg) > 10);
+    assert_eq!(colourful(&pixels), 0, "✔︎ (VS15) was drawn in colour");
+}
+
+#[test]
+fn a_named_font_comes_before_the_systems_and_a_missing_glyph_is_reported() {
+    if !have_noto() {
+        return;
+    }
+    // U+10FFFD is a private-use character no font draws.
+    let snap = printed(20, 2, "a\u{10FFFD}b");
+    let options = RenderOptions::default();
+    assert_eq!(missing_glyphs(&snap, &options).unwrap(), vec!['\u{10FFFD}']);
+    let hint = tuipilot::render::missing_glyphs_hint(&["U+10FFFD".to_string()]).unwrap();
+    assert!(hint.contains("U+10FFFD") && hint.contains("--font"), "{hint}");
+    // With the system's fonts off, 漢 is missing; named, its font draws it.
+    let cjk = printed(20, 2, "漢");
+    let bundled_only = RenderOptions {
+        system_fonts: false,
+        ..RenderOptions::default()
+    };
+    assert_eq!(missing_glyphs(&cjk, &bundled_only).unwrap(), vec!['漢']);
+    let named = bundled_only.clone().with_font(CJK_FONT);
+    assert_eq!(missing_glyphs(&cjk, &named).unwrap(), Vec::<char>::new());
+    let m = Metrics::of(&named);
+    let (with_font, system) = (
+        cjk.render(&named).unwrap(),
+        cjk.render(&RenderOptions::default()).unwrap(),
+    );
+    let bg = Theme::dark().background;
+    assert!(ink(&cell_pixels(&with_font, &m, 0, 0..2), bg) > 20);
+    // The system's first CJK face is the same file: the same picture.
+    assert_eq!(with_font.pixels, system.pixels);
+}
+
+#[test]
+fn the_emoji_font_named_first_does_not_blank_what_it_cannot_draw() {
+    if !have_noto() {
+        return;
+    }
+    // A colour font named with --font has no 漢 and no plain letters worth drawing:
+    // those still come from the chain, never as blank cells.
+    let snap = printed(20, 2, "漢 x 😀");
+    let options = RenderOptions::default().with_font(EMOJI_FONT);
+    let image = snap.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let bg = Theme::dark().background;
+    for (col, width) in filled_cells(&snap, 0) {
+        assert!(
+            ink(&cell_pixels(&image, &m, 0, col..col + width), bg) > 10,
+            "cell {col} is blank"
+        );
+    }
+    assert!(
+        colourful(&cell_pixels(&image, &m, 0, 5..7)) > 40,
+        "😀 is not in colour"
+    );
+}
