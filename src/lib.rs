@@ -60,6 +60,7 @@ pub mod record;
 pub mod render;
 pub mod session;
 pub mod snapshot;
+mod style;
 #[cfg(feature = "render")]
 pub mod tape;
 pub mod terminal;
@@ -74,7 +75,7 @@ pub use process::ExitStatus;
 pub use session::{
     Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart,
 };
-pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style};
+pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style, UnderlineStyle};
 pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
 pub use wait::{Condition, WaitError};
 

@@ -13,58 +13,12 @@ use crate::color::Color;
 use crate::error::{Error, Result};
 use crate::keys::InputModes;
 use crate::process::ExitStatus;
+pub use crate::style::{Style, UnderlineStyle};
 
 impl Cell {
     /// The grapheme in the cell (a character plus any combining marks); empty if blank.
     pub fn text(&self) -> &str {
         self.text.as_str()
-    }
-}
-
-/// The drawing attributes of one cell.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Style {
-    /// Foreground colour.
-    pub fg: Color,
-    /// Background colour.
-    pub bg: Color,
-    /// Bold (SGR 1).
-    pub bold: bool,
-    /// Dim, faint (SGR 2).
-    pub dim: bool,
-    /// Italic (SGR 3).
-    pub italic: bool,
-    /// Underlined (SGR 4).
-    pub underline: bool,
-    /// Foreground and background swapped (SGR 7).
-    pub inverse: bool,
-}
-
-impl std::fmt::Display for Style {
-    /// The attributes in words: `bold underline fg=yellow (3) bg=#102030`, or `default`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut words: Vec<String> = [
-            (self.bold, "bold"),
-            (self.dim, "dim"),
-            (self.italic, "italic"),
-            (self.underline, "underline"),
-            (self.inverse, "inverse"),
-        ]
-        .iter()
-        .filter(|(on, _)| *on)
-        .map(|(_, word)| word.to_string())
-        .collect();
-        if self.fg != Color::Default {
-            words.push(format!("fg={}", self.fg));
-        }
-        if self.bg != Color::Default {
-            words.push(format!("bg={}", self.bg));
-        }
-        if words.is_empty() {
-            f.write_str("default")
-        } else {
-            f.write_str(&words.join(" "))
-        }
     }
 }
 
@@ -199,20 +153,33 @@ impl Snapshot {
         for row in 0..rows {
             for col in 0..cols {
                 let cell = match screen.cell(row, col) {
-                    Some(c) => Cell {
-                        text: CellText::new(&clusters.decode(c.contents())),
-                        style: Style {
-                            fg: c.fgcolor().into(),
-                            bg: c.bgcolor().into(),
-                            bold: c.bold(),
-                            dim: c.dim(),
-                            italic: c.italic(),
-                            underline: c.underline(),
-                            inverse: c.inverse(),
-                        },
-                        wide: c.is_wide(),
-                        wide_continuation: c.is_wide_continuation(),
-                    },
+                    Some(c) => {
+                        let (text, extra) = clusters.decode_cell(c.contents());
+                        Cell {
+                            text: CellText::new(&text),
+                            style: Style {
+                                fg: c.fgcolor().into(),
+                                bg: c.bgcolor().into(),
+                                bold: c.bold(),
+                                dim: c.dim(),
+                                italic: c.italic(),
+                                underline: c.underline(),
+                                inverse: c.inverse(),
+                                underline_style: match (c.underline(), extra.underline_style) {
+                                    (false, _) => UnderlineStyle::None,
+                                    (true, UnderlineStyle::None) => UnderlineStyle::Single,
+                                    (true, style) => style,
+                                },
+                                underline_color: extra.underline_color,
+                                strikethrough: extra.strikethrough,
+                                hidden: extra.hidden,
+                                blink: extra.blink,
+                                overline: extra.overline,
+                            },
+                            wide: c.is_wide(),
+                            wide_continuation: c.is_wide_continuation(),
+                        }
+                    }
                     None => Cell::default(),
                 };
                 cells.push(cell);
@@ -568,7 +535,7 @@ impl Snapshot {
                     continue;
                 }
                 if cell.style != current {
-                    out.push_str(&sgr(&cell.style));
+                    out.push_str(&cell.style.sgr());
                     current = cell.style;
                 }
                 out.push_str(if cell.text().is_empty() { " " } else { cell.text() });
@@ -614,29 +581,6 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
 }
 
 /// The full SGR sequence that selects `style` from a reset state.
-fn sgr(style: &Style) -> String {
-    let mut codes: Vec<String> = vec!["0".into()];
-    for (on, code) in [
-        (style.bold, "1"),
-        (style.dim, "2"),
-        (style.italic, "3"),
-        (style.underline, "4"),
-        (style.inverse, "7"),
-    ] {
-        if on {
-            codes.push(code.into());
-        }
-    }
-    for (color, base) in [(style.fg, 38), (style.bg, 48)] {
-        match color {
-            Color::Default => {}
-            Color::Indexed(i) => codes.push(format!("{base};5;{i}")),
-            Color::Rgb(r, g, b) => codes.push(format!("{base};2;{r};{g};{b}")),
-        }
-    }
-    format!("\x1b[{}m", codes.join(";"))
-}
-
 /// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
 /// the start and end of every row (multi-line mode), since screens are read row by row.
 pub(crate) fn compile(pattern: &str) -> Result<Regex> {

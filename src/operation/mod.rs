@@ -262,6 +262,9 @@ pub struct PngRequest {
     /// fonts lack (default true; false for pictures that must match on every machine).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_fonts: Option<bool>,
+    /// Whether bold text in colours 0-7 is drawn bright, as xterm does (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bold_is_bright: Option<bool>,
 }
 
 impl PngRequest {
@@ -290,6 +293,9 @@ impl PngRequest {
         }
         if let Some(system_fonts) = self.system_fonts {
             options.system_fonts = system_fonts;
+        }
+        if let Some(bold_is_bright) = self.bold_is_bright {
+            options.bold_is_bright = bold_is_bright;
         }
         options.check()?;
         Ok(options)

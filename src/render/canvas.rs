@@ -104,6 +104,36 @@ impl Canvas {
         self.stroke(pb, width, color);
     }
 
+    /// Strokes a wave from `start` rightwards over `length` pixels (anti-aliased), for a
+    /// curly underline: `shape` is its amplitude and period.
+    pub fn stroke_wave(
+        &mut self,
+        start: (f32, f32),
+        length: f32,
+        (amplitude, period): (f32, f32),
+        width: f32,
+        color: Rgb,
+    ) {
+        let mut pb = PathBuilder::new();
+        pb.move_to(start.0, start.1);
+        let half = period / 2.0;
+        let mut x = 0.0;
+        let mut up = true;
+        while x < length {
+            let step = half.min(length - x);
+            let peak = if up { -amplitude } else { amplitude };
+            pb.quad_to(
+                start.0 + x + step / 2.0,
+                start.1 + 2.0 * peak,
+                start.0 + x + step,
+                start.1,
+            );
+            x += step;
+            up = !up;
+        }
+        self.stroke(pb, width, color);
+    }
+
     fn stroke(&mut self, pb: PathBuilder, width: f32, color: Rgb) {
         if let Some(path) = pb.finish() {
             let stroke = Stroke {

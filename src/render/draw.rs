@@ -8,8 +8,9 @@ use super::faces::ExternalFace;
 use super::outline::{self, GlyphBox, Sprite};
 use super::procedural::{self, CellBox};
 use super::{Metrics, RenderOptions, fonts, mix, resolve};
-use crate::color::Rgb;
+use crate::color::{Color, Rgb};
 use crate::snapshot::{Cell, CursorShape, Snapshot};
+use crate::style::UnderlineStyle;
 
 /// What every cell of a render shares.
 pub(crate) struct Painter<'a> {
@@ -44,7 +45,12 @@ impl Painter<'_> {
     fn colors(&self, snapshot: &Snapshot, row: u16, col: u16, cell: &Cell) -> (Rgb, Rgb) {
         let theme = &self.options.theme;
         let style = cell.style;
-        let mut fg = resolve(style.fg, theme.foreground, theme);
+        // xterm's boldColors: bold text in colours 0-7 is drawn in 8-15.
+        let fg_color = match style.fg {
+            Color::Indexed(i) if i < 8 && style.bold && self.options.bold_is_bright => Color::Indexed(i + 8),
+            other => other,
+        };
+        let mut fg = resolve(fg_color, theme.foreground, theme);
         let mut bg = resolve(style.bg, theme.background, theme);
         if style.inverse {
             std::mem::swap(&mut fg, &mut bg);
@@ -60,6 +66,9 @@ impl Painter<'_> {
         }
         if style.dim {
             fg = mix(fg, bg, 100);
+        }
+        if style.hidden {
+            fg = bg;
         }
         (fg, bg)
     }
@@ -134,14 +143,62 @@ impl Painter<'_> {
                 }
             }
         }
-        if style.underline {
-            let m = &self.metrics;
-            let top = y + m.baseline as i32 + m.underline_offset;
-            let width = self.cell_width() * i32::from(end - col);
-            self.canvas
-                .fill_rect(x, top, width, m.underline_thickness as i32, fg);
+        if !style.hidden {
+            self.decorations(&style, (x, y), self.cell_width() * i32::from(end - col), fg);
         }
         end
+    }
+
+    /// Underline (in its style and colour), strikethrough and overline over `width` pixels
+    /// of a row of cells starting at (x, y).
+    fn decorations(&mut self, style: &crate::snapshot::Style, (x, y): (i32, i32), width: i32, fg: Rgb) {
+        let m = self.metrics;
+        let t = m.underline_thickness as i32;
+        if style.strikethrough {
+            // Through the middle of lower-case letters.
+            let middle = y + m.baseline as i32 - (m.cell_height as i32 * 3) / 10;
+            self.canvas.fill_rect(x, middle - t / 2, width, t, fg);
+        }
+        if style.overline {
+            self.canvas.fill_rect(x, y, width, t, fg);
+        }
+        let color = match style.underline_color {
+            Color::Default => fg,
+            other => resolve(other, fg, &self.options.theme),
+        };
+        // The underline's top, kept inside the cell for the styles that need more room.
+        let top = (y + m.baseline as i32 + m.underline_offset).min(y + m.cell_height as i32 - 3 * t);
+        match style.underline_style {
+            UnderlineStyle::None => {}
+            UnderlineStyle::Single => self.canvas.fill_rect(x, top, width, t, color),
+            UnderlineStyle::Double => {
+                self.canvas.fill_rect(x, top, width, t, color);
+                self.canvas.fill_rect(x, top + 2 * t, width, t, color);
+            }
+            UnderlineStyle::Curly => {
+                let amplitude = t as f32 * 1.5;
+                let period = (m.cell_width as f32 / 2.0).max(4.0);
+                self.canvas.stroke_wave(
+                    (x as f32, top as f32 + amplitude),
+                    width as f32,
+                    (amplitude, period),
+                    t as f32,
+                    color,
+                );
+            }
+            UnderlineStyle::Dotted | UnderlineStyle::Dashed => {
+                let (on, off) = if style.underline_style == UnderlineStyle::Dotted {
+                    (t, t)
+                } else {
+                    (3 * t, 2 * t)
+                };
+                let mut dx = 0;
+                while dx < width {
+                    self.canvas.fill_rect(x + dx, top, on.min(width - dx), t, color);
+                    dx += on + off;
+                }
+            }
+        }
     }
 
     /// Draws a glyph of an external face over `span` cells; false if it draws nothing.

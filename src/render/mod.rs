@@ -73,6 +73,9 @@ pub struct RenderOptions {
     pub system_fonts: bool,
     /// Draw the cursor (when the program shows it).
     pub cursor: bool,
+    /// Draw bold text in colours 0-7 in their bright versions 8-15, as xterm does by
+    /// default (its `boldColors`; default on).
+    pub bold_is_bright: bool,
     /// How hard PNG encoding works.
     pub compression: PngCompression,
 }
@@ -89,6 +92,7 @@ impl Default for RenderOptions {
             fonts: Vec::new(),
             system_fonts: true,
             cursor: true,
+            bold_is_bright: true,
             compression: PngCompression::Fast,
         }
     }

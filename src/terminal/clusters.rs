@@ -15,14 +15,25 @@
 //! indicators become one two-cell cluster — a *wide* stand-in, unassigned in a plane
 //! vt100 measures as two cells. A flag split between two writes joins as zero width.
 //!
-//! The table of stand-ins is bounded ([`ZERO_WIDTH`], [`WIDE`]); when it is full, text is
-//! passed on as it came (the old widths) rather than growing without end.
+//! The same device carries the SGR attributes vt100 drops (strikethrough, hidden, blink,
+//! underline styles and colour, overline): while any is in force, each printed character
+//! is followed by a stand-in for the set, so the attributes live in the cell and move,
+//! scroll and erase with it exactly as its text does.
+//!
+//! The tables of stand-ins are bounded ([`ZERO_WIDTH`], [`WIDE`], [`STYLES`]); when one is
+//! full, text is passed on as it came (the old widths, the attributes vt100 keeps) rather
+//! than growing without end.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// Zero-width stand-ins: unassigned, default-ignorable code points (U+E01F0–U+E0FFF).
-const ZERO_WIDTH: std::ops::RangeInclusive<u32> = 0xE01F0..=0xE0FFF;
+use super::params::ExtraStyle;
+
+/// Zero-width stand-ins for text: unassigned, default-ignorable code points
+/// (U+E01F0–U+E0EFF).
+const ZERO_WIDTH: std::ops::RangeInclusive<u32> = 0xE01F0..=0xE0EFF;
+/// Zero-width stand-ins for the attributes vt100 drops (U+E0F00–U+E0FFF).
+const STYLES: std::ops::RangeInclusive<u32> = 0xE0F00..=0xE0FFF;
 /// Wide stand-ins: unassigned code points of plane 3, East Asian Wide (U+31350–U+3FFFD).
 const WIDE: std::ops::RangeInclusive<u32> = 0x31350..=0x3FFFD;
 
@@ -39,6 +50,8 @@ pub(crate) struct Clusters {
     lone_ri: Option<char>,
     zero: Table,
     wide: Table,
+    styles: Vec<ExtraStyle>,
+    style_index: HashMap<ExtraStyle, u32>,
 }
 
 /// Stand-ins of one width: the text each stands for, both ways.
@@ -64,6 +77,9 @@ impl Table {
     }
 
     fn text(&self, c: char, range: &std::ops::RangeInclusive<u32>) -> Option<&str> {
+        if !range.contains(&u32::from(c)) {
+            return None;
+        }
         let i = u32::from(c).checked_sub(*range.start())?;
         self.texts.get(i as usize).map(|t| &**t)
     }
@@ -81,13 +97,17 @@ impl Clusters {
     /// Rewrites a run of printable text (whole characters) so vt100 gives it the widths
     /// of the rules in force; `None` when it needs no change (most text: checked with one
     /// scan for the lead bytes of the characters that matter).
-    pub fn rewrite(&mut self, run: &[u8], grapheme_mode: bool) -> Option<Vec<u8>> {
-        let interesting = if grapheme_mode {
-            memchr::memchr3(0xE2, 0xEF, 0xF0, run).is_some()
+    pub fn rewrite(&mut self, run: &[u8], grapheme_mode: bool, style: &ExtraStyle) -> Option<Vec<u8>> {
+        let style = if style.is_plain() {
+            None
         } else {
-            // ZWJ is E2 80 8D, VS16 EF B8 8F.
-            memchr::memchr2(0xE2, 0xEF, run).is_some()
+            self.style_stand_in(style)
         };
+        // Box drawing shares ZWJ's lead byte: look for the whole characters.
+        let interesting = style.is_some()
+            || memchr::memmem::find(run, "\u{200D}".as_bytes()).is_some()
+            || memchr::memmem::find(run, "\u{FE0F}".as_bytes()).is_some()
+            || (grapheme_mode && memchr::memchr(0xF0, run).is_some());
         // Only a non-ASCII character joins a joiner before it.
         let joins_first = self.after_zwj && run.first().is_some_and(|&b| b >= 0x80);
         if !interesting && !joins_first {
@@ -95,16 +115,28 @@ impl Clusters {
             self.lone_ri = None;
             return None;
         }
-        let (text, tail) = match std::str::from_utf8(run) {
-            Ok(text) => (text, &[][..]),
-            Err(e) => (
-                // The valid prefix; what follows goes on unchanged.
-                std::str::from_utf8(&run[..e.valid_up_to()]).unwrap_or_default(),
-                &run[e.valid_up_to()..],
-            ),
-        };
-        let mut out = String::with_capacity(text.len() + 8);
+        let mut out = String::with_capacity(run.len() + 8);
+        let mut bytes = Vec::with_capacity(run.len() + 8);
         let mut changed = false;
+        // Invalid bytes go on unchanged, between the valid text around them.
+        for chunk in run.utf8_chunks() {
+            self.rewrite_text(chunk.valid(), grapheme_mode, style, &mut out, &mut changed);
+            bytes.extend_from_slice(out.as_bytes());
+            bytes.extend_from_slice(chunk.invalid());
+            out.clear();
+        }
+        changed.then_some(bytes)
+    }
+
+    /// Rewrites valid text into `out`, noting in `changed` whether anything was replaced.
+    fn rewrite_text(
+        &mut self,
+        text: &str,
+        grapheme_mode: bool,
+        style: Option<char>,
+        out: &mut String,
+        changed: &mut bool,
+    ) {
         for c in text.chars() {
             let after_zwj = std::mem::replace(&mut self.after_zwj, c == ZWJ);
             let lone_ri = self.lone_ri.take();
@@ -136,20 +168,55 @@ impl Clusters {
             match stand_in {
                 Some(s) => {
                     out.push_str(&s);
-                    changed = true;
+                    *changed = true;
                 }
-                None => out.push(c),
+                None => {
+                    out.push(c);
+                    if let Some(style) = style
+                        && unicode_width::UnicodeWidthChar::width(c).is_some_and(|w| w > 0)
+                    {
+                        out.push(style);
+                        *changed = true;
+                    }
+                }
             }
         }
-        if !changed {
-            return None;
-        }
-        let mut bytes = out.into_bytes();
-        bytes.extend_from_slice(tail);
-        Some(bytes)
     }
 
-    /// `text` with every stand-in replaced by the text it stands for.
+    /// The stand-in for a set of attributes (`None` when the table is full).
+    fn style_stand_in(&mut self, style: &ExtraStyle) -> Option<char> {
+        let i = match self.style_index.get(style) {
+            Some(&i) => i,
+            None => {
+                let i = self.styles.len() as u32;
+                if STYLES.start() + i > *STYLES.end() {
+                    return None;
+                }
+                self.styles.push(*style);
+                self.style_index.insert(*style, i);
+                i
+            }
+        };
+        char::from_u32(STYLES.start() + i)
+    }
+
+    /// A cell's text with its stand-ins replaced, and the attributes it was printed with.
+    pub fn decode_cell<'a>(&self, text: &'a str) -> (Cow<'a, str>, ExtraStyle) {
+        let mut extra = ExtraStyle::default();
+        if text.bytes().any(|b| b == 0xF3) {
+            for c in text.chars() {
+                if let Some(i) = u32::from(c).checked_sub(*STYLES.start())
+                    && let Some(style) = self.styles.get(i as usize)
+                {
+                    extra = *style;
+                }
+            }
+        }
+        (self.decode(text), extra)
+    }
+
+    /// `text` with every stand-in replaced by the text it stands for (attribute stand-ins
+    /// by nothing).
     pub fn decode<'a>(&self, text: &'a str) -> Cow<'a, str> {
         // Both ranges are 4-byte characters of planes 3 and 14: lead byte F0 or F3.
         if !text.bytes().any(|b| b == 0xF0 || b == 0xF3) {
@@ -163,6 +230,7 @@ impl Clusters {
                 .or_else(|| self.wide.text(c, &WIDE))
             {
                 Some(s) => out.push_str(s),
+                None if STYLES.contains(&u32::from(c)) => {}
                 None => out.push(c),
             }
         }
@@ -180,7 +248,7 @@ mod tests {
 
     fn rewritten_in(clusters: &mut Clusters, text: &str, grapheme_mode: bool) -> String {
         let bytes = clusters
-            .rewrite(text.as_bytes(), grapheme_mode)
+            .rewrite(text.as_bytes(), grapheme_mode, &ExtraStyle::default())
             .unwrap_or_else(|| text.as_bytes().to_vec());
         String::from_utf8(bytes).unwrap()
     }
@@ -188,7 +256,10 @@ mod tests {
     #[test]
     fn plain_text_and_box_drawing_pass_untouched() {
         let mut c = Clusters::default();
-        assert_eq!(c.rewrite("hello ┌─┐ 漢字 😀".as_bytes(), false), None);
+        assert_eq!(
+            c.rewrite("hello ┌─┐ 漢字 😀".as_bytes(), false, &ExtraStyle::default()),
+            None
+        );
     }
 
     #[test]
@@ -217,7 +288,7 @@ mod tests {
     fn grapheme_mode_widens_vs16_and_makes_a_flag_one_wide_cluster() {
         let mut c = Clusters::default();
         assert_eq!(
-            c.rewrite("✔\u{FE0F}".as_bytes(), true),
+            c.rewrite("✔\u{FE0F}".as_bytes(), true, &ExtraStyle::default()),
             None,
             "vt100 widens it itself"
         );
@@ -239,7 +310,11 @@ mod tests {
         let size = (ZERO_WIDTH.end() - ZERO_WIDTH.start() + 1) as usize;
         for i in 0..size as u32 {
             let joined = char::from_u32(0x4E00 + i).unwrap();
-            c.rewrite(format!("a\u{200D}{joined}").as_bytes(), false);
+            c.rewrite(
+                format!("a\u{200D}{joined}").as_bytes(),
+                false,
+                &ExtraStyle::default(),
+            );
         }
         assert_eq!(c.zero.texts.len(), size);
         let out = rewritten(&mut c, "a\u{200D}\u{9FA0}");

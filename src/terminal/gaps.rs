@@ -5,7 +5,9 @@
 //! and the bounds of OSC/DCS strings) and rewrites them into sequences `vt100` handles:
 //!
 //! - DEC special graphics (`ESC ( 0`, `ESC ) 0`, SO/SI) → Unicode line drawing;
-//! - SGR 58/59 (underline colour) removed, so `58;5;n` is not read as bold/reset;
+//! - SGR read for what vt100 drops (58/59 underline colour, `4:n` and 21 underline
+//!   styles, strikethrough, hidden, blink, overline), kept in the cells through
+//!   stand-ins (`clusters`) and rewritten so vt100 misreads none of it;
 //! - insert mode (`CSI 4 h`) → an insert-characters before each printed character;
 //! - autowrap off (`CSI ? 7 l`) → characters past the margin overwrite the last column;
 //! - `CSI s` / `CSI u` → `ESC 7` / `ESC 8`; `ESC D` → LF; `ESC E` → CR LF;
@@ -27,7 +29,7 @@ use unicode_width::UnicodeWidthChar;
 
 use super::Parser;
 use super::clusters::Clusters;
-use super::params::{repeat_param, strip_underline_colour};
+use super::params::{ExtraStyle, repeat_param, sgr};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
 use super::signals::Signals;
@@ -96,6 +98,8 @@ pub(crate) struct GapLayer {
     pub(crate) signals: Signals,
     /// The stand-ins that give clusters the widths programs expect.
     pub(crate) clusters: Clusters,
+    /// The SGR attributes in force that vt100 drops.
+    style: ExtraStyle,
     /// The screen's (rows, cols), as of the current chunk.
     size: (u16, u16),
     /// REP cells still allowed: two screens' worth at most, earned back with output.
@@ -121,6 +125,7 @@ impl GapLayer {
             modes: EmulatedModes::default(),
             signals: Signals::default(),
             clusters: Clusters::default(),
+            style: ExtraStyle::default(),
             size: (0, 0),
             rep_budget: u64::MAX,
             stream_offset: 0,
@@ -141,6 +146,7 @@ impl GapLayer {
         self.graphics = [false; 2];
         self.shift_out = false;
         self.modes = EmulatedModes::default();
+        self.style = ExtraStyle::default();
     }
 
     /// Feeds one chunk of program output through the layer into `parser`.
@@ -164,9 +170,9 @@ impl GapLayer {
                             run.flush_to(i, parser);
                             self.text(&bytes[i..next], parser);
                             run.pass = next;
-                        } else if let Some(text) = self
-                            .clusters
-                            .rewrite(&bytes[i..next], self.modes.grapheme_clusters)
+                        } else if let Some(text) =
+                            self.clusters
+                                .rewrite(&bytes[i..next], self.modes.grapheme_clusters, &self.style)
                         {
                             run.flush_to(i, parser);
                             give(parser, &text);
@@ -422,7 +428,7 @@ impl GapLayer {
         }
         let set = csi.final_byte == b'h';
         match (csi.marker, csi.intermediates, csi.final_byte) {
-            (None, [], b'm') => match strip_underline_colour(csi.params) {
+            (None, [], b'm') => match sgr(csi.params, &mut self.style) {
                 None => Action::Pass,
                 Some(params) if params.is_empty() => Action::Replace(Vec::new()),
                 Some(params) => Action::Replace(format!("\x1b[{params}m").into_bytes()),
@@ -541,7 +547,9 @@ impl GapLayer {
     /// A run never ends inside a character at a chunk's end (`Terminal::process` holds an
     /// incomplete one back), so an incomplete tail here is invalid and goes to the parser.
     fn text(&mut self, run: &[u8], parser: &mut Parser) {
-        let rewritten = self.clusters.rewrite(run, self.modes.grapheme_clusters);
+        let rewritten = self
+            .clusters
+            .rewrite(run, self.modes.grapheme_clusters, &self.style);
         let run = rewritten.as_deref().unwrap_or(run);
         if !self.per_char_text() {
             let mut out = Vec::with_capacity(run.len() * 3);

@@ -295,7 +295,8 @@ impl Terminal {
         if screen.alternate_screen() {
             out.extend_from_slice(b"\x1b[?1049h");
         }
-        out.extend_from_slice(screen.state_formatted().as_bytes());
+        let formatted = screen.state_formatted();
+        out.extend_from_slice(self.layer.clusters.decode(&formatted).as_bytes());
         out
     }
 

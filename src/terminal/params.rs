@@ -1,5 +1,9 @@
-//! Rewriting the parameters of sequences the gap layer passes on changed: SGR without the
-//! underline colour vt100 misreads, and REP's count read without overflow.
+//! Rewriting the parameters of sequences the gap layer passes on changed: SGR read for the
+//! attributes vt100 drops and rewritten so it misreads none, and REP's count read without
+//! overflow.
+
+use crate::color::Color;
+use crate::style::UnderlineStyle;
 
 /// REP's count: its first parameter (default and 0 mean 1), saturating instead of
 /// overflowing.
@@ -14,57 +18,174 @@ pub(super) fn repeat_param(params: &[u8]) -> u64 {
     n.max(1)
 }
 
-/// Removes SGR 58 (underline colour, with its `5;n` / `2;r;g;b` arguments) and 59 from
-/// an SGR parameter string. Returns `None` when nothing was removed.
-pub(super) fn strip_underline_colour(params: &[u8]) -> Option<String> {
-    // Nearly every SGR has neither: decide that without building strings.
-    if !params.windows(2).any(|w| w == b"58" || w == b"59") {
-        return None;
+/// The SGR attributes vt100 drops, kept by the gap layer and carried into the cells they
+/// are printed with (see `clusters`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct ExtraStyle {
+    /// The underline's style when it is not a single line (vt100 keeps whether a cell is
+    /// underlined; `None` here means a plain line).
+    pub underline_style: UnderlineStyle,
+    pub underline_color: Color,
+    pub strikethrough: bool,
+    pub hidden: bool,
+    pub blink: bool,
+    pub overline: bool,
+}
+
+impl ExtraStyle {
+    /// Whether nothing beyond what vt100 keeps is in force.
+    pub fn is_plain(&self) -> bool {
+        *self == ExtraStyle::default()
     }
+}
+
+/// Reads an SGR parameter string into `extra` and returns the parameters vt100 should
+/// see, or `None` when they need no change: the underline colour (58/59) removed, since
+/// vt100 reads `58;5;n` as bold and more; `4:n` and `21` turned into plain `4` or `24`,
+/// since vt100 reads `4:3` as underline and italic.
+pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
     let text = std::str::from_utf8(params).ok()?;
-    if !text.split([';', ':']).any(|p| p == "58" || p == "59") {
-        return None;
-    }
     let items: Vec<&str> = text.split(';').collect();
-    let mut kept: Vec<&str> = Vec::with_capacity(items.len());
-    let mut removed = false;
+    let mut kept: Vec<String> = Vec::with_capacity(items.len());
+    let mut changed = false;
     let mut i = 0;
     while i < items.len() {
         let item = items[i];
+        let (code, sub) = match item.split_once(':') {
+            Some((code, sub)) => (code, Some(sub)),
+            None => (item, None),
+        };
         // Extended colours take their arguments as separate items: keep 38/48 whole so
         // an argument that happens to be 58 is not mistaken for SGR 58.
-        let span = match (item, items.get(i + 1).copied()) {
-            ("38" | "48" | "58", Some("5")) => 3,
-            ("38" | "48" | "58", Some("2")) => 5,
+        let span = match (code, sub, items.get(i + 1).copied()) {
+            ("38" | "48" | "58", None, Some("5")) => 3,
+            ("38" | "48" | "58", None, Some("2")) => 5,
             _ => 1,
-        };
-        let span = span.min(items.len() - i);
-        let is_underline_colour = item == "58" || item == "59" || item.starts_with("58:");
-        if is_underline_colour {
-            removed = true;
-        } else {
-            kept.extend_from_slice(&items[i..i + span]);
+        }
+        .min(items.len() - i);
+        let number = |s: &str| s.parse::<u16>().ok();
+        let mut keep = true;
+        match (code, sub) {
+            ("" | "0", None) => *extra = ExtraStyle::default(),
+            ("4", Some(n)) => {
+                let style = number(n)
+                    .and_then(UnderlineStyle::from_sgr)
+                    .unwrap_or(UnderlineStyle::Single);
+                extra.underline_style = style;
+                kept.push(if style == UnderlineStyle::None { "24" } else { "4" }.into());
+                keep = false;
+                changed = true;
+            }
+            ("4", None) => extra.underline_style = UnderlineStyle::Single,
+            ("21", None) => {
+                extra.underline_style = UnderlineStyle::Double;
+                kept.push("4".into());
+                keep = false;
+                changed = true;
+            }
+            ("24", None) => extra.underline_style = UnderlineStyle::None,
+            ("5" | "6", None) => extra.blink = true,
+            ("25", None) => extra.blink = false,
+            ("8", None) => extra.hidden = true,
+            ("28", None) => extra.hidden = false,
+            ("9", None) => extra.strikethrough = true,
+            ("29", None) => extra.strikethrough = false,
+            ("53", None) => extra.overline = true,
+            ("55", None) => extra.overline = false,
+            ("58", _) => {
+                let args: Vec<&str> = match sub {
+                    Some(sub) => sub.split(':').collect(),
+                    None => items[i + 1..i + span].to_vec(),
+                };
+                extra.underline_color = extended_color(&args);
+                keep = false;
+                changed = true;
+            }
+            ("59", None) => {
+                extra.underline_color = Color::Default;
+                keep = false;
+                changed = true;
+            }
+            _ => {}
+        }
+        if keep {
+            kept.extend(items[i..i + span].iter().map(|s| s.to_string()));
         }
         i += span;
     }
-    removed.then(|| kept.join(";"))
+    // vt100 keeps a single underline itself; the style table only the other kinds.
+    if extra.underline_style == UnderlineStyle::Single {
+        extra.underline_style = UnderlineStyle::None;
+    }
+    changed.then(|| kept.join(";"))
+}
+
+/// The colour of `5;n` or `2;r;g;b` (also `2::r:g:b`, with a colour space id); the
+/// default colour for anything else.
+fn extended_color(args: &[&str]) -> Color {
+    let n = |s: &&str| s.parse::<u8>().ok();
+    match args {
+        ["5", i, ..] => n(i).map_or(Color::Default, Color::Indexed),
+        ["2", "", r, g, b, ..] | ["2", r, g, b] => match (n(r), n(g), n(b)) {
+            (Some(r), Some(g), Some(b)) => Color::Rgb(r, g, b),
+            _ => Color::Default,
+        },
+        ["2", _, r, g, b, ..] => match (n(r), n(g), n(b)) {
+            (Some(r), Some(g), Some(b)) => Color::Rgb(r, g, b),
+            _ => Color::Default,
+        },
+        _ => Color::Default,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn rewritten(params: &str) -> (Option<String>, ExtraStyle) {
+        let mut extra = ExtraStyle::default();
+        (sgr(params.as_bytes(), &mut extra), extra)
+    }
+
     #[test]
-    fn underline_colour_is_removed() {
-        assert_eq!(strip_underline_colour(b"1;31"), None);
-        assert_eq!(strip_underline_colour(b"58;5;1").as_deref(), Some(""));
-        assert_eq!(
-            strip_underline_colour(b"4;58;2;255;0;0;1").as_deref(),
-            Some("4;1")
-        );
-        assert_eq!(strip_underline_colour(b"58:2::1:2:3;32").as_deref(), Some("32"));
-        assert_eq!(strip_underline_colour(b"59;7").as_deref(), Some("7"));
-        assert_eq!(strip_underline_colour(b"38;5;58"), None);
-        assert_eq!(strip_underline_colour(b"38;5;58;59").as_deref(), Some("38;5;58"));
+    fn underline_colour_is_removed_and_kept() {
+        assert_eq!(rewritten("1;31").0, None);
+        assert_eq!(rewritten("58;5;1").0.as_deref(), Some(""));
+        let (params, extra) = rewritten("4;58;2;255;0;0;1");
+        assert_eq!(params.as_deref(), Some("4;1"));
+        assert_eq!(extra.underline_color, Color::Rgb(255, 0, 0));
+        let (params, extra) = rewritten("58:2::1:2:3;32");
+        assert_eq!(params.as_deref(), Some("32"));
+        assert_eq!(extra.underline_color, Color::Rgb(1, 2, 3));
+        assert_eq!(rewritten("59;7").0.as_deref(), Some("7"));
+        assert_eq!(rewritten("38;5;58").0, None);
+        assert_eq!(rewritten("38;5;58;59").0.as_deref(), Some("38;5;58"));
+    }
+
+    #[test]
+    fn underline_styles_become_a_plain_underline_for_vt100() {
+        let (params, extra) = rewritten("4:3");
+        assert_eq!(params.as_deref(), Some("4"));
+        assert_eq!(extra.underline_style, UnderlineStyle::Curly);
+        let (params, extra) = rewritten("21");
+        assert_eq!(params.as_deref(), Some("4"));
+        assert_eq!(extra.underline_style, UnderlineStyle::Double);
+        assert_eq!(rewritten("4:0").0.as_deref(), Some("24"));
+        // A plain underline needs nothing kept beside vt100's.
+        assert_eq!(rewritten("4"), (None, ExtraStyle::default()));
+    }
+
+    #[test]
+    fn strike_hidden_blink_and_overline_are_kept_until_reset() {
+        let mut extra = ExtraStyle::default();
+        assert_eq!(sgr(b"9;8;5;53", &mut extra), None);
+        assert!(extra.strikethrough && extra.hidden && extra.blink && extra.overline);
+        sgr(b"29;28", &mut extra);
+        assert!(!extra.strikethrough && !extra.hidden && extra.blink);
+        sgr(b"0", &mut extra);
+        assert!(extra.is_plain());
+        sgr(b"9", &mut extra);
+        sgr(b"", &mut extra);
+        assert!(extra.is_plain(), "an empty SGR resets");
     }
 }

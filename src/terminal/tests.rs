@@ -528,3 +528,18 @@ fn grapheme_mode_2027_gives_clusters_their_widths_and_is_reported() {
     let bars: Vec<u16> = t.snapshot().find(r"\|").unwrap().iter().map(|m| m.col).collect();
     assert_eq!(bars, [2, 4, 9]);
 }
+
+#[test]
+fn attributes_vt100_drops_are_kept_in_the_cells_and_out_of_the_text() {
+    let mut t = term();
+    t.process(b"\x1b[9mab\x1b[0m \x1b[4:3;58;5;1mc\x1b[0m");
+    let snap = t.snapshot();
+    assert_eq!(snap.text().lines().next(), Some("ab c"));
+    assert_eq!(t.text().lines().next(), Some("ab c"));
+    assert!(snap.cell(0, 0).unwrap().style.strikethrough);
+    assert!(!snap.cell(0, 2).unwrap().style.strikethrough);
+    let curly = snap.cell(0, 3).unwrap().style;
+    assert_eq!(curly.underline_style, crate::UnderlineStyle::Curly);
+    assert_eq!(curly.underline_color, crate::Color::Indexed(1));
+    assert!(!curly.italic, "4:3 was read as italic");
+}

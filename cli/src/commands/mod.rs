@@ -381,6 +381,9 @@ struct RenderArgs {
     /// picture on every machine.
     #[arg(long, requires = "png")]
     no_system_fonts: bool,
+    /// Draw bold text in colours 0-7 as it is, not bright (xterm's boldColors off).
+    #[arg(long, requires = "png")]
+    no_bold_bright: bool,
     /// Font size in pixels (default 16).
     #[arg(long, value_name = "PX", requires = "png", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
     font_size: Option<f32>,
@@ -401,6 +404,7 @@ impl RenderArgs {
             font_size: self.font_size,
             scale: self.scale,
             system_fonts: self.no_system_fonts.then_some(false),
+            bold_is_bright: self.no_bold_bright.then_some(false),
             ..PngRequest::default()
         };
         request.options()?;
