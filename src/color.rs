@@ -242,6 +242,14 @@ const JSON_KEYS: [&[&str]; 16] = [
 ];
 
 impl Theme {
+    /// `COLORFGBG` for this theme: `15;0` (white on black) when the background is dark,
+    /// `0;15` when it is light — the form rxvt sets and emacs, vim and ncurses read.
+    pub fn colorfgbg(&self) -> &'static str {
+        let Rgb(r, g, b) = self.background;
+        let luma = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b);
+        if luma < 128 * 1000 { "15;0" } else { "0;15" }
+    }
+
     /// The default theme: light text on a near-black background.
     pub fn dark() -> Theme {
         Theme {

@@ -447,7 +447,15 @@ fn a_cleared_environment_keeps_only_what_tuipilot_sets_and_path() {
         .lines()
         .filter_map(|l| l.split_once('=').map(|(k, _)| k))
         .collect();
-    for expected in ["TERM", "COLORTERM", "TUIPILOT", "LANG", "PATH", "ADDED"] {
+    for expected in [
+        "TERM",
+        "COLORTERM",
+        "COLORFGBG",
+        "TUIPILOT",
+        "LANG",
+        "PATH",
+        "ADDED",
+    ] {
         assert!(keys.contains(&expected), "{expected} missing: {keys:?}");
     }
     for absent in ["CARGO_MANIFEST_DIR", "HOME", "LINES", "COLUMNS"] {
@@ -606,4 +614,44 @@ fn a_send_to_an_exited_program_names_the_line_that_sent_it() {
         )),
         "{err}"
     );
+}
+
+#[test]
+fn colorfgbg_tells_programs_the_themes_background_unless_the_caller_sets_it() {
+    let fgbg = |builder: tuipilot::SessionBuilder| {
+        let s = builder
+            .args(["-c", "echo \"fgbg=[$COLORFGBG]\""])
+            .spawn()
+            .unwrap();
+        s.wait_exit().unwrap();
+        s.snapshot().text()
+    };
+    assert!(fgbg(Session::builder("sh")).contains("fgbg=[15;0]"));
+    let light = Session::builder("sh").theme(tuipilot::Theme::light());
+    assert!(fgbg(light).contains("fgbg=[0;15]"));
+    let own = Session::builder("sh").env("COLORFGBG", "7;4");
+    assert!(fgbg(own).contains("fgbg=[7;4]"));
+}
+
+#[test]
+fn emacs_picks_its_dark_faces_on_the_dark_theme_and_light_ones_on_the_light() {
+    if !common::have("emacs") {
+        eprintln!("skipped: emacs is not installed (CI installs emacs-nox)");
+        return;
+    }
+    let mode = |theme: tuipilot::Theme| {
+        let s = Session::builder("emacs")
+            .args(["-nw", "-Q", "--eval"])
+            .arg("(run-with-timer 0.2 nil (lambda () (message \"mode=%s\" (frame-parameter nil 'background-mode))))")
+            .theme(theme)
+            .isolated()
+            .spawn()
+            .unwrap();
+        let found = s.wait_for_text(r"mode=\w+").unwrap();
+        let mode = found.find(r"mode=\w+").unwrap()[0].text.clone();
+        s.send_text("\x18\x03").unwrap();
+        mode
+    };
+    assert_eq!(mode(tuipilot::Theme::dark()), "mode=dark");
+    assert_eq!(mode(tuipilot::Theme::light()), "mode=light");
 }

@@ -202,7 +202,7 @@ impl SessionBuilder {
     }
 
     /// Starts the program from an empty environment instead of the caller's: it gets only
-    /// what tuipilot sets (`TERM`, `COLORTERM`, `TUIPILOT`, and `LANG=C.UTF-8`), `PATH`
+    /// what tuipilot sets (`TERM`, `COLORTERM`, `COLORFGBG`, `TUIPILOT`, and `LANG=C.UTF-8`), `PATH`
     /// (so programs can still be found), and what [`env`](Self::env) adds. `LINES` and
     /// `COLUMNS` are never set: programs must read the size from the terminal.
     pub fn env_clear(mut self) -> Self {
@@ -281,7 +281,9 @@ impl SessionBuilder {
             cell_size: CellSize::default(),
         })?;
         let (pixel_width, pixel_height) = pixel_size(self.cols, self.rows);
-        let mut env = Vec::new();
+        // The theme's light or dark background, for programs that read it from here
+        // (emacs, vim, many libraries) rather than asking with OSC 11.
+        let mut env = vec![("COLORFGBG".into(), Some(self.theme.colorfgbg().into()))];
         let home = if self.isolated {
             let home = TempDir::new("home")?;
             env.push(("HOME".into(), Some(home.path().as_os_str().to_os_string())));

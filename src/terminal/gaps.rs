@@ -280,7 +280,7 @@ impl GapLayer {
                         BEL => {
                             // Signals read the cursor: everything before the end is parsed.
                             run.flush_to(i, parser);
-                            self.string_done(kind, responder, parser);
+                            self.string_done(kind, true, responder, parser);
                             self.state = State::Ground;
                         }
                         _ => self.state = State::Ground,
@@ -291,7 +291,7 @@ impl GapLayer {
                     if let Some(start) = run.seq_start {
                         run.flush_to(start, parser);
                     }
-                    self.string_done(kind, responder, parser);
+                    self.string_done(kind, false, responder, parser);
                     if bytes[i] == b'\\' {
                         self.seq.push(b'\\');
                         i += 1;
@@ -382,11 +382,12 @@ impl GapLayer {
         }
     }
 
-    fn string_done(&mut self, kind: StrKind, responder: &mut Responder, parser: &mut Parser) {
+    /// An OSC/DCS string ended, by BEL (`bel`) or ST.
+    fn string_done(&mut self, kind: StrKind, bel: bool, responder: &mut Responder, parser: &mut Parser) {
         if kind == StrKind::Osc {
             self.signals.osc(&self.capture, parser.screen_mut());
         }
-        responder.answer_string(kind, &self.capture);
+        responder.answer_string(kind, &self.capture, bel);
         self.capture.clear();
     }
 

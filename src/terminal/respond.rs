@@ -3,8 +3,12 @@
 //! `vt100` parses but never replies. Programs ask the terminal where the cursor is
 //! (prompt_toolkit, crossterm, fzf), what it is (DA1/DA2, XTVERSION), its colours
 //! (OSC 10/11/4), its size in pixels, and which modes are set; without answers they stall
-//! for seconds or print warnings. The replies here are what xterm would send, except
-//! that DA2 claims a plain VT100-class terminal (an xterm claim starts vim's probing). The
+//! for seconds or print warnings. The replies here are what xterm would send (colour
+//! replies end as the query did, BEL or ST: emacs reads a BEL as C-g), except that DA2
+//! claims a VT100-class terminal at xterm patch level 276: from 242 emacs asks for the
+//! background colour (OSC 11) and so picks its dark or light faces, while vim starts as
+//! fast as with no version at all (an xterm claim, model 41, starts probing that cost vim
+//! 100 ms per start). The
 //! kitty keyboard query is answered with the flags in force on the current screen: keys
 //! are encoded by those flags (see `keys::kitty`), so a program that pushes them gets
 //! what it asked for.
@@ -140,8 +144,8 @@ impl Responder {
                 "primary device attributes: VT220 with colour",
             ),
             (Some(b'>'), [], b'c') if first.unwrap_or(0) == 0 => (
-                Ok("\x1b[>0;10;0c".to_string()),
-                "secondary device attributes: a VT100-class terminal",
+                Ok("\x1b[>0;276;0c".to_string()),
+                "secondary device attributes: a VT100-class terminal, xterm patch 276",
             ),
             (Some(b'='), [], b'c') => (Err("tertiary device attributes are not answered"), ""),
             (marker, [b'$'], b'p') => {
@@ -190,9 +194,9 @@ impl Responder {
     }
 
     /// Answers OSC colour queries and DCS requests (XTGETTCAP, DECRQSS).
-    pub(crate) fn answer_string(&mut self, kind: StrKind, content: &[u8]) {
+    pub(crate) fn answer_string(&mut self, kind: StrKind, content: &[u8], bel: bool) {
         match kind {
-            StrKind::Osc => self.answer_osc(content),
+            StrKind::Osc => self.answer_osc(content, if bel { "\x07" } else { "\x1b\\" }),
             StrKind::Dcs => {
                 let mut raw = b"\x1bP".to_vec();
                 raw.extend_from_slice(content);
@@ -213,7 +217,9 @@ impl Responder {
         }
     }
 
-    fn answer_osc(&mut self, content: &[u8]) {
+    /// Answers a colour query, ended as the query was (BEL or ST), as xterm does: a
+    /// program that asked with ST may read a BEL as C-g (emacs quits).
+    fn answer_osc(&mut self, content: &[u8], end: &str) {
         let Ok(text) = std::str::from_utf8(content) else {
             return;
         };
@@ -223,7 +229,7 @@ impl Responder {
         }
         let mut raw = b"\x1b]".to_vec();
         raw.extend_from_slice(content);
-        raw.push(0x07);
+        raw.extend_from_slice(end.as_bytes());
         let mut reply = String::new();
         match items[0].parse::<u16>() {
             Ok(code @ 10..=19) => {
@@ -236,7 +242,7 @@ impl Responder {
                         _ => continue,
                     };
                     if *item == "?" {
-                        reply.push_str(&format!("\x1b]{code};{}\x07", colour.x11()));
+                        reply.push_str(&format!("\x1b]{code};{}{end}", colour.x11()));
                     }
                 }
             }
@@ -245,7 +251,10 @@ impl Responder {
                     if let [index, "?"] = pair
                         && let Ok(index) = index.parse::<u8>()
                     {
-                        reply.push_str(&format!("\x1b]4;{index};{}\x07", self.theme.indexed(index).x11()));
+                        reply.push_str(&format!(
+                            "\x1b]4;{index};{}{end}",
+                            self.theme.indexed(index).x11()
+                        ));
                     }
                 }
             }

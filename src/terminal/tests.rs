@@ -117,7 +117,7 @@ fn cursor_position_is_clamped_at_pending_wrap() {
 fn device_attributes_and_status() {
     assert_eq!(same_when_split(b"\x1b[c").1, b"\x1b[?62;22c");
     assert_eq!(same_when_split(b"\x1b[0c").1, b"\x1b[?62;22c");
-    assert_eq!(same_when_split(b"\x1b[>c").1, b"\x1b[>0;10;0c");
+    assert_eq!(same_when_split(b"\x1b[>c").1, b"\x1b[>0;276;0c");
     assert_eq!(same_when_split(b"\x1b[5n").1, b"\x1b[0n");
     let version = same_when_split(b"\x1b[>q").1;
     assert!(version.starts_with(b"\x1bP>|tuipilot("), "{version:?}");
@@ -126,9 +126,10 @@ fn device_attributes_and_status() {
 #[test]
 fn colour_queries_use_the_theme() {
     let theme = Theme::default();
+    // Each reply ends as its query did (emacs asks with ST and reads a BEL as C-g).
     let (_, replies) = same_when_split(b"\x1b]11;?\x07\x1b]10;?\x1b\\");
     let expected = format!(
-        "\x1b]11;{}\x07\x1b]10;{}\x07",
+        "\x1b]11;{}\x07\x1b]10;{}\x1b\\",
         theme.background.x11(),
         theme.foreground.x11()
     );
