@@ -29,8 +29,88 @@ fn busy(cols: u16, rows: u16) -> tuipilot::Snapshot {
     t.snapshot()
 }
 
+/// 80×24 of CJK and colour emoji: the fallback chain through the system's fonts.
+fn cjk_and_emoji() -> tuipilot::Snapshot {
+    let mut t = Terminal::new(80, 24).unwrap();
+    let mut s = String::new();
+    for r in 0..24 {
+        s.push_str(&format!("\x1b[{};1H", r + 1));
+        for c in 0..40 {
+            s.push_str(["漢", "字", "😀", "🇯🇵", "한", "👍"][(r + c) % 6]);
+        }
+    }
+    t.process(s.as_bytes());
+    t.snapshot()
+}
+
+fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 fn main() {
     let options = RenderOptions::default();
+    // The first PNG of a process (a session's host starts with nothing parsed) against
+    // the same PNG once the faces and glyphs are cached.
+    let snap = busy(80, 24);
+    let started = std::time::Instant::now();
+    std::hint::black_box(snap.to_png(&options).unwrap());
+    let first = started.elapsed();
+    let warm = time(50, || {
+        std::hint::black_box(snap.to_png(&options).unwrap());
+    });
+    println!(
+        "first PNG of the process at 80x24: {:>7.2} ms; warm: {:>7.2} ms",
+        ms(first),
+        ms(warm)
+    );
+    println!(
+        "  ratio: {:.2}x a warm one (target <= 2x)",
+        first.as_secs_f64() / warm.as_secs_f64()
+    );
+    // CJK and colour emoji from the system's fonts, after the first capture.
+    let cjk = cjk_and_emoji();
+    let image = cjk.render(&options).unwrap();
+    let floor = time(30, || {
+        std::hint::black_box(
+            encode_png(image.width, image.height, &image.pixels, PngCompression::Fast).unwrap(),
+        );
+    });
+    let full = time(30, || {
+        std::hint::black_box(cjk.to_png(&options).unwrap());
+    });
+    println!(
+        "80x24 of CJK and colour emoji -> PNG: {:>7.2} ms; floor {:>7.2} ms; ratio {:.2}x (target <= 2x)",
+        ms(full),
+        ms(floor),
+        full.as_secs_f64() / floor.as_secs_f64()
+    );
+    if cjk.render(&options).unwrap().pixels == image.pixels
+        && tuipilot::render::missing_glyphs(&cjk, &options)
+            .unwrap()
+            .is_empty()
+    {
+        println!("  (every glyph drawn from the system's fonts)");
+    } else {
+        println!("  (some glyphs are missing: install fonts-noto-cjk and fonts-noto-color-emoji)");
+    }
+    // The two Noto collections named with --font, warm, against the same screen without.
+    let named = [
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+    ];
+    if named.iter().all(|p| std::path::Path::new(p).exists()) {
+        let with_fonts = named.iter().fold(options.clone(), |o, p| o.with_font(p));
+        std::hint::black_box(snap.to_png(&with_fonts).unwrap());
+        let with = time(50, || {
+            std::hint::black_box(snap.to_png(&with_fonts).unwrap());
+        });
+        println!(
+            "80x24 PNG with the two Noto CJK .ttc named: {:>7.2} ms; without: {:>7.2} ms; ratio {:.2}x (target <= 2x)",
+            ms(with),
+            ms(warm),
+            with.as_secs_f64() / warm.as_secs_f64()
+        );
+    }
     for (cols, rows) in [(80u16, 24u16), (200, 60)] {
         let snap = busy(cols, rows);
         // Warm the glyph cache, as a session that has rendered once has.

@@ -81,6 +81,36 @@ impl Canvas {
         }
     }
 
+    /// Composites a premultiplied image at (x, y), source over (by hand: a pipeline per
+    /// emoji cell cost more than the blend).
+    pub fn blend_premultiplied(&mut self, x: i32, y: i32, image: &Pixmap) {
+        let stride = self.pixmap.width() as usize * 4;
+        let (cw, ch) = (self.width(), self.height());
+        let (w, h) = (image.width() as usize, image.height() as usize);
+        let src = image.data();
+        let data = self.pixmap.data_mut();
+        for iy in 0..h {
+            let py = y + iy as i32;
+            if py < 0 || py >= ch {
+                continue;
+            }
+            for ix in 0..w {
+                let px = x + ix as i32;
+                let s = &src[(iy * w + ix) * 4..(iy * w + ix) * 4 + 4];
+                let a = u32::from(s[3]);
+                if a == 0 || px < 0 || px >= cw {
+                    continue;
+                }
+                let i = py as usize * stride + px as usize * 4;
+                for channel in 0..3 {
+                    let dst = u32::from(data[i + channel]);
+                    data[i + channel] =
+                        (u32::from(s[channel]) + (dst * (255 - a) + 127) / 255).min(255) as u8;
+                }
+            }
+        }
+    }
+
     /// Strokes a straight line (anti-aliased).
     pub fn stroke_line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
         let mut pb = PathBuilder::new();

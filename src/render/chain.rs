@@ -7,6 +7,8 @@
 //! face first — the caller's, then the system's — and VS15 keeps the text chain. A
 //! character no face has is drawn as a box, and listed by [`super::missing_glyphs`].
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::faces::{self, ExternalFace};
@@ -19,7 +21,15 @@ pub(crate) struct Chain {
     bundled: &'static Bundled,
     user: Vec<Arc<ExternalFace>>,
     system: bool,
+    /// The colour glyph found for each cluster during this render: a screen of emoji
+    /// repeats a few clusters many times.
+    colour_glyphs: RefCell<HashMap<String, ColourGlyph>>,
+    /// The caller's or system face found for each character during this render.
+    external: RefCell<HashMap<char, Option<Arc<ExternalFace>>>>,
 }
+
+/// A colour face and the glyph it draws for a cluster, if one does.
+type ColourGlyph = Option<(Arc<ExternalFace>, ttf_parser::GlyphId)>;
 
 /// Where a character's glyph comes from.
 pub(crate) enum Source<'a> {
@@ -41,6 +51,8 @@ impl Chain {
             bundled: fonts::bundled(),
             user,
             system,
+            colour_glyphs: RefCell::default(),
+            external: RefCell::default(),
         })
     }
 
@@ -72,13 +84,15 @@ impl Chain {
         if let Some(face) = found {
             return Some(Source::Bundled(face));
         }
-        if let Some(face) = self.user.iter().find(|f| f.glyph_for(c).is_some()) {
-            return Some(Source::External(face.clone()));
+        if let Some(found) = self.external.borrow().get(&c) {
+            return found.clone().map(Source::External);
         }
-        self.system
-            .then(|| faces::system_face(c, false))
-            .flatten()
-            .map(Source::External)
+        let found = match self.user.iter().find(|f| f.glyph_for(c).is_some()) {
+            Some(face) => Some(face.clone()),
+            None => self.system.then(|| faces::system_face(c, false)).flatten(),
+        };
+        self.external.borrow_mut().insert(c, found.clone());
+        found.map(Source::External)
     }
 
     /// Whether some face can draw `c` (characters drawn from geometry, controls and
@@ -131,11 +145,17 @@ pub(crate) fn wants_color(cluster: &str) -> bool {
 }
 
 /// The glyph a colour face draws for a whole cluster, with the face.
-pub(crate) fn color_cluster(
-    chain: &Chain,
-    cluster: &str,
-) -> Option<(Arc<ExternalFace>, ttf_parser::GlyphId)> {
-    let face = chain.color_face(cluster.chars().next()?)?;
-    let glyph = outline::cluster_glyph(&face, cluster)?;
-    Some((face, glyph))
+pub(crate) fn color_cluster(chain: &Chain, cluster: &str) -> ColourGlyph {
+    if let Some(found) = chain.colour_glyphs.borrow().get(cluster) {
+        return found.clone();
+    }
+    let found = chain.color_face(cluster.chars().next()?).and_then(|face| {
+        let glyph = outline::cluster_glyph(&face, cluster)?;
+        Some((face, glyph))
+    });
+    chain
+        .colour_glyphs
+        .borrow_mut()
+        .insert(cluster.to_string(), found.clone());
+    found
 }

@@ -223,14 +223,7 @@ impl Painter<'_> {
                 true
             }
             Some(Sprite::Color(pixmap)) => {
-                self.canvas.pixmap.draw_pixmap(
-                    x,
-                    y,
-                    pixmap.as_ref(),
-                    &tiny_skia::PixmapPaint::default(),
-                    tiny_skia::Transform::identity(),
-                    None,
-                );
+                self.canvas.blend_premultiplied(x, y, pixmap);
                 true
             }
             None => false,

@@ -341,6 +341,24 @@ pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
     })
 }
 
+/// Parses the bundled faces and rasterises printable ASCII and box drawing in the four
+/// styles at the default size, so the first capture of a process costs what a later one
+/// does. A host calls it on a background thread when it starts, while the program is
+/// still starting up.
+pub fn warm_up() {
+    let mut sample = String::new();
+    for sgr in ["0", "1", "3", "1;3"] {
+        sample.push_str(&format!("\x1b[{sgr}m"));
+        sample.extend((0x21u8..0x7f).map(char::from));
+        sample.push_str("\r\n");
+    }
+    sample.push_str("\x1b[0m┌─┬─┐│├┼┤└┴┘");
+    if let Ok(mut terminal) = crate::Terminal::new(100, 6) {
+        terminal.process(sample.as_bytes());
+        let _ = terminal.snapshot().to_png(&RenderOptions::default());
+    }
+}
+
 /// The characters on the screen that no face in the chain can draw (each once, in
 /// order): they are drawn as boxes. Characters drawn from geometry, spaces and zero-width
 /// marks are never missing.

@@ -271,6 +271,9 @@ fn start(
 }
 
 fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
+    // Fonts parsed and common glyphs rasterised while the program starts, so the first
+    // screenshot costs what later ones do.
+    std::thread::spawn(tuipilot::render::warm_up);
     {
         let host = host.clone();
         std::thread::spawn(move || idle_watch(&host));
