@@ -580,7 +580,6 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
     (line, columns)
 }
 
-/// The full SGR sequence that selects `style` from a reset state.
 /// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
 /// the start and end of every row (multi-line mode), since screens are read row by row.
 pub(crate) fn compile(pattern: &str) -> Result<Regex> {
