@@ -48,40 +48,49 @@ pub(crate) struct Clusters {
     /// The last character printed was a regional indicator not yet part of a flag (in
     /// grapheme mode).
     lone_ri: Option<char>,
-    zero: Table,
-    wide: Table,
-    styles: Vec<ExtraStyle>,
-    style_index: HashMap<ExtraStyle, u32>,
+    zero: Table<Box<str>>,
+    wide: Table<Box<str>>,
+    styles: Table<ExtraStyle>,
 }
 
-/// Stand-ins of one width: the text each stands for, both ways.
-#[derive(Debug, Default)]
-struct Table {
-    texts: Vec<Box<str>>,
-    index: HashMap<Box<str>, u32>,
+/// Stand-ins of one range: what each stands for, both ways.
+#[derive(Debug)]
+struct Table<T> {
+    items: Vec<T>,
+    index: HashMap<T, u32>,
 }
 
-impl Table {
-    /// The stand-in for `text` in `range`, or `None` when the range is used up.
-    fn stand_in(&mut self, text: &str, range: &std::ops::RangeInclusive<u32>) -> Option<char> {
-        if let Some(&i) = self.index.get(text) {
+impl<T> Default for Table<T> {
+    fn default() -> Self {
+        Table {
+            items: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Table<T> {
+    /// The stand-in for `item` in `range`, or `None` when the range is used up.
+    fn stand_in(&mut self, item: T, range: &std::ops::RangeInclusive<u32>) -> Option<char> {
+        if let Some(&i) = self.index.get(&item) {
             return char::from_u32(range.start() + i);
         }
-        let i = self.texts.len() as u32;
+        let i = self.items.len() as u32;
         if range.start() + i > *range.end() {
             return None;
         }
-        self.texts.push(text.into());
-        self.index.insert(text.into(), i);
+        self.items.push(item.clone());
+        self.index.insert(item, i);
         char::from_u32(range.start() + i)
     }
 
-    fn text(&self, c: char, range: &std::ops::RangeInclusive<u32>) -> Option<&str> {
+    /// What the stand-in `c` stands for, if it is one of this table's.
+    fn get(&self, c: char, range: &std::ops::RangeInclusive<u32>) -> Option<&T> {
+        let i = u32::from(c).checked_sub(*range.start())?;
         if !range.contains(&u32::from(c)) {
             return None;
         }
-        let i = u32::from(c).checked_sub(*range.start())?;
-        self.texts.get(i as usize).map(|t| &**t)
+        self.items.get(i as usize)
     }
 }
 
@@ -95,13 +104,13 @@ fn is_skin_tone(c: char) -> bool {
 
 impl Clusters {
     /// Rewrites a run of printable text (whole characters) so vt100 gives it the widths
-    /// of the rules in force; `None` when it needs no change (most text: checked with one
-    /// scan for the lead bytes of the characters that matter).
+    /// of the rules in force and carries the attributes it drops; `None` when it needs no
+    /// change (most text: decided by a search for the characters that matter).
     pub fn rewrite(&mut self, run: &[u8], grapheme_mode: bool, style: &ExtraStyle) -> Option<Vec<u8>> {
         let style = if style.is_plain() {
             None
         } else {
-            self.style_stand_in(style)
+            self.styles.stand_in(*style, &STYLES)
         };
         // Box drawing shares ZWJ's lead byte: look for the whole characters.
         let interesting = style.is_some()
@@ -115,17 +124,14 @@ impl Clusters {
             self.lone_ri = None;
             return None;
         }
-        let mut out = String::with_capacity(run.len() + 8);
-        let mut bytes = Vec::with_capacity(run.len() + 8);
+        let mut out = Vec::with_capacity(run.len() + 8);
         let mut changed = false;
         // Invalid bytes go on unchanged, between the valid text around them.
         for chunk in run.utf8_chunks() {
             self.rewrite_text(chunk.valid(), grapheme_mode, style, &mut out, &mut changed);
-            bytes.extend_from_slice(out.as_bytes());
-            bytes.extend_from_slice(chunk.invalid());
-            out.clear();
+            out.extend_from_slice(chunk.invalid());
         }
-        changed.then_some(bytes)
+        changed.then_some(out)
     }
 
     /// Rewrites valid text into `out`, noting in `changed` whether anything was replaced.
@@ -134,20 +140,25 @@ impl Clusters {
         text: &str,
         grapheme_mode: bool,
         style: Option<char>,
-        out: &mut String,
+        out: &mut Vec<u8>,
         changed: &mut bool,
     ) {
+        let push = |out: &mut Vec<u8>, c: char| out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         for c in text.chars() {
             let after_zwj = std::mem::replace(&mut self.after_zwj, c == ZWJ);
             let lone_ri = self.lone_ri.take();
             let stand_in = if after_zwj && !c.is_ascii() && c != ZWJ {
                 // The character after a joiner joins its cell.
-                self.zero.stand_in(&c.to_string(), &ZERO_WIDTH).map(Into::into)
+                self.zero
+                    .stand_in(c.to_string().into(), &ZERO_WIDTH)
+                    .map(Into::into)
             } else if c == VS16 && !grapheme_mode {
                 // VS16 keeps its place in the cell without widening it.
-                self.zero.stand_in("\u{FE0F}", &ZERO_WIDTH).map(Into::into)
+                self.zero.stand_in("\u{FE0F}".into(), &ZERO_WIDTH).map(Into::into)
             } else if grapheme_mode && is_skin_tone(c) {
-                self.zero.stand_in(&c.to_string(), &ZERO_WIDTH).map(Into::into)
+                self.zero
+                    .stand_in(c.to_string().into(), &ZERO_WIDTH)
+                    .map(Into::into)
             } else if grapheme_mode && is_regional_indicator(c) {
                 match lone_ri {
                     // The flag's second half: back over the first and write the pair as
@@ -155,7 +166,9 @@ impl Clusters {
                     // or two).
                     Some(first) => {
                         let flag: String = [first, c].into_iter().collect();
-                        self.wide.stand_in(&flag, &WIDE).map(|wide| format!("\x08{wide}"))
+                        self.wide
+                            .stand_in(flag.into(), &WIDE)
+                            .map(|wide| format!("\x08{wide}"))
                     }
                     None => {
                         self.lone_ri = Some(c);
@@ -167,15 +180,15 @@ impl Clusters {
             };
             match stand_in {
                 Some(s) => {
-                    out.push_str(&s);
+                    out.extend_from_slice(s.as_bytes());
                     *changed = true;
                 }
                 None => {
-                    out.push(c);
+                    push(out, c);
                     if let Some(style) = style
                         && unicode_width::UnicodeWidthChar::width(c).is_some_and(|w| w > 0)
                     {
-                        out.push(style);
+                        push(out, style);
                         *changed = true;
                     }
                 }
@@ -183,31 +196,12 @@ impl Clusters {
         }
     }
 
-    /// The stand-in for a set of attributes (`None` when the table is full).
-    fn style_stand_in(&mut self, style: &ExtraStyle) -> Option<char> {
-        let i = match self.style_index.get(style) {
-            Some(&i) => i,
-            None => {
-                let i = self.styles.len() as u32;
-                if STYLES.start() + i > *STYLES.end() {
-                    return None;
-                }
-                self.styles.push(*style);
-                self.style_index.insert(*style, i);
-                i
-            }
-        };
-        char::from_u32(STYLES.start() + i)
-    }
-
     /// A cell's text with its stand-ins replaced, and the attributes it was printed with.
     pub fn decode_cell<'a>(&self, text: &'a str) -> (Cow<'a, str>, ExtraStyle) {
         let mut extra = ExtraStyle::default();
         if text.bytes().any(|b| b == 0xF3) {
             for c in text.chars() {
-                if let Some(i) = u32::from(c).checked_sub(*STYLES.start())
-                    && let Some(style) = self.styles.get(i as usize)
-                {
+                if let Some(style) = self.styles.get(c, &STYLES) {
                     extra = *style;
                 }
             }
@@ -224,11 +218,7 @@ impl Clusters {
         }
         let mut out = String::with_capacity(text.len());
         for c in text.chars() {
-            match self
-                .zero
-                .text(c, &ZERO_WIDTH)
-                .or_else(|| self.wide.text(c, &WIDE))
-            {
+            match self.zero.get(c, &ZERO_WIDTH).or_else(|| self.wide.get(c, &WIDE)) {
                 Some(s) => out.push_str(s),
                 None if STYLES.contains(&u32::from(c)) => {}
                 None => out.push(c),
@@ -316,7 +306,7 @@ mod tests {
                 &ExtraStyle::default(),
             );
         }
-        assert_eq!(c.zero.texts.len(), size);
+        assert_eq!(c.zero.items.len(), size);
         let out = rewritten(&mut c, "a\u{200D}\u{9FA0}");
         assert_eq!(out, "a\u{200D}\u{9FA0}");
     }
