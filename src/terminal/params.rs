@@ -46,7 +46,8 @@ impl ExtraStyle {
 pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
     let text = std::str::from_utf8(params).ok()?;
     let items: Vec<&str> = text.split(';').collect();
-    let mut kept: Vec<String> = Vec::with_capacity(items.len());
+    // Borrowed items and fixed replacements: an SGR is parsed on every colour change.
+    let mut kept: Vec<&str> = Vec::with_capacity(items.len());
     let mut changed = false;
     let mut i = 0;
     while i < items.len() {
@@ -72,14 +73,14 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
                     .and_then(UnderlineStyle::from_sgr)
                     .unwrap_or(UnderlineStyle::Single);
                 extra.underline_style = style;
-                kept.push(if style == UnderlineStyle::None { "24" } else { "4" }.into());
+                kept.push(if style == UnderlineStyle::None { "24" } else { "4" });
                 keep = false;
                 changed = true;
             }
             ("4", None) => extra.underline_style = UnderlineStyle::Single,
             ("21", None) => {
                 extra.underline_style = UnderlineStyle::Double;
-                kept.push("4".into());
+                kept.push("4");
                 keep = false;
                 changed = true;
             }
@@ -109,7 +110,7 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
             _ => {}
         }
         if keep {
-            kept.extend(items[i..i + span].iter().map(|s| s.to_string()));
+            kept.extend_from_slice(&items[i..i + span]);
         }
         i += span;
     }
@@ -126,11 +127,8 @@ fn extended_color(args: &[&str]) -> Color {
     let n = |s: &&str| s.parse::<u8>().ok();
     match args {
         ["5", i, ..] => n(i).map_or(Color::Default, Color::Indexed),
-        ["2", "", r, g, b, ..] | ["2", r, g, b] => match (n(r), n(g), n(b)) {
-            (Some(r), Some(g), Some(b)) => Color::Rgb(r, g, b),
-            _ => Color::Default,
-        },
-        ["2", _, r, g, b, ..] => match (n(r), n(g), n(b)) {
+        // `2;r;g;b`, or with a colour space id (empty or not) before the components.
+        ["2", r, g, b] | ["2", _, r, g, b, ..] => match (n(r), n(g), n(b)) {
             (Some(r), Some(g), Some(b)) => Color::Rgb(r, g, b),
             _ => Color::Default,
         },
