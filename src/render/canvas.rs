@@ -56,59 +56,63 @@ impl Canvas {
         }
     }
 
-    /// Blends an 8-bit coverage bitmap of `w`×`h` at (x, y) in `color`.
-    pub fn blend_coverage(&mut self, x: i32, y: i32, w: usize, h: usize, coverage: &[u8], color: Rgb) {
+    /// Calls `blend(pixel, i)` for each pixel `i` (row-major) of a `w`×`h` image placed
+    /// at (x, y) that lies on the canvas, with the canvas's RGBA pixel under it.
+    fn blend_image(
+        &mut self,
+        (x, y): (i32, i32),
+        (w, h): (usize, usize),
+        mut blend: impl FnMut(&mut [u8], usize),
+    ) {
         let stride = self.pixmap.width() as usize * 4;
         let (cw, ch) = (self.width(), self.height());
-        let data = self.pixmap.data_mut();
-        for gy in 0..h {
-            let py = y + gy as i32;
-            if py < 0 || py >= ch {
-                continue;
-            }
-            for gx in 0..w {
-                let px = x + gx as i32;
-                let a = u32::from(coverage[gy * w + gx]);
-                if a == 0 || px < 0 || px >= cw {
-                    continue;
-                }
-                let i = py as usize * stride + px as usize * 4;
-                for (channel, value) in [color.0, color.1, color.2].into_iter().enumerate() {
-                    let dst = u32::from(data[i + channel]);
-                    data[i + channel] = ((u32::from(value) * a + dst * (255 - a) + 127) / 255) as u8;
-                }
-            }
+        // The image's columns that lie on the canvas.
+        let (first, last) = ((-x).max(0) as usize, ((cw - x).max(0) as usize).min(w));
+        if first >= last {
+            return;
         }
-    }
-
-    /// Composites a premultiplied image at (x, y), source over (by hand: a pipeline per
-    /// emoji cell cost more than the blend).
-    pub fn blend_premultiplied(&mut self, x: i32, y: i32, image: &Pixmap) {
-        let stride = self.pixmap.width() as usize * 4;
-        let (cw, ch) = (self.width(), self.height());
-        let (w, h) = (image.width() as usize, image.height() as usize);
-        let src = image.data();
         let data = self.pixmap.data_mut();
         for iy in 0..h {
             let py = y + iy as i32;
             if py < 0 || py >= ch {
                 continue;
             }
-            for ix in 0..w {
-                let px = x + ix as i32;
-                let s = &src[(iy * w + ix) * 4..(iy * w + ix) * 4 + 4];
-                let a = u32::from(s[3]);
-                if a == 0 || px < 0 || px >= cw {
-                    continue;
-                }
-                let i = py as usize * stride + px as usize * 4;
-                for channel in 0..3 {
-                    let dst = u32::from(data[i + channel]);
-                    data[i + channel] =
-                        (u32::from(s[channel]) + (dst * (255 - a) + 127) / 255).min(255) as u8;
-                }
+            let start = py as usize * stride + (x + first as i32) as usize * 4;
+            let row = &mut data[start..start + (last - first) * 4];
+            for (ix, pixel) in (first..last).zip(row.chunks_exact_mut(4)) {
+                blend(pixel, iy * w + ix);
             }
         }
+    }
+
+    /// Blends an 8-bit coverage bitmap of `w`×`h` at (x, y) in `color`.
+    pub fn blend_coverage(&mut self, x: i32, y: i32, w: usize, h: usize, coverage: &[u8], color: Rgb) {
+        self.blend_image((x, y), (w, h), |pixel, i| {
+            let a = u32::from(coverage[i]);
+            if a == 0 {
+                return;
+            }
+            for (dst, value) in pixel.iter_mut().zip([color.0, color.1, color.2]) {
+                *dst = ((u32::from(value) * a + u32::from(*dst) * (255 - a) + 127) / 255) as u8;
+            }
+        });
+    }
+
+    /// Composites a premultiplied image at (x, y), source over (by hand: a pipeline per
+    /// emoji cell cost more than the blend).
+    pub fn blend_premultiplied(&mut self, x: i32, y: i32, image: &Pixmap) {
+        let src = image.data();
+        let size = (image.width() as usize, image.height() as usize);
+        self.blend_image((x, y), size, |pixel, i| {
+            let s = &src[i * 4..i * 4 + 4];
+            let a = u32::from(s[3]);
+            if a == 0 {
+                return;
+            }
+            for (dst, value) in pixel.iter_mut().zip(&s[..3]) {
+                *dst = (u32::from(*value) + (u32::from(*dst) * (255 - a) + 127) / 255).min(255) as u8;
+            }
+        });
     }
 
     /// Strokes a straight line (anti-aliased).
