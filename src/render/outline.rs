@@ -48,12 +48,9 @@ pub(crate) fn cluster_glyph(face: &ExternalFace, cluster: &str) -> Option<GlyphI
             None => return Some(first),
         }
     }
-    if glyphs.len() > 1 {
-        ligate(&face.face, &mut glyphs);
-        // A selector the face maps may remain beside the ligature: it draws nothing.
-        let lead = glyphs[0];
-        glyphs.retain(|&g| g == lead || face.face.glyph_hor_advance(g).is_none_or(|a| a > 0));
-    }
+    // The first glyph is the ligature when the face joins the cluster (a selector it maps
+    // may remain after it, drawing nothing).
+    ligate(&face.face, &mut glyphs);
     Some(glyphs[0])
 }
 
