@@ -23,20 +23,21 @@ pub(crate) struct Chain {
     system: bool,
     /// The colour glyph found for each cluster during this render: a screen of emoji
     /// repeats a few clusters many times.
-    colour_glyphs: RefCell<HashMap<String, ColourGlyph>>,
-    /// The caller's or system face found for each character during this render.
-    external: RefCell<HashMap<char, Option<Arc<ExternalFace>>>>,
+    colour_glyphs: RefCell<HashMap<String, FaceGlyph>>,
+    /// The caller's or system face, and its glyph, found for each character during this
+    /// render.
+    external: RefCell<HashMap<char, FaceGlyph>>,
 }
 
-/// A colour face and the glyph it draws for a cluster, if one does.
-type ColourGlyph = Option<(Arc<ExternalFace>, ttf_parser::GlyphId)>;
+/// A face from a file and the glyph it draws for a character or cluster, if one does.
+type FaceGlyph = Option<(Arc<ExternalFace>, ttf_parser::GlyphId)>;
 
 /// Where a character's glyph comes from.
 pub(crate) enum Source<'a> {
     /// A bundled face, rasterised by fontdue.
     Bundled(&'a Face),
-    /// A caller's or system face, drawn glyph by glyph.
-    External(Arc<ExternalFace>),
+    /// A caller's or system face, drawn glyph by glyph, with the character's glyph.
+    External(Arc<ExternalFace>, ttf_parser::GlyphId),
 }
 
 impl Chain {
@@ -85,14 +86,19 @@ impl Chain {
             return Some(Source::Bundled(face));
         }
         if let Some(found) = self.external.borrow().get(&c) {
-            return found.clone().map(Source::External);
+            return found.clone().map(|(face, glyph)| Source::External(face, glyph));
         }
-        let found = match self.user.iter().find(|f| f.glyph_for(c).is_some()) {
-            Some(face) => Some(face.clone()),
-            None => self.system.then(|| faces::system_face(c, false)).flatten(),
-        };
+        let found = self
+            .user
+            .iter()
+            .find_map(|f| Some((f.clone(), f.glyph_for(c)?)))
+            .or_else(|| {
+                let face = self.system.then(|| faces::system_face(c, false)).flatten()?;
+                let glyph = face.glyph_for(c)?;
+                Some((face, glyph))
+            });
         self.external.borrow_mut().insert(c, found.clone());
-        found.map(Source::External)
+        found.map(|(face, glyph)| Source::External(face, glyph))
     }
 
     /// Whether some face can draw `c` (characters drawn from geometry, controls and
@@ -145,7 +151,7 @@ pub(crate) fn wants_color(cluster: &str) -> bool {
 }
 
 /// The glyph a colour face draws for a whole cluster, with the face.
-pub(crate) fn color_cluster(chain: &Chain, cluster: &str) -> ColourGlyph {
+pub(crate) fn color_cluster(chain: &Chain, cluster: &str) -> FaceGlyph {
     if let Some(found) = chain.colour_glyphs.borrow().get(cluster) {
         return found.clone();
     }

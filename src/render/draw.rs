@@ -250,10 +250,8 @@ impl Painter<'_> {
                 self.canvas
                     .blend_coverage(gx, gy, gm.width, gm.height, &glyph.coverage, fg);
             }
-            Some(Source::External(face)) => {
-                if let Some(glyph) = face.glyph_for(c) {
-                    self.sprite(&face, glyph, (x, y), span, fg);
-                }
+            Some(Source::External(face, glyph)) => {
+                self.sprite(&face, glyph, (x, y), span, fg);
             }
             None if chain::needs_no_face(c) => {}
             None => {

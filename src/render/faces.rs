@@ -116,10 +116,14 @@ fn read_face(id: usize, path: &Path, index: u32) -> Result<Arc<ExternalFace>> {
     Ok(Arc::new(ExternalFace { id, face, color }))
 }
 
+/// How many faces a font file holds (one, unless it is a collection).
+fn face_count(path: &Path) -> Result<u32> {
+    Ok(ttf_parser::fonts_in_collection(file_bytes(path)?).unwrap_or(1))
+}
+
 /// The faces of a font file a caller named: every face of a collection, in order.
 pub(crate) fn user_faces(path: &Path) -> Result<Vec<Arc<ExternalFace>>> {
-    let count = ttf_parser::fonts_in_collection(file_bytes(path)?).unwrap_or(1);
-    (0..count).map(|index| load(path, index)).collect()
+    (0..face_count(path)?).map(|index| load(path, index)).collect()
 }
 
 /// A font file on the system, with the rank that orders the search.
@@ -251,11 +255,11 @@ pub(crate) fn system_face(c: char, emoji: bool) -> Option<Arc<ExternalFace>> {
     }
     let pick = |faces: &[Arc<ExternalFace>]| {
         let covers = |f: &&Arc<ExternalFace>| f.glyph_for(c).is_some();
-        let colour = faces.iter().position(|f| f.color && covers(&f));
-        if emoji && colour.is_some() {
-            return colour;
-        }
-        faces.iter().position(|f| covers(&f)).or(colour)
+        let colour = || faces.iter().position(|f| f.color && covers(&f));
+        emoji
+            .then(colour)
+            .flatten()
+            .or_else(|| faces.iter().position(|f| covers(&f)))
     };
     let mut found = pick(&system.faces);
     // Read further files until one covers it; when a colour face is asked for, until one
@@ -268,11 +272,8 @@ pub(crate) fn system_face(c: char, emoji: bool) -> Option<Arc<ExternalFace>> {
     while wanting(found, &system.faces, files.get(system.next_file)) {
         let path = &files[system.next_file].path;
         system.next_file += 1;
-        let count = file_bytes(path)
-            .ok()
-            .map(|b| ttf_parser::fonts_in_collection(b).unwrap_or(1))
-            .unwrap_or(0);
-        for index in 0..count {
+        // An unreadable file, or a face that does not parse, is passed over.
+        for index in 0..face_count(path).unwrap_or(0) {
             if let Ok(face) = load(path, index) {
                 system.faces.push(face);
             }
