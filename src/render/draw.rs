@@ -31,6 +31,11 @@ impl Painter<'_> {
         self.metrics.cell_height as i32
     }
 
+    /// The width of a light line (box drawing, the cursor's bar) at this cell height.
+    fn light(&self) -> i32 {
+        ((self.cell_height() as f32) / 18.0).round().max(1.0) as i32
+    }
+
     /// The top-left pixel of a cell.
     fn origin(&self, row: u16, col: u16) -> (i32, i32) {
         let pad = self.metrics.padding as i32;
@@ -77,11 +82,12 @@ impl Painter<'_> {
     pub fn screen(&mut self, snapshot: &Snapshot) {
         let (cols, rows) = snapshot.size();
         let mut colors = Vec::with_capacity(usize::from(cols));
+        let blank = Cell::default();
         for row in 0..rows {
             colors.clear();
             for col in 0..cols {
-                let cell = snapshot.cell(row, col).cloned().unwrap_or_default();
-                let (fg, bg) = self.colors(snapshot, row, col, &cell);
+                let cell = snapshot.cell(row, col).unwrap_or(&blank);
+                let (fg, bg) = self.colors(snapshot, row, col, cell);
                 if bg != self.options.theme.background && !cell.wide_continuation {
                     let (x, y) = self.origin(row, col);
                     let span = if cell.wide { 2 } else { 1 };
@@ -114,13 +120,12 @@ impl Painter<'_> {
         let text = cell.text();
         let first = text.chars().next().unwrap_or(' ');
         if procedural::is_procedural(first) {
-            let light = ((self.cell_height() as f32) / 18.0).round().max(1.0) as i32;
             let cell_box = CellBox {
                 x,
                 y,
                 w: self.cell_width(),
                 h: self.cell_height(),
-                light,
+                light: self.light(),
             };
             procedural::draw(self.canvas, first, cell_box, fg, bg);
         } else if !text.is_empty() && text != " " {
@@ -274,8 +279,7 @@ impl Painter<'_> {
         }
         let (x, y) = self.origin(cursor.row, cursor.col);
         let (cw, ch) = (self.cell_width(), self.cell_height());
-        let light = ((ch as f32) / 18.0).round().max(1.0) as i32;
-        let t = (light * 2).max(2);
+        let t = (self.light() * 2).max(2);
         let color = self.options.theme.cursor;
         match cursor.shape {
             CursorShape::Underline => self.canvas.fill_rect(x, y + ch - t, cw, t, color),
