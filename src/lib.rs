@@ -76,7 +76,10 @@ pub use session::{
     Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart,
 };
 pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style, UnderlineStyle};
-pub use terminal::{CellSize, QueryRecord, Terminal, TerminalOptions};
+pub use terminal::{
+    CellSize, Image, ImageProtocol, MAX_IMAGE_MEMORY, MAX_IMAGE_PIXELS, QueryRecord, Terminal,
+    TerminalOptions,
+};
 pub use wait::{Condition, WaitError};
 
 /// The README's Rust examples, compiled and run as doctests.

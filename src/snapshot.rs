@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::keys::InputModes;
 use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
+use crate::terminal::Image;
 
 impl Cell {
     /// The grapheme in the cell (a character plus any combining marks); empty if blank.
@@ -139,6 +140,7 @@ pub struct Snapshot {
     pub(crate) alternate_screen: bool,
     pub(crate) input: InputModes,
     pub(crate) exit: Option<ExitStatus>,
+    pub(crate) images: Vec<Image>,
 }
 
 impl Snapshot {
@@ -147,6 +149,7 @@ impl Snapshot {
         title: &str,
         input: InputModes,
         clusters: &crate::terminal::Clusters,
+        images: Vec<Image>,
     ) -> Snapshot {
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
@@ -214,6 +217,7 @@ impl Snapshot {
             alternate_screen: screen.alternate_screen(),
             input,
             exit: None,
+            images,
         }
     }
 
@@ -288,6 +292,12 @@ impl Snapshot {
     /// The style at a 0-based position, or `None` outside the grid.
     pub fn style_at(&self, row: u16, col: u16) -> Option<Style> {
         self.cell(row, col).map(|c| c.style)
+    }
+
+    /// The images on the screen (sixel, kitty graphics, iTerm2 inline), in the order they
+    /// were placed, with where they are.
+    pub fn images(&self) -> &[Image] {
+        &self.images
     }
 
     /// The cursor, clamped to the grid.

@@ -46,7 +46,7 @@ fn queries_before_drawing_are_answered() {
     s.wait_exit().unwrap();
     let screen = s.snapshot();
     assert_eq!(screen.row(0), Some("cursor: ESC[5;10R"), "{screen}");
-    assert_eq!(screen.row(1), Some("attributes: ESC[?62;22c"));
+    assert_eq!(screen.row(1), Some("attributes: ESC[?62;4;22c"));
     let bg = tuipilot::Theme::dark().background.x11();
     assert_eq!(
         screen.row(2),

@@ -36,7 +36,7 @@ use crate::wait::Condition;
 
 pub(crate) use log::OperationLog;
 pub use log::{LoggedOperation, MAX_LOGGED, MAX_SCREEN_BYTES};
-pub use reply::{CursorReport, ExitReport, Info, Reply, Screen, SignalReport};
+pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, Screen, SignalReport};
 pub use start::StartSpec;
 
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the

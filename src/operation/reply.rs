@@ -9,8 +9,8 @@ use crate::keys::KeyModes;
 use crate::keys::mouse::MouseModes;
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
-use crate::terminal::Terminal;
 use crate::terminal::signals::{ClipboardWrite, LastCommand, Link, Notification};
+use crate::terminal::{Image, ImageProtocol, Terminal};
 
 /// How a program ended, as the protocol reports it: both fields null while it runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,6 +99,10 @@ pub struct Screen {
     /// How the program ended, if it has.
     #[serde(flatten)]
     pub exit: ExitReport,
+    /// The images on the screen (sixel, kitty graphics, iTerm2 inline), in the order they
+    /// were placed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub images: Vec<ImageReport>,
     /// Characters on the screen no font can draw (`U+1F600`), each once: a PNG shows
     /// them as boxes. Reported by `capture`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -115,6 +119,42 @@ pub struct Screen {
     /// The PNG itself, if one was rendered (not serialised: the protocol passes a path).
     #[serde(skip)]
     pub png_bytes: Option<Vec<u8>>,
+}
+
+/// An image on the screen, as the faces report it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImageReport {
+    /// `sixel`, `kitty` or `iterm2`.
+    pub protocol: ImageProtocol,
+    /// The kitty image id, or a count of the other protocols' images.
+    pub id: u32,
+    /// The screen row of its top edge (negative once its top has scrolled off).
+    pub row: i32,
+    /// The screen column of its left edge.
+    pub col: u16,
+    /// Cells it covers across.
+    pub cols: u16,
+    /// Cells it covers down.
+    pub rows: u16,
+    /// The picture's width in pixels.
+    pub width: u32,
+    /// The picture's height in pixels.
+    pub height: u32,
+}
+
+impl ImageReport {
+    fn of(image: &Image) -> ImageReport {
+        ImageReport {
+            protocol: image.protocol,
+            id: image.id,
+            row: image.row,
+            col: image.col,
+            cols: image.cols,
+            rows: image.rows,
+            width: image.width,
+            height: image.height,
+        }
+    }
 }
 
 impl Screen {
@@ -140,6 +180,7 @@ impl Screen {
             changed_rows: Vec::new(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
+            images: snapshot.images().iter().map(ImageReport::of).collect(),
             missing_glyphs: Vec::new(),
             png: None,
             width: None,

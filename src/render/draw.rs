@@ -2,9 +2,12 @@
 //! each cell's text — from geometry, a bundled glyph, an external face's glyph or a
 //! colour emoji — and its decorations, then the cursor.
 
+use tiny_skia::Pixmap;
+
 use super::canvas::Canvas;
 use super::chain::{self, Chain, Source};
 use super::faces::ExternalFace;
+use super::images;
 use super::outline::{self, GlyphBox, Sprite};
 use super::procedural::{self, CellBox};
 use super::{Metrics, RenderOptions, fonts, mix, resolve};
@@ -78,11 +81,12 @@ impl Painter<'_> {
         (fg, bg)
     }
 
-    /// Paints every cell of the snapshot, then the cursor.
+    /// Paints every cell of the snapshot, its images, then the cursor.
     pub fn screen(&mut self, snapshot: &Snapshot) {
         let (cols, rows) = snapshot.size();
         let mut colors = Vec::with_capacity(usize::from(cols));
         let blank = Cell::default();
+        let pictures = images::scale_all(snapshot.images(), &self.metrics);
         for row in 0..rows {
             colors.clear();
             for col in 0..cols {
@@ -96,12 +100,52 @@ impl Painter<'_> {
                 }
                 colors.push((fg, bg));
             }
+            self.images(snapshot, &pictures, row, Some(&colors));
             let mut col = 0;
             while col < cols {
                 col = self.cell(snapshot, row, col, &colors);
             }
         }
+        for row in 0..rows {
+            self.images(snapshot, &pictures, row, None);
+        }
         self.cursor(snapshot);
+    }
+
+    /// Draws the strips of images shown on `row`: with the row's colours, those below the
+    /// text (a cell with text or its own background hides its part); without, those above.
+    fn images(
+        &mut self,
+        snapshot: &Snapshot,
+        pictures: &[Option<Pixmap>],
+        row: u16,
+        colors: Option<&[(Rgb, Rgb)]>,
+    ) {
+        let background = self.options.theme.background;
+        for (image, picture) in snapshot.images().iter().zip(pictures) {
+            let Some(picture) = picture else { continue };
+            if image.above_text == colors.is_some() {
+                continue;
+            }
+            for &(_, image_row) in image.visible_rows().iter().filter(|(r, _)| *r == row) {
+                let hidden = |offset: u16| {
+                    let col = image.col + offset;
+                    colors.is_some_and(|colors| {
+                        colors
+                            .get(usize::from(col))
+                            .is_some_and(|&(_, bg)| bg != background)
+                            || snapshot
+                                .cell(row, col)
+                                .is_some_and(|c| !c.text().trim().is_empty())
+                    })
+                };
+                let cell = (self.metrics.cell_width, self.metrics.cell_height);
+                if let Some(strip) = images::strip(picture, image_row, cell, hidden) {
+                    let (x, y) = self.origin(row, image.col);
+                    self.canvas.blend_premultiplied(x, y, &strip);
+                }
+            }
+        }
     }
 
     /// Paints the text and decorations of the cell at `col` (and of the cells its glyph

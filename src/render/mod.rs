@@ -24,6 +24,7 @@ mod draw;
 mod faces;
 mod fonts;
 pub mod gif;
+mod images;
 mod outline;
 mod procedural;
 

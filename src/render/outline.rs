@@ -188,24 +188,9 @@ fn outline(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
 
 /// A PNG strike decoded and scaled to fit the box (keeping its aspect), centred.
 fn bitmap(png_bytes: &[u8], cell: GlyphBox) -> Option<Sprite> {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().ok()?;
-    let mut buffer = vec![0; reader.output_buffer_size()?];
-    let info = reader.next_frame(&mut buffer).ok()?;
-    let (w, h) = (info.width, info.height);
-    let rgba: Vec<u8> = match info.color_type {
-        png::ColorType::Rgba => buffer[..info.buffer_size()].to_vec(),
-        png::ColorType::GrayscaleAlpha => buffer[..info.buffer_size()]
-            .chunks_exact(2)
-            .flat_map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
-        _ => return None,
-    };
-    let mut image = Pixmap::new(w, h)?;
-    for (dst, src) in image.pixels_mut().iter_mut().zip(rgba.chunks_exact(4)) {
-        *dst = tiny_skia::ColorU8::from_rgba(src[0], src[1], src[2], src[3]).premultiply();
-    }
+    let picture = crate::terminal::graphics::decode_png(png_bytes).ok()?;
+    let (w, h) = (picture.width, picture.height);
+    let image = super::images::pixmap(w, h, &picture.rgba)?;
     let mut out = Pixmap::new(cell.width, cell.height)?;
     let scale = (cell.width as f32 / w as f32).min(cell.height as f32 / h as f32);
     let (dx, dy) = (

@@ -30,8 +30,8 @@ use std::collections::HashMap;
 use super::params::ExtraStyle;
 
 /// Zero-width stand-ins for text: unassigned, default-ignorable code points
-/// (U+E01F0–U+E0EFF).
-const ZERO_WIDTH: std::ops::RangeInclusive<u32> = 0xE01F0..=0xE0EFF;
+/// (U+E0800–U+E0EFF; the range below them holds the image markers of `graphics`).
+const ZERO_WIDTH: std::ops::RangeInclusive<u32> = 0xE0800..=0xE0EFF;
 /// Zero-width stand-ins for the attributes vt100 drops (U+E0F00–U+E0FFF).
 const STYLES: std::ops::RangeInclusive<u32> = 0xE0F00..=0xE0FFF;
 /// Wide stand-ins: unassigned code points of plane 3, East Asian Wide (U+31350–U+3FFFD).
@@ -210,7 +210,7 @@ impl Clusters {
     }
 
     /// `text` with every stand-in replaced by the text it stands for (attribute stand-ins
-    /// by nothing).
+    /// and image markers by nothing).
     pub fn decode<'a>(&self, text: &'a str) -> Cow<'a, str> {
         // Both ranges are 4-byte characters of planes 3 and 14: lead byte F0 or F3.
         if !text.bytes().any(|b| b == 0xF0 || b == 0xF3) {
@@ -220,7 +220,7 @@ impl Clusters {
         for c in text.chars() {
             match self.zero.get(c, &ZERO_WIDTH).or_else(|| self.wide.get(c, &WIDE)) {
                 Some(s) => out.push_str(s),
-                None if STYLES.contains(&u32::from(c)) => {}
+                None if STYLES.contains(&u32::from(c)) || super::graphics::marker_index(c).is_some() => {}
                 None => out.push(c),
             }
         }

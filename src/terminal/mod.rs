@@ -15,6 +15,7 @@
 
 mod clusters;
 mod gaps;
+pub(crate) mod graphics;
 mod params;
 mod respond;
 mod sequence;
@@ -23,6 +24,7 @@ pub mod signals;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub(crate) use clusters::Clusters;
+pub use graphics::{Image, ImageProtocol, MAX_IMAGE_MEMORY, MAX_IMAGE_PIXELS};
 pub use respond::{CellSize, QueryRecord, escape_bytes};
 pub use signals::{LastCommand, Link, Signals};
 
@@ -226,11 +228,13 @@ impl Terminal {
 
     /// A copy of the visible screen.
     pub fn snapshot(&self) -> Snapshot {
+        let screen = self.parser.screen();
         Snapshot::from_screen(
-            self.parser.screen(),
+            screen,
             &self.parser.callbacks().title,
             self.input_modes(),
             &self.layer.clusters,
+            self.layer.images.images(screen, self.responder.cell),
         )
     }
 

@@ -68,6 +68,7 @@ pub(crate) fn is_query(csi: &Csi<'_>) -> bool {
             | (None | Some(b'?'), [b'$'], b'p')
             | (Some(b'>'), [], b'q')
             | (Some(b'?'), [], b'u')
+            | (Some(b'?'), [], b'S')
     ) || (csi.marker.is_none()
         && csi.intermediates.is_empty()
         && csi.final_byte == b't'
@@ -140,8 +141,8 @@ impl Responder {
                 _ => (Err("unsupported private device status report"), ""),
             },
             (None, [], b'c') if first.unwrap_or(0) == 0 => (
-                Ok("\x1b[?62;22c".to_string()),
-                "primary device attributes: VT220 with colour",
+                Ok("\x1b[?62;4;22c".to_string()),
+                "primary device attributes: VT220 with sixel graphics and colour",
             ),
             (Some(b'>'), [], b'c') if first.unwrap_or(0) == 0 => (
                 Ok("\x1b[>0;276;0c".to_string()),
@@ -188,6 +189,23 @@ impl Responder {
                 Ok(format!("\x1b[?{}u", modes.kitty.flags(screen.alternate_screen()))),
                 "kitty keyboard flags",
             ),
+            // XTSMGRAPHICS: only reads are answered (xterm's "read" and "read maximum").
+            (Some(b'?'), [], b'S') => match (first, numbers.get(1).copied().flatten()) {
+                (Some(1), Some(1 | 4)) => (Ok("\x1b[?1;0;1024S".to_string()), "sixel colour registers"),
+                (Some(2), Some(1 | 4)) => {
+                    let side = (super::graphics::MAX_IMAGE_PIXELS as f64).sqrt() as u32;
+                    let (w, h) = (
+                        (u32::from(cols) * u32::from(self.cell.width)).min(side),
+                        (u32::from(rows) * u32::from(self.cell.height)).min(side),
+                    );
+                    (Ok(format!("\x1b[?2;0;{w};{h}S")), "sixel graphics size in pixels")
+                }
+                (Some(item), _) => (
+                    Ok(format!("\x1b[?{item};1;0S")),
+                    "graphics attribute: not changeable, answered as an error",
+                ),
+                (None, _) => (Err("graphics attribute request without an item"), ""),
+            },
             _ => (Err("unsupported query"), ""),
         };
         self.record(raw, reply, note);
@@ -213,8 +231,13 @@ impl Responder {
                     );
                 }
             }
-            StrKind::Other => {}
+            StrKind::Apc | StrKind::Other => {}
         }
+    }
+
+    /// Queues a reply to a kitty graphics command (made by `graphics::kitty`).
+    pub(crate) fn answer_graphics(&mut self, query: &[u8], reply: String) {
+        self.record(query, Ok(reply), "kitty graphics command: answered as kitty does");
     }
 
     /// Answers a colour query, ended as the query was (BEL or ST), as xterm does: a

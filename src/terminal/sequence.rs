@@ -114,7 +114,9 @@ pub(crate) enum StrKind {
     Osc,
     /// DCS: `ESC P`.
     Dcs,
-    /// SOS, PM and APC: skipped.
+    /// APC: `ESC _` (kitty graphics).
+    Apc,
+    /// SOS and PM: skipped.
     Other,
 }
 

@@ -115,8 +115,8 @@ fn cursor_position_is_clamped_at_pending_wrap() {
 
 #[test]
 fn device_attributes_and_status() {
-    assert_eq!(same_when_split(b"\x1b[c").1, b"\x1b[?62;22c");
-    assert_eq!(same_when_split(b"\x1b[0c").1, b"\x1b[?62;22c");
+    assert_eq!(same_when_split(b"\x1b[c").1, b"\x1b[?62;4;22c");
+    assert_eq!(same_when_split(b"\x1b[0c").1, b"\x1b[?62;4;22c");
     assert_eq!(same_when_split(b"\x1b[>c").1, b"\x1b[>0;276;0c");
     assert_eq!(same_when_split(b"\x1b[5n").1, b"\x1b[0n");
     let version = same_when_split(b"\x1b[>q").1;

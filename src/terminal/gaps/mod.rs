@@ -25,10 +25,13 @@
 //! they occur, after everything before them has been parsed, so a cursor position report
 //! is right. Bytes that need no change are passed to the parser in large runs.
 
+mod modes;
+
 use unicode_width::UnicodeWidthChar;
 
 use super::Parser;
 use super::clusters::Clusters;
+use super::graphics::{Context, Graphics, MAX_IMAGE_STRING};
 use super::params::{ExtraStyle, repeat_param, sgr};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
@@ -98,6 +101,8 @@ pub(crate) struct GapLayer {
     pub(crate) signals: Signals,
     /// The stand-ins that give clusters the widths programs expect.
     pub(crate) clusters: Clusters,
+    /// Sixel, kitty and iTerm2 images and where they are.
+    pub(crate) images: Graphics,
     /// The SGR attributes in force that vt100 drops.
     style: ExtraStyle,
     /// The screen's (rows, cols), as of the current chunk.
@@ -125,6 +130,7 @@ impl GapLayer {
             modes: EmulatedModes::default(),
             signals: Signals::default(),
             clusters: Clusters::default(),
+            images: Graphics::default(),
             style: ExtraStyle::default(),
             size: (0, 0),
             rep_budget: u64::MAX,
@@ -208,7 +214,8 @@ impl GapLayer {
                             }
                             b']' => Some(StrKind::Osc),
                             b'P' => Some(StrKind::Dcs),
-                            b'X' | b'^' | b'_' => Some(StrKind::Other),
+                            b'_' => Some(StrKind::Apc),
+                            b'X' | b'^' => Some(StrKind::Other),
                             _ => None,
                         };
                         if let Some(kind) = string {
@@ -269,7 +276,12 @@ impl GapLayer {
                         .iter()
                         .position(|&b| b == ESC || b == CAN || b == SUB || (b == BEL && kind == StrKind::Osc))
                         .map_or(bytes.len(), |p| i + p);
-                    let room = MAX_CAPTURE.saturating_sub(self.capture.len());
+                    let limit = if Graphics::is_image_string(&self.capture) {
+                        MAX_IMAGE_STRING
+                    } else {
+                        MAX_CAPTURE
+                    };
+                    let room = limit.saturating_sub(self.capture.len());
                     self.capture.extend_from_slice(&bytes[i..end.min(i + room)]);
                     i = end;
                     if i == bytes.len() {
@@ -280,7 +292,10 @@ impl GapLayer {
                         BEL => {
                             // Signals read the cursor: everything before the end is parsed.
                             run.flush_to(i, parser);
-                            self.string_done(kind, true, responder, parser);
+                            if let Some(after) = self.string_done(kind, true, responder, parser) {
+                                run.flush_to(i + 1, parser);
+                                give(parser, &after);
+                            }
                             self.state = State::Ground;
                         }
                         _ => self.state = State::Ground,
@@ -291,15 +306,24 @@ impl GapLayer {
                     if let Some(start) = run.seq_start {
                         run.flush_to(start, parser);
                     }
-                    self.string_done(kind, false, responder, parser);
+                    let after = self.string_done(kind, false, responder, parser);
                     if bytes[i] == b'\\' {
                         self.seq.push(b'\\');
                         i += 1;
                         self.finish(Action::Pass, &mut run, i, parser, responder);
                         self.state = State::Ground;
+                        if let Some(after) = after {
+                            // An image's cells are written once the parser has left the string.
+                            run.flush_to(i, parser);
+                            give(parser, &after);
+                        }
                     } else {
                         // The string ended without ST; this ESC starts a new sequence.
                         self.state = State::Escape;
+                        if let Some(after) = after {
+                            give(parser, b"\x1b\\");
+                            give(parser, &after);
+                        }
                     }
                 }
             }
@@ -382,13 +406,35 @@ impl GapLayer {
         }
     }
 
-    /// An OSC/DCS string ended, by BEL (`bel`) or ST.
-    fn string_done(&mut self, kind: StrKind, bel: bool, responder: &mut Responder, parser: &mut Parser) {
+    /// A control string ended, by BEL (`bel`) or ST; what to give the parser after its
+    /// end (the cells of an image it drew).
+    fn string_done(
+        &mut self,
+        kind: StrKind,
+        bel: bool,
+        responder: &mut Responder,
+        parser: &mut Parser,
+    ) -> Option<Vec<u8>> {
         if kind == StrKind::Osc {
             self.signals.osc(&self.capture, parser.screen_mut());
         }
+        let ctx = Context {
+            screen: parser.screen(),
+            cell: responder.cell,
+        };
+        let after = match kind {
+            StrKind::Osc => self.images.osc(&self.capture, &ctx),
+            StrKind::Dcs => self.images.dcs(&self.capture, &ctx),
+            StrKind::Apc => self.images.apc(&self.capture, &ctx, responder),
+            StrKind::Other => None,
+        };
         responder.answer_string(kind, &self.capture, bel);
+        if self.capture.capacity() > MAX_CAPTURE {
+            // An image's megabytes are not kept for the next string.
+            self.capture = Vec::new();
+        }
         self.capture.clear();
+        after
     }
 
     /// Decides what to do with a complete non-CSI escape sequence.
@@ -471,77 +517,6 @@ impl GapLayer {
             }
             _ => Action::Pass,
         }
-    }
-
-    fn area(&self) -> u64 {
-        u64::from(self.size.0) * u64::from(self.size.1)
-    }
-
-    /// How many times REP may repeat: past a full screen, only the remainder modulo a row
-    /// matters (the screen is all that character and the cursor ends in the same column),
-    /// as xterm clips it; and a stream of REPs may not draw more than
-    /// [`REP_CELLS_PER_BYTE`] cells per byte of output beyond a two-screen burst. Only
-    /// output built to burn CPU ever meets the second limit: a program's REP covers at most
-    /// one row per sequence.
-    fn repeat_count(&mut self, asked: u64) -> u64 {
-        let (area, cols) = (self.area(), u64::from(self.size.1.max(1)));
-        let earned = REP_CELLS_PER_BYTE.saturating_mul(self.here - self.rep_earned_at);
-        self.rep_earned_at = self.here;
-        self.rep_budget = self.rep_budget.saturating_add(earned).min(2 * area);
-        let clipped = if asked > area {
-            area + (asked - area) % cols
-        } else {
-            asked
-        };
-        let allowed = clipped.min(self.rep_budget);
-        self.rep_budget -= allowed;
-        allowed
-    }
-
-    /// DECSET/DECRST: emulates 7, 1047 and 1048; keeps the mouse and focus modes (which
-    /// vt100 tracks only in part: not 1004, 1015 or 1016); passes the rest on to vt100.
-    fn private_modes(&mut self, csi: &Csi<'_>, set: bool) -> Action {
-        use crate::keys::mouse::{MouseEncoding, MouseTracking};
-        let mut out = Vec::new();
-        let mut kept = Vec::new();
-        for number in csi.numbers() {
-            let mouse = &mut self.modes.mouse;
-            if let Some(tracking) = number.and_then(MouseTracking::from_mode) {
-                // One tracking mode at a time; resetting the one in force turns it off.
-                if set {
-                    mouse.tracking = tracking;
-                } else if mouse.tracking == tracking {
-                    mouse.tracking = MouseTracking::Off;
-                }
-            } else if let Some(encoding) = number.and_then(MouseEncoding::from_mode) {
-                if set {
-                    mouse.encoding = encoding;
-                } else if mouse.encoding == encoding {
-                    mouse.encoding = MouseEncoding::X10;
-                }
-            } else if number == Some(1004) {
-                self.modes.focus_events = set;
-            } else if number == Some(2027) {
-                self.modes.grapheme_clusters = set;
-            }
-            match (number, set) {
-                (Some(7), _) => self.modes.autowrap = set,
-                (Some(1047), true) => out.extend_from_slice(b"\x1b[?47h\x1b[2J"),
-                (Some(1047), false) => out.extend_from_slice(b"\x1b[?47l"),
-                (Some(1048), true) => out.extend_from_slice(b"\x1b7"),
-                (Some(1048), false) => out.extend_from_slice(b"\x1b8"),
-                (n, _) => kept.push(n.unwrap_or(0).to_string()),
-            }
-        }
-        if kept.len() == csi.numbers().len() {
-            return Action::Pass;
-        }
-        if !kept.is_empty() {
-            out.extend_from_slice(
-                format!("\x1b[?{}{}", kept.join(";"), if set { 'h' } else { 'l' }).as_bytes(),
-            );
-        }
-        Action::Replace(out)
     }
 
     /// Printable text that needs rewriting: DEC graphics, insert mode or autowrap off.

@@ -1,0 +1,582 @@
+//! Terminal graphics: pictures a program draws with sixel (`DCS q`), the kitty graphics
+//! protocol (`APC G`) or iTerm2's inline images (`OSC 1337 ; File=`), kept with the cells
+//! they cover so a screenshot can show them where a terminal would.
+//!
+//! vt100 knows nothing of images, and moving them with the text is the hard part: text
+//! scrolls, lines are inserted and deleted, screens are cleared. Rather than copying
+//! vt100's grid logic, a placed image *writes into the grid*: every cell row it covers is
+//! blanked and the row's first cell gets a zero-width *marker* (an unassigned,
+//! default-ignorable code point, as the width stand-ins in `clusters` are) naming the
+//! placement and the image row. The markers then move, scroll and erase exactly as text
+//! does, and a capture finds each image by its markers. A row whose marker was overwritten
+//! is found between the rows above and below it; cells a program writes text over (or
+//! paints a background on) hide their part of a sixel or iTerm2 image, as in xterm, while
+//! a kitty image stays above the text unless its z-index is negative.
+//!
+//! Memory is bounded: decoded pixels are capped at [`MAX_IMAGE_MEMORY`] for all images
+//! together (the oldest go first), one image at [`MAX_IMAGE_PIXELS`], and the markers are
+//! a fixed ring (a placement whose markers are reused is gone, as it long since scrolled
+//! away in all likelihood).
+
+mod iterm;
+mod kitty;
+mod sixel;
+mod tiff;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::respond::{CellSize, Responder};
+
+/// The most pixels one image may have (4096 × 4096): a bigger one is refused.
+pub const MAX_IMAGE_PIXELS: usize = 4096 * 4096;
+
+/// The most memory the decoded pixels of all images may take together (128 MiB); the
+/// oldest images are dropped to make room for a new one.
+pub const MAX_IMAGE_MEMORY: usize = 128 << 20;
+
+/// The longest image string read (sixel data, a kitty transmission, an iTerm2 file in
+/// base64); a longer one is dropped.
+pub(crate) const MAX_IMAGE_STRING: usize = 64 << 20;
+
+/// Zero-width markers: unassigned, default-ignorable code points (U+E01F0–U+E07FF).
+const MARKERS: std::ops::RangeInclusive<u32> = 0xE01F0..=0xE07FF;
+const MARKER_COUNT: usize = (0xE07FF - 0xE01F0 + 1) as usize;
+/// The most cell rows one placement covers (fewer than the markers, so a placement never
+/// reuses its own).
+const MAX_PLACEMENT_ROWS: u16 = 1000;
+
+/// Which marker `c` is, if it is one.
+pub(crate) fn marker_index(c: char) -> Option<usize> {
+    let c = u32::from(c);
+    MARKERS.contains(&c).then(|| (c - MARKERS.start()) as usize)
+}
+
+fn marker_char(index: usize) -> char {
+    char::from_u32(MARKERS.start() + index as u32).unwrap_or(' ')
+}
+
+/// Decoded pixels: RGBA, 8 bits a channel, not premultiplied, row by row.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Picture {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) rgba: Vec<u8>,
+}
+
+impl std::fmt::Debug for Picture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Picture({}x{})", self.width, self.height)
+    }
+}
+
+impl Picture {
+    pub(crate) fn new(width: u32, height: u32, rgba: Vec<u8>) -> Picture {
+        Picture { width, height, rgba }
+    }
+
+    fn bytes(&self) -> usize {
+        self.rgba.len()
+    }
+
+    /// The part `(x, y, w, h)` of the picture (clipped to it; 0 means to the edge).
+    fn crop(&self, x: u32, y: u32, w: u32, h: u32) -> Option<Picture> {
+        let (x, y) = (x.min(self.width), y.min(self.height));
+        let w = if w == 0 {
+            self.width - x
+        } else {
+            w.min(self.width - x)
+        };
+        let h = if h == 0 {
+            self.height - y
+        } else {
+            h.min(self.height - y)
+        };
+        if w == 0 || h == 0 {
+            return None;
+        }
+        let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+        for row in y..y + h {
+            let start = ((row * self.width + x) * 4) as usize;
+            rgba.extend_from_slice(&self.rgba[start..start + (w * 4) as usize]);
+        }
+        Some(Picture::new(w, h, rgba))
+    }
+}
+
+/// Decodes a PNG file to RGBA (palette, grey and 16-bit images are converted); refuses
+/// one past [`MAX_IMAGE_PIXELS`] before decoding its pixels.
+#[cfg(feature = "render")]
+pub(crate) fn decode_png(bytes: &[u8]) -> Result<Picture, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
+    let mut reader = decoder.read_info().map_err(|e| format!("not a PNG image: {e}"))?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    if (w as usize).saturating_mul(h as usize) > MAX_IMAGE_PIXELS {
+        return Err(format!("a {w}x{h} image has more than {MAX_IMAGE_PIXELS} pixels"));
+    }
+    let size = reader.output_buffer_size().ok_or("the PNG image is too large")?;
+    let mut buffer = vec![0; size];
+    let info = reader
+        .next_frame(&mut buffer)
+        .map_err(|e| format!("broken PNG image: {e}"))?;
+    let data = &buffer[..info.buffer_size()];
+    let rgba = match info.color_type {
+        png::ColorType::Rgba => data.to_vec(),
+        png::ColorType::GrayscaleAlpha => data
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        other => return Err(format!("PNG colour type {other:?} after conversion")),
+    };
+    Ok(Picture::new(info.width, info.height, rgba))
+}
+
+/// Without the rasteriser there is no PNG decoder: PNG payloads are refused.
+#[cfg(not(feature = "render"))]
+pub(crate) fn decode_png(_: &[u8]) -> Result<Picture, String> {
+    Err("PNG images need tuipilot's `render` feature".to_string())
+}
+
+/// Which protocol drew an image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageProtocol {
+    /// Sixel (`DCS q`).
+    Sixel,
+    /// The kitty graphics protocol (`APC G`).
+    Kitty,
+    /// iTerm2 inline images (`OSC 1337 ; File=…;inline=1`).
+    Iterm2,
+}
+
+/// An image on the screen where the program placed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    /// The protocol that drew it.
+    pub protocol: ImageProtocol,
+    /// Its id: the kitty image id, or a number counting the images of the other protocols.
+    pub id: u32,
+    /// The screen row of its top edge (negative when its top has scrolled off).
+    pub row: i32,
+    /// The screen column of its left edge.
+    pub col: u16,
+    /// Cells it covers across.
+    pub cols: u16,
+    /// Cells it covers down.
+    pub rows: u16,
+    /// The picture's width in pixels.
+    pub width: u32,
+    /// The picture's height in pixels.
+    pub height: u32,
+    /// The size it is drawn at, in the terminal's pixels, and that cell size (a renderer
+    /// with other cells scales it by theirs).
+    pub(crate) display: (u32, u32),
+    pub(crate) cell: CellSize,
+    /// Whether it stays above text written over it (kitty, z ≥ 0) or cells with text
+    /// hide their part of it (sixel, iTerm2, kitty below text).
+    pub(crate) above_text: bool,
+    /// `(screen row, image cell row)` for each screen row that shows part of it.
+    pub(crate) strips: Vec<(u16, u16)>,
+    pub(crate) picture: Arc<Picture>,
+}
+
+impl Image {
+    /// The decoded picture: `(width, height, RGBA bytes)`, not premultiplied.
+    pub fn pixels(&self) -> (u32, u32, &[u8]) {
+        (self.picture.width, self.picture.height, &self.picture.rgba)
+    }
+
+    /// The screen rows showing it, each with the cell row of the image it shows.
+    pub fn visible_rows(&self) -> &[(u16, u16)] {
+        &self.strips
+    }
+}
+
+/// Where the cursor goes once an image is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CursorAfter {
+    /// To the image's left column on the row below it (sixel, as xterm with DECSDM reset).
+    Below,
+    /// To the column after the image on its last row (kitty, iTerm2).
+    Right,
+    /// Back to where it was (kitty's `C=1`).
+    Stay,
+}
+
+/// A picture about to be placed at the cursor.
+struct NewPlacement {
+    protocol: ImageProtocol,
+    id: u32,
+    /// kitty's placement id (0: none).
+    placement_id: u32,
+    picture: Arc<Picture>,
+    /// Drawn size in the terminal's pixels.
+    display: (u32, u32),
+    cols: u16,
+    rows: u16,
+    above_text: bool,
+    /// kitty's z-index (0 for the other protocols).
+    z: i32,
+    cursor: CursorAfter,
+}
+
+struct Placement {
+    serial: u64,
+    protocol: ImageProtocol,
+    id: u32,
+    placement_id: u32,
+    picture: Arc<Picture>,
+    display: (u32, u32),
+    cols: u16,
+    rows: u16,
+    above_text: bool,
+    z: i32,
+    markers: Vec<usize>,
+}
+
+/// The images of one terminal: placements, the marker ring, kitty's stored images.
+#[derive(Default)]
+pub(crate) struct Graphics {
+    placements: HashMap<u64, Placement>,
+    markers: Vec<Option<(u64, u16)>>,
+    next_marker: usize,
+    kitty: kitty::Store,
+    next_serial: u64,
+    /// Ids for sixel and iTerm2 images, counted.
+    next_id: u32,
+}
+
+/// The screen facts an image command needs.
+pub(crate) struct Context<'a> {
+    pub screen: &'a vt100::Screen,
+    pub cell: CellSize,
+}
+
+impl Graphics {
+    /// Handles a DCS string; the bytes to give the parser after its terminator.
+    pub(crate) fn dcs(&mut self, content: &[u8], ctx: &Context<'_>) -> Option<Vec<u8>> {
+        let picture = sixel::decode(content)?;
+        self.next_id += 1;
+        let id = self.next_id;
+        Some(self.place_natural(ImageProtocol::Sixel, id, picture, ctx, CursorAfter::Below))
+    }
+
+    /// Handles an APC string (kitty graphics); the bytes to give the parser after it.
+    pub(crate) fn apc(
+        &mut self,
+        content: &[u8],
+        ctx: &Context<'_>,
+        responder: &mut Responder,
+    ) -> Option<Vec<u8>> {
+        let body = content.strip_prefix(b"G")?;
+        kitty::command(self, body, ctx, responder)
+    }
+
+    /// Handles an OSC string (iTerm2 `1337;File=`); the bytes to give the parser after it.
+    pub(crate) fn osc(&mut self, content: &[u8], ctx: &Context<'_>) -> Option<Vec<u8>> {
+        let file = content.strip_prefix(b"1337;File=")?;
+        let inline = iterm::decode(file, ctx)?;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.make_room(inline.picture.bytes());
+        Some(self.place(
+            NewPlacement {
+                protocol: ImageProtocol::Iterm2,
+                id,
+                placement_id: 0,
+                picture: Arc::new(inline.picture),
+                display: inline.display,
+                cols: inline.cols,
+                rows: inline.rows,
+                above_text: false,
+                z: 0,
+                cursor: CursorAfter::Right,
+            },
+            ctx.screen,
+        ))
+    }
+
+    /// Whether an OSC/DCS/APC string that starts with `start` carries an image (and so may
+    /// be longer than other strings).
+    pub(crate) fn is_image_string(start: &[u8]) -> bool {
+        start.starts_with(b"1337;File=")
+            || start.starts_with(b"G")
+            || start
+                .iter()
+                .position(|&b| b == b'q')
+                .is_some_and(|q| start[..q].iter().all(|b| b.is_ascii_digit() || *b == b';'))
+    }
+
+    /// Places a picture at its own size (sixel).
+    fn place_natural(
+        &mut self,
+        protocol: ImageProtocol,
+        id: u32,
+        picture: Picture,
+        ctx: &Context<'_>,
+        cursor: CursorAfter,
+    ) -> Vec<u8> {
+        let display = (picture.width, picture.height);
+        let (cols, rows) = cells_for(display, ctx.cell);
+        self.make_room(picture.bytes());
+        self.place(
+            NewPlacement {
+                protocol,
+                id,
+                placement_id: 0,
+                picture: Arc::new(picture),
+                display,
+                cols,
+                rows,
+                above_text: false,
+                z: 0,
+                cursor,
+            },
+            ctx.screen,
+        )
+    }
+
+    /// Records a placement at the cursor and returns the bytes that blank its cells, mark
+    /// its rows and move the cursor past it.
+    fn place(&mut self, new: NewPlacement, screen: &vt100::Screen) -> Vec<u8> {
+        use std::fmt::Write;
+        if self.markers.is_empty() {
+            self.markers = vec![None; MARKER_COUNT];
+        }
+        if new.placement_id != 0 {
+            let same: Vec<u64> = self
+                .placements
+                .values()
+                .filter(|p| {
+                    p.protocol == new.protocol && p.id == new.id && p.placement_id == new.placement_id
+                })
+                .map(|p| p.serial)
+                .collect();
+            same.into_iter().for_each(|s| self.remove_placement(s));
+        }
+        self.next_serial += 1;
+        let serial = self.next_serial;
+        let rows = new.rows.clamp(1, MAX_PLACEMENT_ROWS);
+        let (_, screen_cols) = (screen.size().0.get(), screen.size().1.get());
+        let (_, col) = screen.cursor_position();
+        let col = col.min(screen_cols - 1);
+        let blank = new.cols.clamp(1, screen_cols - col);
+        let mut markers = Vec::with_capacity(usize::from(rows));
+        let mut out = String::from("\x1b[0m");
+        for row in 0..rows {
+            let slot = self.next_marker;
+            self.next_marker = (slot + 1) % MARKER_COUNT;
+            if let Some((owner, _)) = self.markers[slot] {
+                self.remove_placement(owner);
+            }
+            self.markers[slot] = Some((serial, row));
+            markers.push(slot);
+            if row > 0 {
+                out.push('\n');
+            }
+            out.push('\r');
+            if col > 0 {
+                let _ = write!(out, "\x1b[{col}C");
+            }
+            out.push(' ');
+            out.push(marker_char(slot));
+            if blank > 1 {
+                let _ = write!(out, "\x1b[{}X", blank - 1);
+            }
+        }
+        out.push('\r');
+        match new.cursor {
+            CursorAfter::Below => out.push('\n'),
+            CursorAfter::Right => {}
+            CursorAfter::Stay if rows > 1 => {
+                let _ = write!(out, "\x1b[{}A", rows - 1);
+            }
+            CursorAfter::Stay => {}
+        }
+        let to = match new.cursor {
+            CursorAfter::Right => col.saturating_add(new.cols),
+            _ => col,
+        };
+        if to > 0 {
+            let _ = write!(out, "\x1b[{to}C");
+        }
+        out.push_str(&screen.attributes_formatted());
+        self.placements.insert(
+            serial,
+            Placement {
+                serial,
+                protocol: new.protocol,
+                id: new.id,
+                placement_id: new.placement_id,
+                picture: new.picture,
+                display: new.display,
+                cols: new.cols,
+                rows,
+                above_text: new.above_text,
+                z: new.z,
+                markers,
+            },
+        );
+        out.into_bytes()
+    }
+
+    fn remove_placement(&mut self, serial: u64) {
+        if let Some(p) = self.placements.remove(&serial) {
+            for slot in p.markers {
+                if self.markers[slot].is_some_and(|(s, _)| s == serial) {
+                    self.markers[slot] = None;
+                }
+            }
+        }
+    }
+
+    /// Decoded bytes held: kitty's stored images and the pictures of the other protocols'
+    /// placements (a kitty placement shares its image's).
+    fn memory(&self) -> usize {
+        let placed: usize = self
+            .placements
+            .values()
+            .filter(|p| p.protocol != ImageProtocol::Kitty)
+            .map(|p| p.picture.bytes())
+            .sum();
+        placed + self.kitty.memory()
+    }
+
+    /// Drops the oldest images until `bytes` more fit under [`MAX_IMAGE_MEMORY`].
+    fn make_room(&mut self, bytes: usize) {
+        while self.memory() + bytes > MAX_IMAGE_MEMORY {
+            let oldest_placement = self
+                .placements
+                .values()
+                .filter(|p| p.protocol != ImageProtocol::Kitty)
+                .map(|p| p.serial)
+                .min();
+            let oldest_kitty = self.kitty.oldest();
+            match (oldest_placement, oldest_kitty) {
+                (Some(p), Some((k, _))) if p < k => self.remove_placement(p),
+                (Some(p), None) => self.remove_placement(p),
+                (_, Some((_, id))) => self.delete_kitty_image(id),
+                (None, None) => return,
+            }
+        }
+    }
+
+    /// Forgets a kitty image and its placements.
+    fn delete_kitty_image(&mut self, id: u32) {
+        self.kitty.forget(id);
+        self.remove_where(|p| p.protocol == ImageProtocol::Kitty && p.id == id);
+    }
+
+    fn remove_where(&mut self, doomed: impl Fn(&Placement) -> bool) {
+        let serials: Vec<u64> = self
+            .placements
+            .values()
+            .filter(|p| doomed(p))
+            .map(|p| p.serial)
+            .collect();
+        serials.into_iter().for_each(|s| self.remove_placement(s));
+    }
+
+    /// The images on `screen`, found by their markers, oldest first.
+    pub(crate) fn images(&self, screen: &vt100::Screen, cell: CellSize) -> Vec<Image> {
+        if self.placements.is_empty() {
+            return Vec::new();
+        }
+        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
+        // serial → (screen row, image row, column), top to bottom.
+        let mut found: HashMap<u64, Vec<(u16, u16, u16)>> = HashMap::new();
+        for row in 0..rows {
+            for col in 0..cols {
+                let Some(cell) = screen.cell(row, col) else {
+                    continue;
+                };
+                let contents = cell.contents();
+                if !contents.bytes().any(|b| b == 0xF3) {
+                    continue;
+                }
+                for c in contents.chars() {
+                    if let Some((serial, image_row)) = marker_index(c).and_then(|i| self.markers[i])
+                        && self.placements.contains_key(&serial)
+                    {
+                        found.entry(serial).or_default().push((row, image_row, col));
+                    }
+                }
+            }
+        }
+        let mut images: Vec<(u64, Image)> = found
+            .into_iter()
+            .filter_map(|(serial, marks)| {
+                let p = self.placements.get(&serial)?;
+                let &(first_row, first_image_row, col) = marks.first()?;
+                let mut strips = Vec::with_capacity(marks.len());
+                for (i, &(row, image_row, _)) in marks.iter().enumerate() {
+                    strips.push((row, image_row));
+                    // A row between two marked rows lost its marker to text written over
+                    // its first cell: it still shows the image row that belongs there.
+                    if let Some(&(next_row, next_image_row, _)) = marks.get(i + 1) {
+                        for gap in 1..next_row - row {
+                            if image_row + gap < next_image_row {
+                                strips.push((row + gap, image_row + gap));
+                            }
+                        }
+                    }
+                }
+                let image = Image {
+                    protocol: p.protocol,
+                    id: p.id,
+                    row: i32::from(first_row) - i32::from(first_image_row),
+                    col,
+                    cols: p.cols,
+                    rows: p.rows,
+                    width: p.picture.width,
+                    height: p.picture.height,
+                    display: p.display,
+                    cell,
+                    above_text: p.above_text,
+                    strips,
+                    picture: Arc::clone(&p.picture),
+                };
+                Some((serial, image))
+            })
+            .collect();
+        // Drawn in the order they were placed: a later image covers an earlier one.
+        images.sort_by_key(|(serial, _)| *serial);
+        images.into_iter().map(|(_, image)| image).collect()
+    }
+}
+
+/// The cells a picture of `display` pixels covers.
+fn cells_for(display: (u32, u32), cell: CellSize) -> (u16, u16) {
+    let across = display.0.div_ceil(u32::from(cell.width.max(1)));
+    let down = display.1.div_ceil(u32::from(cell.height.max(1)));
+    (
+        across.clamp(1, u32::from(u16::MAX)) as u16,
+        down.clamp(1, u32::from(MAX_PLACEMENT_ROWS)) as u16,
+    )
+}
+
+/// Base64 as the protocols send it: padding optional, stray low bits in the last
+/// character and line breaks ignored.
+fn base64_decode(data: &[u8]) -> Option<Vec<u8>> {
+    use base64::Engine;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    const LENIENT: GeneralPurpose = GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        GeneralPurposeConfig::new()
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+            // chafa's chunks end in bits kitty ignores and strict decoders refuse.
+            .with_decode_allow_trailing_bits(true),
+    );
+    let clean: Vec<u8> = data
+        .iter()
+        .copied()
+        .filter(|b| !b.is_ascii_whitespace())
+        .collect();
+    LENIENT.decode(clean).ok()
+}
+
+#[cfg(test)]
+mod tests;

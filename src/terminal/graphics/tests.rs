@@ -1,0 +1,205 @@
+use super::*;
+use crate::Terminal;
+use base64::Engine;
+
+/// A sixel picture of `w` × `h` pixels (h a multiple of 6) in one RGB colour.
+fn sixel(w: u32, h: u32) -> String {
+    let band = format!("#1!{w}~");
+    let bands = vec![band; (h / 6) as usize].join("-");
+    format!("\x1bP0;1;0q\"1;1;{w};{h}#1;2;100;0;0{bands}\x1b\\")
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn term() -> Terminal {
+    // Cells of 10 x 19 pixels (the default).
+    Terminal::new(40, 10).unwrap()
+}
+
+#[test]
+fn a_sixel_is_placed_at_the_cursor_and_the_cursor_goes_below_it() {
+    let mut t = term();
+    t.process(b"ab");
+    t.process(sixel(25, 36).as_bytes());
+    t.process(b"next");
+    let snap = t.snapshot();
+    let [image] = snap.images() else {
+        panic!("{:?}", snap.images())
+    };
+    assert_eq!(image.protocol, ImageProtocol::Sixel);
+    assert_eq!((image.row, image.col, image.cols, image.rows), (0, 2, 3, 2));
+    assert_eq!((image.width, image.height), (25, 36));
+    assert_eq!(image.visible_rows(), &[(0, 0), (1, 1)]);
+    assert_eq!(snap.row(0), Some("ab"), "markers are not text");
+    assert_eq!(snap.row(2), Some("  next"));
+    let (w, h, rgba) = image.pixels();
+    assert_eq!((w, h, &rgba[..4]), (25, 36, &[255, 0, 0, 255][..]));
+}
+
+#[test]
+fn an_image_scrolls_with_the_text_and_leaves_with_a_clear() {
+    let mut t = term();
+    t.process(b"\r\n\r\n");
+    t.process(sixel(10, 60).as_bytes());
+    assert_eq!(t.snapshot().images()[0].row, 2);
+    t.process(&b"\r\n".repeat(6));
+    let snap = t.snapshot();
+    let [image] = snap.images() else {
+        panic!("scrolled away entirely?")
+    };
+    assert_eq!(image.row, -1, "its top scrolled off");
+    assert_eq!(
+        image.visible_rows().len() as i32,
+        i32::from(image.rows) + image.row
+    );
+    t.process(b"\x1b[2J");
+    assert!(t.snapshot().images().is_empty());
+}
+
+#[test]
+fn text_over_the_first_cell_of_a_row_keeps_the_row_between_its_neighbours() {
+    let mut t = term();
+    t.process(sixel(30, 60).as_bytes()); // 4 rows
+    t.process(b"\x1b[2;1Hxx");
+    let snap = t.snapshot();
+    assert_eq!(snap.images()[0].visible_rows(), &[(0, 0), (1, 1), (2, 2), (3, 3)]);
+}
+
+#[test]
+fn da1_advertises_sixel_and_graphics_queries_are_answered() {
+    let mut t = term();
+    t.process(b"\x1b[c\x1b[?2;1;0S\x1b[?1;1;0S");
+    assert_eq!(
+        String::from_utf8(t.take_replies()).unwrap(),
+        "\x1b[?62;4;22c\x1b[?2;0;400;190S\x1b[?1;0;1024S"
+    );
+}
+
+#[test]
+fn kitty_rgba_sent_in_chunks_is_answered_ok_and_placed_at_c_r_cells() {
+    let mut t = term();
+    let rgba: Vec<u8> = [0u8, 0, 255, 255].repeat(4 * 4);
+    let data = b64(&rgba);
+    let (first, second) = data.split_at(12);
+    t.process(format!("\x1b_Ga=T,f=32,s=4,v=4,i=7,c=5,r=2,m=1;{first}\x1b\\").as_bytes());
+    assert!(t.take_replies().is_empty(), "no reply before the last chunk");
+    t.process(format!("\x1b_Gm=0;{second}\x1b\\").as_bytes());
+    assert_eq!(t.take_replies(), b"\x1b_Gi=7;OK\x1b\\");
+    t.process(b"X");
+    let snap = t.snapshot();
+    let [image] = snap.images() else { panic!() };
+    assert_eq!(
+        (image.protocol, image.id, image.cols, image.rows),
+        (ImageProtocol::Kitty, 7, 5, 2)
+    );
+    assert_eq!(snap.cursor().col, 6, "after the image on its last row, then X");
+    assert_eq!(snap.cursor().row, 1);
+}
+
+#[test]
+fn kitty_query_checks_without_keeping_and_errors_name_the_problem() {
+    let mut t = term();
+    t.process(format!("\x1b_Ga=q,i=31,s=1,v=1,f=24;{}\x1b\\", b64(&[1, 2, 3])).as_bytes());
+    assert_eq!(t.take_replies(), b"\x1b_Gi=31;OK\x1b\\");
+    t.process(b"\x1b_Ga=p,i=31\x1b\\");
+    let reply = String::from_utf8(t.take_replies()).unwrap();
+    assert!(reply.starts_with("\x1b_Gi=31;ENOENT:"), "{reply:?}");
+    t.process(b"\x1b_Ga=q,i=2,t=f;L3RtcC94\x1b\\");
+    let reply = String::from_utf8(t.take_replies()).unwrap();
+    assert!(reply.starts_with("\x1b_Gi=2;EINVAL:only direct"), "{reply:?}");
+    t.process(b"\x1b_Ga=p,i=99,q=2\x1b\\\x1b_Ga=T,f=24,s=1,v=1;AAAA\x1b\\");
+    assert!(
+        t.take_replies().is_empty(),
+        "q=2 and commands without an id get no reply"
+    );
+    assert!(t.snapshot().images().len() == 1, "the anonymous image is shown");
+}
+
+#[test]
+fn kitty_placements_are_deleted_by_id_and_a_second_placement_of_an_id_replaces_it() {
+    let mut t = term();
+    let red = b64(&[255, 0, 0]);
+    t.process(format!("\x1b_Ga=t,f=24,s=1,v=1,i=1,q=1;{red}\x1b\\").as_bytes());
+    t.process(b"\x1b_Ga=p,i=1,p=3,q=1\x1b\\\x1b[5;5H\x1b_Ga=p,i=1,p=3,q=1\x1b\\");
+    let snap = t.snapshot();
+    let [image] = snap.images() else {
+        panic!("{:?}", snap.images())
+    };
+    assert_eq!((image.row, image.col), (4, 4));
+    t.process(b"\x1b_Ga=d,d=i,i=1\x1b\\");
+    assert!(t.snapshot().images().is_empty());
+    t.process(b"\x1b_Ga=p,i=1,q=1\x1b\\");
+    assert_eq!(
+        t.snapshot().images().len(),
+        1,
+        "lower-case d keeps the image data"
+    );
+    t.process(b"\x1b_Ga=d,d=I,i=1\x1b\\\x1b_Ga=p,i=1\x1b\\");
+    assert!(String::from_utf8(t.take_replies()).unwrap().contains("ENOENT"));
+}
+
+#[test]
+fn an_iterm2_inline_png_is_shown_at_its_width_in_cells() {
+    let mut png_bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut png_bytes, 20, 10);
+        encoder.set_color(png::ColorType::Rgb);
+        let mut writer = encoder.write_header().unwrap();
+        writer.write_image_data(&[0, 255, 0].repeat(200)).unwrap();
+    }
+    let mut t = term();
+    t.process(
+        format!(
+            "\x1b]1337;File=name=eA==;inline=1;width=6:{}\x07",
+            b64(&png_bytes)
+        )
+        .as_bytes(),
+    );
+    let snap = t.snapshot();
+    let [image] = snap.images() else { panic!() };
+    assert_eq!(
+        (image.protocol, image.cols, image.rows),
+        (ImageProtocol::Iterm2, 6, 2)
+    );
+    assert_eq!(image.display, (60, 30));
+    t.process(format!("\x1b]1337;File=inline=0:{}\x07", b64(&png_bytes)).as_bytes());
+    assert_eq!(t.snapshot().images().len(), 1, "a download is not shown");
+}
+
+#[test]
+fn stored_images_are_bounded_and_the_oldest_go_first() {
+    let mut g = Graphics::default();
+    let t = term();
+    let ctx = Context {
+        screen: t.parser.screen(),
+        cell: CellSize::default(),
+    };
+    let big = (MAX_IMAGE_MEMORY / 3) as u32 / 4;
+    for _ in 0..5 {
+        g.place_natural(
+            ImageProtocol::Sixel,
+            1,
+            Picture::new(big, 1, vec![0; big as usize * 4]),
+            &ctx,
+            CursorAfter::Below,
+        );
+        assert!(g.memory() <= MAX_IMAGE_MEMORY);
+    }
+    assert_eq!(g.placements.len(), 3);
+    assert_eq!(g.placements.keys().min(), Some(&3), "the first two were dropped");
+}
+
+#[test]
+fn kitty_chunks_each_padded_with_stray_low_bits_decode_as_chafa_sends_them() {
+    // Two white RGB pixels in three padded chunks: `//9=` carries bits past its two
+    // bytes that a strict decoder refuses; kitty, and so this, ignores them.
+    let mut t = term();
+    t.process(b"\x1b_Ga=T,f=24,s=2,v=1,i=3,q=1,m=1;//9=\x1b\\\x1b_Gm=1;//8=\x1b\\\x1b_Gm=0;//8=\x1b\\");
+    let snap = t.snapshot();
+    let [image] = snap.images() else {
+        panic!("{:?}", snap.images())
+    };
+    assert_eq!(image.pixels().2, [255, 255, 255, 255, 255, 255, 255, 255]);
+}
