@@ -4,6 +4,7 @@
 
 use tiny_skia::{FillRule, Paint, PathBuilder, Pixmap, Stroke, Transform};
 
+use super::surface::{Seg, Surface};
 use crate::color::Rgb;
 
 pub(crate) struct Canvas {
@@ -36,24 +37,6 @@ impl Canvas {
 
     fn height(&self) -> i32 {
         self.pixmap.height() as i32
-    }
-
-    /// Fills an integer rectangle, clipped to the canvas.
-    pub fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb) {
-        let (x0, y0) = (x.max(0), y.max(0));
-        let (x1, y1) = ((x + w).min(self.width()), (y + h).min(self.height()));
-        if x0 >= x1 || y0 >= y1 {
-            return;
-        }
-        let stride = self.pixmap.width() as usize * 4;
-        let data = self.pixmap.data_mut();
-        let px = [color.0, color.1, color.2, 255];
-        for row in y0..y1 {
-            let start = row as usize * stride + x0 as usize * 4;
-            for pixel in data[start..start + (x1 - x0) as usize * 4].chunks_exact_mut(4) {
-                pixel.copy_from_slice(&px);
-            }
-        }
     }
 
     /// Calls `blend(pixel, i)` for each pixel `i` (row-major) of a `w`×`h` image placed
@@ -114,62 +97,42 @@ impl Canvas {
             }
         });
     }
+}
 
-    /// Strokes a straight line (anti-aliased).
-    pub fn stroke_line(&mut self, from: (f32, f32), to: (f32, f32), width: f32, color: Rgb) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(from.0, from.1);
-        pb.line_to(to.0, to.1);
-        self.stroke(pb, width, color);
-    }
-
-    /// Strokes a quadratic curve (anti-aliased), for rounded corners.
-    pub fn stroke_quad(
-        &mut self,
-        from: (f32, f32),
-        control: (f32, f32),
-        to: (f32, f32),
-        width: f32,
-        color: Rgb,
-    ) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(from.0, from.1);
-        pb.quad_to(control.0, control.1, to.0, to.1);
-        self.stroke(pb, width, color);
-    }
-
-    /// Strokes a wave from `start` rightwards over `length` pixels (anti-aliased), for a
-    /// curly underline: `shape` is its amplitude and period.
-    pub fn stroke_wave(
-        &mut self,
-        start: (f32, f32),
-        length: f32,
-        (amplitude, period): (f32, f32),
-        width: f32,
-        color: Rgb,
-    ) {
-        let mut pb = PathBuilder::new();
-        pb.move_to(start.0, start.1);
-        let half = period / 2.0;
-        let mut x = 0.0;
-        let mut up = true;
-        while x < length {
-            let step = half.min(length - x);
-            let peak = if up { -amplitude } else { amplitude };
-            pb.quad_to(
-                start.0 + x + step / 2.0,
-                start.1 + 2.0 * peak,
-                start.0 + x + step,
-                start.1,
-            );
-            x += step;
-            up = !up;
+/// Builds a tiny-skia path from steps.
+fn path(steps: &[Seg]) -> Option<tiny_skia::Path> {
+    let mut pb = PathBuilder::new();
+    for step in steps {
+        match *step {
+            Seg::Move(x, y) => pb.move_to(x, y),
+            Seg::Line(x, y) => pb.line_to(x, y),
+            Seg::Quad(cx, cy, x, y) => pb.quad_to(cx, cy, x, y),
         }
-        self.stroke(pb, width, color);
+    }
+    pb.finish()
+}
+
+impl Surface for Canvas {
+    /// Fills an integer rectangle, clipped to the canvas.
+    fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb) {
+        let (x0, y0) = (x.max(0), y.max(0));
+        let (x1, y1) = ((x + w).min(self.width()), (y + h).min(self.height()));
+        if x0 >= x1 || y0 >= y1 {
+            return;
+        }
+        let stride = self.pixmap.width() as usize * 4;
+        let data = self.pixmap.data_mut();
+        let px = [color.0, color.1, color.2, 255];
+        for row in y0..y1 {
+            let start = row as usize * stride + x0 as usize * 4;
+            for pixel in data[start..start + (x1 - x0) as usize * 4].chunks_exact_mut(4) {
+                pixel.copy_from_slice(&px);
+            }
+        }
     }
 
-    fn stroke(&mut self, pb: PathBuilder, width: f32, color: Rgb) {
-        if let Some(path) = pb.finish() {
+    fn stroke(&mut self, steps: &[Seg], width: f32, color: Rgb) {
+        if let Some(path) = path(steps) {
             let stroke = Stroke {
                 width,
                 ..Stroke::default()
@@ -179,18 +142,8 @@ impl Canvas {
         }
     }
 
-    /// Fills a polygon (anti-aliased).
-    pub fn fill_polygon(&mut self, points: &[(f32, f32)], color: Rgb) {
-        let mut pb = PathBuilder::new();
-        for (i, (x, y)) in points.iter().enumerate() {
-            if i == 0 {
-                pb.move_to(*x, *y);
-            } else {
-                pb.line_to(*x, *y);
-            }
-        }
-        pb.close();
-        if let Some(path) = pb.finish() {
+    fn fill(&mut self, steps: &[Seg], color: Rgb) {
+        if let Some(path) = path(steps) {
             self.pixmap.fill_path(
                 &path,
                 &paint(color),

@@ -10,8 +10,9 @@ use super::faces::ExternalFace;
 use super::images;
 use super::outline::{self, GlyphBox, Sprite};
 use super::procedural::{self, CellBox};
+use super::surface::{Surface, wave};
 use super::{Metrics, RenderOptions, fonts, mix, resolve};
-use crate::color::{Color, Rgb};
+use crate::color::{Color, Rgb, Theme};
 use crate::snapshot::{Cell, CursorShape, Snapshot};
 use crate::style::UnderlineStyle;
 
@@ -34,51 +35,16 @@ impl Painter<'_> {
         self.metrics.cell_height as i32
     }
 
-    /// The width of a light line (box drawing, the cursor's bar) at this cell height.
     fn light(&self) -> i32 {
-        ((self.cell_height() as f32) / 18.0).round().max(1.0) as i32
+        self.metrics.light()
     }
 
-    /// The top-left pixel of a cell.
     fn origin(&self, row: u16, col: u16) -> (i32, i32) {
-        let pad = self.metrics.padding as i32;
-        (
-            pad + i32::from(col) * self.cell_width(),
-            pad + i32::from(row) * self.cell_height(),
-        )
+        self.metrics.origin(row, col)
     }
 
-    /// The foreground and background a cell is drawn in (inverse, the block cursor and dim
-    /// applied).
     fn colors(&self, snapshot: &Snapshot, row: u16, col: u16, cell: &Cell) -> (Rgb, Rgb) {
-        let theme = &self.options.theme;
-        let style = cell.style;
-        // xterm's boldColors: bold text in colours 0-7 is drawn in 8-15.
-        let fg_color = match style.fg {
-            Color::Indexed(i) if i < 8 && style.bold && self.options.bold_is_bright => Color::Indexed(i + 8),
-            other => other,
-        };
-        let mut fg = resolve(fg_color, theme.foreground, theme);
-        let mut bg = resolve(style.bg, theme.background, theme);
-        if style.inverse {
-            std::mem::swap(&mut fg, &mut bg);
-        }
-        let cursor = snapshot.cursor();
-        let block_cursor = self.options.cursor
-            && cursor.visible
-            && cursor.shape == CursorShape::Block
-            && (cursor.row, cursor.col) == (row, col);
-        if block_cursor {
-            fg = bg;
-            bg = theme.cursor;
-        }
-        if style.dim {
-            fg = mix(fg, bg, 100);
-        }
-        if style.hidden {
-            fg = bg;
-        }
-        (fg, bg)
+        cell_colors(self.options, snapshot, row, col, cell)
     }
 
     /// Paints every cell of the snapshot, its images, then the cursor.
@@ -193,61 +159,17 @@ impl Painter<'_> {
             }
         }
         if !style.hidden {
-            self.decorations(&style, (x, y), self.cell_width() * i32::from(end - col), fg);
+            let width = self.cell_width() * i32::from(end - col);
+            decorations(
+                self.canvas,
+                (&self.metrics, &self.options.theme),
+                &style,
+                (x, y),
+                width,
+                fg,
+            );
         }
         end
-    }
-
-    /// Underline (in its style and colour), strikethrough and overline over `width` pixels
-    /// of a row of cells starting at (x, y).
-    fn decorations(&mut self, style: &crate::snapshot::Style, (x, y): (i32, i32), width: i32, fg: Rgb) {
-        let m = self.metrics;
-        let t = m.underline_thickness as i32;
-        if style.strikethrough {
-            // Through the middle of lower-case letters.
-            let middle = y + m.baseline as i32 - (m.cell_height as i32 * 3) / 10;
-            self.canvas.fill_rect(x, middle - t / 2, width, t, fg);
-        }
-        if style.overline {
-            self.canvas.fill_rect(x, y, width, t, fg);
-        }
-        let color = match style.underline_color {
-            Color::Default => fg,
-            other => resolve(other, fg, &self.options.theme),
-        };
-        // The underline's top, kept inside the cell for the styles that need more room.
-        let top = (y + m.baseline as i32 + m.underline_offset).min(y + m.cell_height as i32 - 3 * t);
-        match style.underline_style {
-            UnderlineStyle::None => {}
-            UnderlineStyle::Single => self.canvas.fill_rect(x, top, width, t, color),
-            UnderlineStyle::Double => {
-                self.canvas.fill_rect(x, top, width, t, color);
-                self.canvas.fill_rect(x, top + 2 * t, width, t, color);
-            }
-            UnderlineStyle::Curly => {
-                let amplitude = t as f32 * 1.5;
-                let period = (m.cell_width as f32 / 2.0).max(4.0);
-                self.canvas.stroke_wave(
-                    (x as f32, top as f32 + amplitude),
-                    width as f32,
-                    (amplitude, period),
-                    t as f32,
-                    color,
-                );
-            }
-            UnderlineStyle::Dotted | UnderlineStyle::Dashed => {
-                let (on, off) = if style.underline_style == UnderlineStyle::Dotted {
-                    (t, t)
-                } else {
-                    (3 * t, 2 * t)
-                };
-                let mut dx = 0;
-                while dx < width {
-                    self.canvas.fill_rect(x + dx, top, on.min(width - dx), t, color);
-                    dx += on + off;
-                }
-            }
-        }
     }
 
     /// Draws a glyph of an external face over `span` cells; false if it draws nothing.
@@ -315,20 +237,8 @@ impl Painter<'_> {
         }
     }
 
-    /// An underline or bar cursor, drawn over the text.
     fn cursor(&mut self, snapshot: &Snapshot) {
-        let cursor = snapshot.cursor();
-        if !self.options.cursor || !cursor.visible || cursor.shape == CursorShape::Block {
-            return;
-        }
-        let (x, y) = self.origin(cursor.row, cursor.col);
-        let (cw, ch) = (self.cell_width(), self.cell_height());
-        let t = (self.light() * 2).max(2);
-        let color = self.options.theme.cursor;
-        match cursor.shape {
-            CursorShape::Underline => self.canvas.fill_rect(x, y + ch - t, cw, t, color),
-            _ => self.canvas.fill_rect(x, y, t, ch, color),
-        }
+        cursor_mark(self.canvas, &self.metrics, self.options, snapshot);
     }
 }
 
@@ -358,4 +268,121 @@ pub(crate) fn cluster(snapshot: &Snapshot, row: u16, col: u16) -> (String, u16) 
         end += width(next);
     }
     (text, end)
+}
+
+/// The foreground and background a cell is drawn in (inverse, the block cursor and dim
+/// applied).
+pub(crate) fn cell_colors(
+    options: &RenderOptions,
+    snapshot: &Snapshot,
+    row: u16,
+    col: u16,
+    cell: &Cell,
+) -> (Rgb, Rgb) {
+    let theme = &options.theme;
+    let style = cell.style;
+    // xterm's boldColors: bold text in colours 0-7 is drawn in 8-15.
+    let fg_color = match style.fg {
+        Color::Indexed(i) if i < 8 && style.bold && options.bold_is_bright => Color::Indexed(i + 8),
+        other => other,
+    };
+    let mut fg = resolve(fg_color, theme.foreground, theme);
+    let mut bg = resolve(style.bg, theme.background, theme);
+    if style.inverse {
+        std::mem::swap(&mut fg, &mut bg);
+    }
+    let cursor = snapshot.cursor();
+    let block_cursor = options.cursor
+        && cursor.visible
+        && cursor.shape == CursorShape::Block
+        && (cursor.row, cursor.col) == (row, col);
+    if block_cursor {
+        fg = bg;
+        bg = theme.cursor;
+    }
+    if style.dim {
+        fg = mix(fg, bg, 100);
+    }
+    if style.hidden {
+        fg = bg;
+    }
+    (fg, bg)
+}
+
+/// Underline (in its style and colour), strikethrough and overline over `width` pixels
+/// of a row of cells starting at (x, y).
+pub(crate) fn decorations(
+    surface: &mut impl Surface,
+    (m, theme): (&Metrics, &Theme),
+    style: &crate::snapshot::Style,
+    (x, y): (i32, i32),
+    width: i32,
+    fg: Rgb,
+) {
+    let t = m.underline_thickness as i32;
+    if style.strikethrough {
+        // Through the middle of lower-case letters.
+        let middle = y + m.baseline as i32 - (m.cell_height as i32 * 3) / 10;
+        surface.fill_rect(x, middle - t / 2, width, t, fg);
+    }
+    if style.overline {
+        surface.fill_rect(x, y, width, t, fg);
+    }
+    let color = match style.underline_color {
+        Color::Default => fg,
+        other => resolve(other, fg, theme),
+    };
+    // The underline's top, kept inside the cell for the styles that need more room.
+    let top = (y + m.baseline as i32 + m.underline_offset).min(y + m.cell_height as i32 - 3 * t);
+    match style.underline_style {
+        UnderlineStyle::None => {}
+        UnderlineStyle::Single => surface.fill_rect(x, top, width, t, color),
+        UnderlineStyle::Double => {
+            surface.fill_rect(x, top, width, t, color);
+            surface.fill_rect(x, top + 2 * t, width, t, color);
+        }
+        UnderlineStyle::Curly => {
+            let amplitude = t as f32 * 1.5;
+            let period = (m.cell_width as f32 / 2.0).max(4.0);
+            let path = wave(
+                (x as f32, top as f32 + amplitude),
+                width as f32,
+                (amplitude, period),
+            );
+            surface.stroke(&path, t as f32, color);
+        }
+        UnderlineStyle::Dotted | UnderlineStyle::Dashed => {
+            let (on, off) = if style.underline_style == UnderlineStyle::Dotted {
+                (t, t)
+            } else {
+                (3 * t, 2 * t)
+            };
+            let mut dx = 0;
+            while dx < width {
+                surface.fill_rect(x + dx, top, on.min(width - dx), t, color);
+                dx += on + off;
+            }
+        }
+    }
+}
+
+/// An underline or bar cursor, drawn over the text.
+pub(crate) fn cursor_mark(
+    surface: &mut impl Surface,
+    metrics: &Metrics,
+    options: &RenderOptions,
+    snapshot: &Snapshot,
+) {
+    let cursor = snapshot.cursor();
+    if !options.cursor || !cursor.visible || cursor.shape == CursorShape::Block {
+        return;
+    }
+    let (x, y) = metrics.origin(cursor.row, cursor.col);
+    let (cw, ch) = (metrics.cell_width as i32, metrics.cell_height as i32);
+    let t = (metrics.light() * 2).max(2);
+    let color = options.theme.cursor;
+    match cursor.shape {
+        CursorShape::Underline => surface.fill_rect(x, y + ch - t, cw, t, color),
+        _ => surface.fill_rect(x, y, t, ch, color),
+    }
 }

@@ -27,6 +27,7 @@ pub mod gif;
 mod images;
 mod outline;
 mod procedural;
+mod surface;
 
 use std::path::{Path, PathBuf};
 
@@ -266,6 +267,20 @@ impl Metrics {
             width: self.cell_width as u16,
             height: self.cell_height as u16,
         }
+    }
+
+    /// The top-left pixel of a cell.
+    pub(crate) fn origin(&self, row: u16, col: u16) -> (i32, i32) {
+        let pad = self.padding as i32;
+        (
+            pad + i32::from(col) * self.cell_width as i32,
+            pad + i32::from(row) * self.cell_height as i32,
+        )
+    }
+
+    /// The width of a light line (box drawing, the cursor's bar) at this cell height.
+    pub(crate) fn light(&self) -> i32 {
+        ((self.cell_height as f32) / 18.0).round().max(1.0) as i32
     }
 }
 

@@ -5,7 +5,7 @@
 //! line is an integer rectangle positioned from the cell's own integer centre, so a line
 //! leaving one cell continues exactly into the next.
 
-use super::canvas::Canvas;
+use super::surface::{Seg, Surface};
 use crate::color::Rgb;
 
 /// The pixel geometry of one cell.
@@ -36,7 +36,7 @@ pub(crate) fn is_procedural(c: char) -> bool {
 }
 
 /// Draws `c` into the cell; the background is already painted.
-pub(crate) fn draw(canvas: &mut Canvas, c: char, cell: CellBox, fg: Rgb, bg: Rgb) {
+pub(crate) fn draw(canvas: &mut impl Surface, c: char, cell: CellBox, fg: Rgb, bg: Rgb) {
     let code = c as u32;
     match code {
         0x2504..=0x250B | 0x254C..=0x254F => dashed(canvas, code, cell, fg),
@@ -199,7 +199,7 @@ fn arms(code: u32) -> [u8; 4] {
 /// Along its axis an arm runs from the cell edge to the point where it meets the
 /// perpendicular arms: to the near edge of a single or heavy line, to the outer stroke of
 /// a double line, or to the inner stroke when both are double (so `╬` stays hollow).
-fn lines(canvas: &mut Canvas, [up, right, down, left]: [u8; 4], cell: CellBox, fg: Rgb) {
+fn lines(canvas: &mut impl Surface, [up, right, down, left]: [u8; 4], cell: CellBox, fg: Rgb) {
     let (cx, cy) = cell.centre();
     let l = cell.light;
     let gap = l.max(1);
@@ -261,7 +261,7 @@ fn lines(canvas: &mut Canvas, [up, right, down, left]: [u8; 4], cell: CellBox, f
 }
 
 /// Dashed lines: 2504–250B (3 and 4 dashes), 254C–254F (2 dashes).
-fn dashed(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
+fn dashed(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb) {
     let (dashes, heavy, vertical) = match code {
         0x2504 => (3, false, false),
         0x2505 => (3, true, false),
@@ -294,7 +294,7 @@ fn dashed(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
 }
 
 /// Rounded corners, 256D–2570: a quarter circle from one edge's midpoint to another's.
-fn arc(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
+fn arc(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb) {
     let (cx, cy) = cell.centre();
     let t = cell.light as f32;
     // The centre line of a light stroke, as the straight lines place it.
@@ -308,24 +308,28 @@ fn arc(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
         0x256F => ((left, my), (mx, top)),
         _ => ((right, my), (mx, top)),
     };
-    canvas.stroke_quad(start, (mx, my), end, t, fg);
+    canvas.stroke(
+        &[Seg::Move(start.0, start.1), Seg::Quad(mx, my, end.0, end.1)],
+        t,
+        fg,
+    );
 }
 
 /// Diagonals, 2571–2573: corner to corner, so they meet the neighbours' diagonals.
-fn diagonal(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
+fn diagonal(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb) {
     let (x0, y0) = (cell.x as f32, cell.y as f32);
     let (x1, y1) = ((cell.x + cell.w) as f32, (cell.y + cell.h) as f32);
     let t = cell.light as f32;
     if code == 0x2571 || code == 0x2573 {
-        canvas.stroke_line((x1, y0), (x0, y1), t, fg);
+        canvas.stroke(&[Seg::Move(x1, y0), Seg::Line(x0, y1)], t, fg);
     }
     if code == 0x2572 || code == 0x2573 {
-        canvas.stroke_line((x0, y0), (x1, y1), t, fg);
+        canvas.stroke(&[Seg::Move(x0, y0), Seg::Line(x1, y1)], t, fg);
     }
 }
 
 /// Block elements, 2580–259F.
-fn block(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb, bg: Rgb) {
+fn block(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb, bg: Rgb) {
     let CellBox { x, y, w, h, .. } = cell;
     let eighth_h = |n: i32| h * n / 8;
     let eighth_w = |n: i32| w * n / 8;
@@ -374,7 +378,7 @@ fn block(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb, bg: Rgb) {
 }
 
 /// Braille patterns: a 2×4 grid of dots, bit n set for dot n+1.
-fn braille(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
+fn braille(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb) {
     let bits = code - 0x2800;
     // (bit, column, row) for dots 1–8.
     const DOTS: [(u32, i32, i32); 8] = [
@@ -400,20 +404,20 @@ fn braille(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
 }
 
 /// Powerline separators: solid and outlined triangles pointing right or left.
-fn powerline(canvas: &mut Canvas, code: u32, cell: CellBox, fg: Rgb) {
+fn powerline(canvas: &mut impl Surface, code: u32, cell: CellBox, fg: Rgb) {
     let (x0, y0) = (cell.x as f32, cell.y as f32);
     let (x1, y1) = ((cell.x + cell.w) as f32, (cell.y + cell.h) as f32);
     let ym = (y0 + y1) / 2.0;
     match code {
-        0xE0B0 => canvas.fill_polygon(&[(x0, y0), (x1, ym), (x0, y1)], fg),
-        0xE0B2 => canvas.fill_polygon(&[(x1, y0), (x0, ym), (x1, y1)], fg),
+        0xE0B0 => canvas.fill(&[Seg::Move(x0, y0), Seg::Line(x1, ym), Seg::Line(x0, y1)], fg),
+        0xE0B2 => canvas.fill(&[Seg::Move(x1, y0), Seg::Line(x0, ym), Seg::Line(x1, y1)], fg),
         0xE0B1 => {
-            canvas.stroke_line((x0, y0), (x1, ym), cell.light as f32, fg);
-            canvas.stroke_line((x1, ym), (x0, y1), cell.light as f32, fg);
+            canvas.stroke(&[Seg::Move(x0, y0), Seg::Line(x1, ym)], cell.light as f32, fg);
+            canvas.stroke(&[Seg::Move(x1, ym), Seg::Line(x0, y1)], cell.light as f32, fg);
         }
         _ => {
-            canvas.stroke_line((x1, y0), (x0, ym), cell.light as f32, fg);
-            canvas.stroke_line((x0, ym), (x1, y1), cell.light as f32, fg);
+            canvas.stroke(&[Seg::Move(x1, y0), Seg::Line(x0, ym)], cell.light as f32, fg);
+            canvas.stroke(&[Seg::Move(x0, ym), Seg::Line(x1, y1)], cell.light as f32, fg);
         }
     }
 }
