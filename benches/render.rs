@@ -1,11 +1,12 @@
 //! Snapshot → PNG at 80×24 and 200×60, against the floor of PNG-encoding an already
-//! filled RGBA buffer of the same size with the same compression, in the same run.
+//! filled RGBA buffer of the same size with the same compression, in the same run; and
+//! snapshot → SVG against the PNG.
 //! (`tuipilot capture --png` end to end is timed by the CLI's `agent_loop` bench.)
 //!
 //! `cargo bench --bench render`
 
 use tuipilot::Terminal;
-use tuipilot::render::{PngCompression, RenderOptions, encode_png};
+use tuipilot::render::{PngCompression, RenderOptions, SvgFrame, encode_png};
 
 mod support;
 use support::time;
@@ -145,6 +146,14 @@ fn main() {
         println!(
             "  ratio: {:.2}x the floor (target <= 1.5x at 80x24)",
             full.as_secs_f64() / floor.as_secs_f64()
+        );
+        let svg = time(50, || {
+            std::hint::black_box(snap.to_svg(&options, SvgFrame::None).unwrap());
+        });
+        println!(
+            "  snapshot -> SVG:                     {:>7.2} ms ({:.2}x the PNG; target <= 1 ms at 80x24)",
+            ms(svg),
+            svg.as_secs_f64() / full.as_secs_f64()
         );
     }
 }

@@ -34,6 +34,7 @@ fn capture() -> Operation {
         ansi: false,
         scrollback: false,
         png: None,
+        svg: None,
         text: true,
         mask: Vec::new(),
         scrolled_back: 0,

@@ -356,6 +356,60 @@ fn describe_is_a_catalogue() {
 }
 
 #[test]
+fn capture_svg_writes_the_screen_as_svg_with_a_window_if_asked() {
+    let dir = Dir::new();
+    start_bash(&dir, "default");
+    dir.ok(&[
+        "send",
+        "-t",
+        "printf '\\033[42m green \\033[0m\\n'",
+        "-k",
+        "Enter",
+        "--wait",
+        "green",
+    ]);
+    let path = dir.0.join("shot.svg");
+    let png = dir.0.join("shot.png");
+    let out = dir.ok(&[
+        "capture",
+        "--svg",
+        path.to_str().unwrap(),
+        "--png",
+        png.to_str().unwrap(),
+        "--window",
+        "--theme",
+        "light",
+    ]);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [png.to_str().unwrap(), path.to_str().unwrap()]
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"816\" height=\"500\""),
+        "{svg}"
+    );
+    assert!(svg.contains(">green</text>"));
+    assert!(svg.contains("<circle"), "the window's buttons");
+    let light = tuipilot::Theme::light().background;
+    assert!(svg.contains(&format!(
+        "fill=\"#{:02x}{:02x}{:02x}\"",
+        light.0, light.1, light.2
+    )));
+    let reply = dir.json(&["capture", "--svg", path.to_str().unwrap(), "--json"]);
+    assert_eq!(reply["svg"], path.to_str().unwrap());
+    let out = dir.run(&["capture", "--window"]);
+    assert_eq!(out.status.code(), Some(2), "--window needs --svg");
+    let out = dir.run(&["capture", "--svg", "/no/such/dir/x.svg"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("/no/such/dir does not exist"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn capture_png_writes_numbered_or_named_files() {
     let dir = Dir::new();
     start_bash(&dir, "default");

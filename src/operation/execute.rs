@@ -6,7 +6,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::{Info, Operation, PngRequest, Reply, Screen, Step, WaitFor};
+use super::{Info, Operation, PngRequest, Reply, Screen, Step, SvgRequest, WaitFor};
 use crate::error::Result;
 use crate::keys::parse_key_list;
 use crate::session::{Cancel, Input, Session};
@@ -32,7 +32,8 @@ enum Checked {
         timeout: Duration,
         ansi: bool,
         scrollback: bool,
-        png: Option<CheckedPng>,
+        png: Option<Box<CheckedPng>>,
+        svg: Option<Box<CheckedPng>>,
         text: bool,
         mask: Vec<regex::Regex>,
         scrolled_back: usize,
@@ -56,10 +57,28 @@ enum CheckedStep {
 struct CheckedPng {
     path: Option<std::path::PathBuf>,
     options: crate::render::RenderOptions,
+    /// For an SVG: whether to frame it as a window.
+    frame: crate::render::SvgFrame,
 }
 
 #[cfg(not(feature = "render"))]
 enum CheckedPng {}
+
+/// An SVG request checked like a PNG's, with the path it must have.
+fn check_svg(request: &SvgRequest) -> Result<CheckedPng> {
+    if request.drawing.path.is_none() {
+        return Err(crate::error::Error::InvalidArgument {
+            message: "an SVG capture needs a path to write to: give svg.path".into(),
+        });
+    }
+    #[cfg_attr(not(feature = "render"), allow(unused_mut))]
+    let mut checked = check_png(&request.drawing)?;
+    #[cfg(feature = "render")]
+    if request.window {
+        checked.frame = crate::render::SvgFrame::Window;
+    }
+    Ok(checked)
+}
 
 fn check_png(request: &PngRequest) -> Result<CheckedPng> {
     #[cfg(feature = "render")]
@@ -67,6 +86,7 @@ fn check_png(request: &PngRequest) -> Result<CheckedPng> {
         Ok(CheckedPng {
             path: request.path.clone(),
             options: request.options()?,
+            frame: crate::render::SvgFrame::None,
         })
     }
     #[cfg(not(feature = "render"))]
@@ -135,6 +155,7 @@ impl Operation {
                 ansi,
                 scrollback,
                 png,
+                svg,
                 text,
                 mask,
                 scrolled_back,
@@ -143,7 +164,8 @@ impl Operation {
                 timeout: timeout(timeout_ms)?,
                 ansi: *ansi,
                 scrollback: *scrollback,
-                png: png.as_ref().map(check_png).transpose()?,
+                png: png.as_ref().map(|p| check_png(p).map(Box::new)).transpose()?,
+                svg: svg.as_ref().map(|s| check_svg(s).map(Box::new)).transpose()?,
                 text: *text,
                 // Compiled now, like every regex: a bad mask fails before any wait.
                 mask: mask
@@ -277,15 +299,16 @@ impl Session {
                 ansi,
                 scrollback,
                 png,
+                svg,
                 text: with_text,
                 mask,
                 scrolled_back,
             } => {
                 #[cfg(feature = "render")]
-                if let Some(png) = &png {
+                for picture in png.iter().chain(&svg) {
                     // A picture too large to draw is refused before the wait, not after.
                     let (cols, rows) = self.size();
-                    crate::render::image_size(cols, rows, &png.options)?;
+                    crate::render::image_size(cols, rows, &picture.options)?;
                 }
                 let snapshot = match wait {
                     Some(condition) => {
@@ -325,7 +348,10 @@ impl Session {
                         .collect();
                 }
                 if let Some(png) = png {
-                    render_png(&snapshot, png, &mut screen)?;
+                    render_png(&snapshot, *png, &mut screen)?;
+                }
+                if let Some(svg) = svg {
+                    write_svg(&snapshot, *svg, &mut screen)?;
                 }
                 Ok(Reply::Screen { screen })
             }
@@ -397,4 +423,19 @@ fn render_png(snapshot: &Snapshot, png: CheckedPng, screen: &mut Screen) -> Resu
 #[cfg(not(feature = "render"))]
 fn render_png(_: &Snapshot, png: CheckedPng, _: &mut Screen) -> Result<()> {
     match png {}
+}
+
+#[cfg(feature = "render")]
+fn write_svg(snapshot: &Snapshot, svg: CheckedPng, screen: &mut Screen) -> Result<()> {
+    let text = crate::render::to_svg(snapshot, &svg.options, svg.frame)?;
+    if let Some(path) = &svg.path {
+        crate::files::write_file_atomically(path, text.as_bytes())?;
+        screen.svg = Some(path.clone());
+    }
+    Ok(())
+}
+
+#[cfg(not(feature = "render"))]
+fn write_svg(_: &Snapshot, svg: CheckedPng, _: &mut Screen) -> Result<()> {
+    match svg {}
 }

@@ -60,6 +60,10 @@ fn yes() -> bool {
     true
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 fn is_true(b: &bool) -> bool {
     *b
 }
@@ -267,6 +271,18 @@ pub struct PngRequest {
     pub bold_is_bright: Option<bool>,
 }
 
+/// An SVG wanted from a capture: where it goes (`drawing.path`, required), how to draw it
+/// (the PNG's options: theme, fonts, sizes), and whether to frame it as a window.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SvgRequest {
+    /// The drawing options, as for a PNG; `path` is where the SVG is written.
+    #[serde(flatten)]
+    pub drawing: PngRequest,
+    /// Draw a window around the screen: rounded corners, a title bar with the title.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub window: bool,
+}
+
 impl PngRequest {
     /// The checked render options: a bad theme, size, scale or font is a bad-input error.
     #[cfg(feature = "render")]
@@ -359,7 +375,10 @@ pub enum Operation {
         scrollback: bool,
         /// Also render the screen as a PNG.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        png: Option<PngRequest>,
+        png: Option<Box<PngRequest>>,
+        /// Also write the screen as an SVG.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        svg: Option<Box<SvgRequest>>,
         /// Put the screen's text in the reply (default). A PNG capture that wants only
         /// the picture sets this false, and its reply stays small whatever the screen holds.
         #[serde(default = "yes", skip_serializing_if = "is_true")]
@@ -453,11 +472,18 @@ mod tests {
                 timeout_ms: Some(5),
                 ansi: true,
                 scrollback: false,
-                png: Some(PngRequest {
+                png: Some(Box::new(PngRequest {
                     path: Some("/tmp/x.png".into()),
                     theme: Some("light".into()),
                     ..PngRequest::default()
-                }),
+                })),
+                svg: Some(Box::new(SvgRequest {
+                    drawing: PngRequest {
+                        path: Some("/tmp/x.svg".into()),
+                        ..PngRequest::default()
+                    },
+                    window: true,
+                })),
                 text: false,
                 mask: vec![r"\d+".into()],
                 scrolled_back: 3,
@@ -483,6 +509,7 @@ mod tests {
                 ansi: false,
                 scrollback: false,
                 png: None,
+                svg: None,
                 text: true,
                 mask: Vec::new(),
                 scrolled_back: 0,

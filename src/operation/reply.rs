@@ -107,6 +107,9 @@ pub struct Screen {
     /// them as boxes. Reported by `capture`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_glyphs: Vec<String>,
+    /// Where the SVG was written, if one was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub svg: Option<PathBuf>,
     /// Where the PNG was written, if one was asked for with a path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub png: Option<PathBuf>,
@@ -182,6 +185,7 @@ impl Screen {
             exit: snapshot.exit_status().copied().into(),
             images: snapshot.images().iter().map(ImageReport::of).collect(),
             missing_glyphs: Vec::new(),
+            svg: None,
             png: None,
             width: None,
             height: None,

@@ -28,6 +28,9 @@ mod images;
 mod outline;
 mod procedural;
 mod surface;
+mod svg;
+
+pub use svg::{SvgFrame, to_svg};
 
 use std::path::{Path, PathBuf};
 
@@ -456,6 +459,11 @@ impl Snapshot {
     /// Renders the screen as PNG bytes.
     pub fn to_png(&self, options: &RenderOptions) -> Result<Vec<u8>> {
         self.render(options)?.to_png(options.compression)
+    }
+
+    /// The screen as an SVG document (see [`to_svg`]).
+    pub fn to_svg(&self, options: &RenderOptions, frame: SvgFrame) -> Result<String> {
+        to_svg(self, options, frame)
     }
 
     /// Renders the screen to a PNG file (written atomically); returns the image size.

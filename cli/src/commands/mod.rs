@@ -17,7 +17,7 @@ use std::process::ExitCode;
 
 use clap::{ArgAction, ArgGroup, ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::json;
-use tuipilot::operation::{PngRequest, Screen, WaitFor};
+use tuipilot::operation::{PngRequest, Screen, SvgRequest, WaitFor};
 use tuipilot::render::{FONT_SIZES, SCALES};
 use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
 use tuipilot::{Operation, StartSpec};
@@ -154,6 +154,7 @@ enum Command {
         timeout_ms: Option<u64>,
     },
     /// Print the screen.
+    #[command(group = clap::ArgGroup::new("picture").args(["png", "svg"]).multiple(true))]
     Capture {
         /// First wait until this regex is on the screen.
         #[arg(long, value_name = "REGEX")]
@@ -180,6 +181,13 @@ enum Command {
         /// directory); prints the path.
         #[arg(long, value_name = "PATH", num_args = 0..=1)]
         png: Option<Option<PathBuf>>,
+        /// Also write the screen as an SVG to this path (text selectable, crisp at any zoom);
+        /// prints the path.
+        #[arg(long, value_name = "PATH")]
+        svg: Option<PathBuf>,
+        /// Frame the SVG as a window with the title in its title bar.
+        #[arg(long, requires = "svg")]
+        window: bool,
         #[command(flatten)]
         render: RenderArgs,
     },
@@ -306,6 +314,7 @@ struct RunArgs {
 
 /// `once`'s arguments.
 #[derive(clap::Args)]
+#[command(group = clap::ArgGroup::new("picture").args(["png"]))]
 struct OnceArgs {
     /// Terminal width in columns (10-1000).
     #[arg(long, default_value_t = DEFAULT_COLS)]
@@ -368,27 +377,27 @@ impl RecordArgs {
     }
 }
 
-/// How PNGs are drawn.
+/// How PNGs and SVGs are drawn.
 #[derive(clap::Args, Clone, Debug, Default)]
 struct RenderArgs {
-    /// Colour theme for the PNG: dark or light.
-    #[arg(long, value_name = "NAME", requires = "png")]
+    /// Colour theme for the PNG or SVG: dark or light.
+    #[arg(long, value_name = "NAME", requires = "picture")]
     theme: Option<String>,
     /// A fallback font file for characters the bundled fonts lack (repeatable).
-    #[arg(long = "font", value_name = "PATH", requires = "png")]
+    #[arg(long = "font", value_name = "PATH", requires = "picture")]
     fonts: Vec<PathBuf>,
     /// Draw only with the bundled fonts and --font files, not the machine's own: the same
     /// picture on every machine.
-    #[arg(long, requires = "png")]
+    #[arg(long, requires = "picture")]
     no_system_fonts: bool,
     /// Draw bold text in colours 0-7 as it is, not bright (xterm's boldColors off).
-    #[arg(long, requires = "png")]
+    #[arg(long, requires = "picture")]
     no_bold_bright: bool,
     /// Font size in pixels (default 16).
-    #[arg(long, value_name = "PX", requires = "png", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
+    #[arg(long, value_name = "PX", requires = "picture", help = format!("Font size in pixels, {} to {} (default 16)", FONT_SIZES.start(), FONT_SIZES.end()))]
     font_size: Option<f32>,
     /// Pixel scale factor (default 1).
-    #[arg(long, value_name = "N", requires = "png", help = format!("Pixel scale factor, {} to {} (default 1)", SCALES.start(), SCALES.end()))]
+    #[arg(long, value_name = "N", requires = "picture", help = format!("Pixel scale factor, {} to {} (default 1)", SCALES.start(), SCALES.end()))]
     scale: Option<u32>,
 }
 
@@ -554,17 +563,24 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             changed,
             mask,
             png,
+            svg,
+            window,
             render,
         } => {
-            let png = png.map(|path| render.request(path)).transpose()?;
-            let wants_png = png.is_some();
+            let png = png.map(|path| render.request(path).map(Box::new)).transpose()?;
+            let svg = svg
+                .map(|path| render.request(Some(path)))
+                .transpose()?
+                .map(|drawing| Box::new(SvgRequest { drawing, window }));
+            let wants_png = png.is_some() || svg.is_some();
             let operation = Operation::Capture {
                 wait: wait.map(WaitFor::Text),
                 timeout_ms,
                 ansi,
                 scrollback,
                 png,
-                // Without --json a PNG capture prints only the file's path.
+                svg,
+                // Without --json a PNG or SVG capture prints only the files' paths.
                 text: json || !wants_png,
                 mask,
                 scrolled_back: 0,
@@ -572,7 +588,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             output::hint_missing_glyphs(&screen);
             if wants_png && !json {
-                if let Some(path) = &screen.png {
+                for path in screen.png.iter().chain(&screen.svg) {
                     say!("{}", path.display());
                 }
                 return Ok(());

@@ -532,16 +532,24 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
             });
         }
         Request::Op(mut operation) => {
-            if let Operation::Capture { png: Some(png), .. } = &mut operation {
+            if let Operation::Capture { png, svg, .. } = &mut operation {
                 // The host's working directory is nobody's business: paths are absolute.
-                let relative = png.path.iter().chain(&png.fonts).find(|p| p.is_relative());
+                let drawings = png
+                    .as_deref()
+                    .into_iter()
+                    .chain(svg.iter().map(|svg| &svg.drawing));
+                let relative = drawings
+                    .flat_map(|d| d.path.iter().chain(&d.fonts))
+                    .find(|p| p.is_relative());
                 if let Some(path) = relative {
                     return Err(Failure::bad_request(format!(
-                        "`{}` is a relative path: the protocol takes absolute paths (png.path and png.fonts)",
+                        "`{}` is a relative path: the protocol takes absolute paths (png.path, svg.path and their fonts)",
                         path.display()
                     )));
                 }
-                if png.path.is_none() {
+                if let Some(png) = png
+                    && png.path.is_none()
+                {
                     png.path = Some(host.next_png_path());
                 }
             }

@@ -1,0 +1,420 @@
+//! Screens as SVG: crisp at any zoom, small, the text selectable — what a README or a
+//! review page wants.
+//!
+//! The layout is the PNG's ([`Metrics`]: the same cell size, padding and baseline), so the
+//! two pictures line up pixel for pixel where they agree. Backgrounds are rectangles (runs
+//! of equal colour merged), text is one `<text>` per run of equally styled cells with every
+//! character at its cell's exact x (so no font's advance can drift it off the grid), box
+//! drawing, block elements, braille and Powerline separators are paths drawn by the same
+//! code as the PNG's (through [`Surface`]), decorations and the cursor likewise, and images
+//! are embedded PNGs clipped to the cells that show them. Fonts are named, not embedded:
+//! the bundled DejaVu Sans Mono first, then common monospace, CJK and emoji families.
+
+use std::fmt::Write;
+
+use base64::Engine;
+
+use super::draw::{cell_colors, cursor_mark, decorations};
+use super::procedural::{self, CellBox};
+use super::surface::{Seg, Surface};
+use super::{Metrics, PngCompression, RenderOptions, encode_png, image_size};
+use crate::color::Rgb;
+use crate::error::Result;
+use crate::snapshot::{Cell, Snapshot};
+use crate::terminal::Image;
+
+/// The font families asked for, in order.
+const FONT_STACK: &str = "'DejaVu Sans Mono','Menlo','Consolas','Noto Sans Mono','Noto Sans CJK SC',\
+                          'Noto Color Emoji','Apple Color Emoji','Segoe UI Emoji',monospace";
+
+/// Whether an SVG draws a window around the screen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SvgFrame {
+    /// The screen alone, as the PNG shows it.
+    #[default]
+    None,
+    /// A window: rounded corners and a title bar with the three buttons and the title.
+    Window,
+}
+
+/// Height of the window's title bar, before scaling.
+const TITLE_BAR: u32 = 28;
+
+fn hex(c: Rgb) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// A number as short as it can be written.
+fn num(v: f32) -> String {
+    let rounded = (v * 100.0).round() / 100.0;
+    if rounded.fract() == 0.0 {
+        format!("{}", rounded as i64)
+    } else {
+        format!("{rounded}")
+    }
+}
+
+/// Text safe inside an element or attribute; characters XML forbids are left out.
+fn escape(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+}
+
+/// Shapes as SVG elements; rectangles are merged into one path per colour.
+#[derive(Default)]
+struct Shapes {
+    rects: Vec<(Rgb, String)>,
+    elements: String,
+}
+
+impl Surface for Shapes {
+    fn fill_rect(&mut self, x: i32, y: i32, w: i32, h: i32, color: Rgb) {
+        if w <= 0 || h <= 0 {
+            return;
+        }
+        let index = match self.rects.iter().position(|(c, _)| *c == color) {
+            Some(i) => i,
+            None => {
+                self.rects.push((color, String::new()));
+                self.rects.len() - 1
+            }
+        };
+        let _ = write!(self.rects[index].1, "M{x} {y}h{w}v{h}h-{w}z");
+    }
+
+    fn stroke(&mut self, path: &[Seg], width: f32, color: Rgb) {
+        let _ = writeln!(
+            self.elements,
+            r#"<path d="{}" fill="none" stroke="{}" stroke-width="{}"/>"#,
+            path_data(path),
+            hex(color),
+            num(width)
+        );
+    }
+
+    fn fill(&mut self, path: &[Seg], color: Rgb) {
+        let _ = writeln!(
+            self.elements,
+            r#"<path d="{}z" fill="{}"/>"#,
+            path_data(path),
+            hex(color)
+        );
+    }
+}
+
+impl Shapes {
+    fn finish(self, out: &mut String) {
+        for (color, d) in self.rects {
+            let _ = writeln!(out, r#"<path d="{d}" fill="{}"/>"#, hex(color));
+        }
+        out.push_str(&self.elements);
+    }
+}
+
+fn path_data(path: &[Seg]) -> String {
+    let mut d = String::new();
+    for step in path {
+        let _ = match *step {
+            Seg::Move(x, y) => write!(d, "M{} {}", num(x), num(y)),
+            Seg::Line(x, y) => write!(d, "L{} {}", num(x), num(y)),
+            Seg::Quad(cx, cy, x, y) => write!(d, "Q{} {} {} {}", num(cx), num(cy), num(x), num(y)),
+        };
+    }
+    d
+}
+
+/// A run of cells drawn as one `<text>`.
+struct Run {
+    fg: Rgb,
+    bold: bool,
+    italic: bool,
+    xs: String,
+    text: String,
+}
+
+impl Run {
+    fn flush(&mut self, out: &mut String, y: i32) {
+        if self.text.is_empty() {
+            return;
+        }
+        let class = match (self.bold, self.italic) {
+            (false, false) => "",
+            (true, false) => r#" class="b""#,
+            (false, true) => r#" class="i""#,
+            (true, true) => r#" class="b i""#,
+        };
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{y}" fill="{}"{class}>{}</text>"#,
+            self.xs.trim_end(),
+            hex(self.fg),
+            self.text
+        );
+        self.xs.clear();
+        self.text.clear();
+    }
+}
+
+/// Renders a snapshot as an SVG document.
+pub fn to_svg(snapshot: &Snapshot, options: &RenderOptions, frame: SvgFrame) -> Result<String> {
+    let (cols, rows) = snapshot.size();
+    let (width, height) = image_size(cols, rows, options)?;
+    let m = Metrics::of(options);
+    let theme = &options.theme;
+    let bar = match frame {
+        SvgFrame::None => 0,
+        SvgFrame::Window => TITLE_BAR * options.scale.max(1),
+    };
+    let mut out = String::with_capacity(usize::from(cols) * usize::from(rows) * 24 + 4096);
+    let px = options.font_size * options.scale.max(1) as f32;
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{}" viewBox="0 0 {width} {}">"#,
+        height + bar,
+        height + bar
+    );
+    let _ = writeln!(
+        out,
+        "<style>text{{font-family:{FONT_STACK};font-size:{}px;white-space:pre}}.b{{font-weight:bold}}.i{{font-style:italic}}</style>",
+        num(px)
+    );
+    if frame == SvgFrame::Window {
+        window(&mut out, snapshot.title(), (width, height + bar), bar, options);
+        let _ = writeln!(out, r#"<g transform="translate(0 {bar})">"#);
+    }
+    let _ = writeln!(
+        out,
+        r#"<rect width="{width}" height="{height}" fill="{}"/>"#,
+        hex(theme.background)
+    );
+    let blank = Cell::default();
+    let mut colors = vec![Vec::with_capacity(usize::from(cols)); usize::from(rows)];
+    let mut backgrounds = Shapes::default();
+    for row in 0..rows {
+        for col in 0..cols {
+            let cell = snapshot.cell(row, col).unwrap_or(&blank);
+            let (fg, bg) = cell_colors(options, snapshot, row, col, cell);
+            colors[usize::from(row)].push((fg, bg));
+        }
+        // Runs of one background become one rectangle.
+        let mut col = 0;
+        while col < cols {
+            let bg = colors[usize::from(row)][usize::from(col)].1;
+            let start = col;
+            while col < cols && colors[usize::from(row)][usize::from(col)].1 == bg {
+                col += 1;
+            }
+            if bg != theme.background {
+                let (x, y) = m.origin(row, start);
+                let w = i32::from(col - start) * m.cell_width as i32;
+                backgrounds.fill_rect(x, y, w, m.cell_height as i32, bg);
+            }
+        }
+    }
+    backgrounds.finish(&mut out);
+    images(&mut out, snapshot, &m, &colors, options, false)?;
+    let mut shapes = Shapes::default();
+    for row in 0..rows {
+        text_row(
+            &mut out,
+            &mut shapes,
+            snapshot,
+            row,
+            &colors[usize::from(row)],
+            (&m, options),
+        );
+    }
+    shapes.finish(&mut out);
+    images(&mut out, snapshot, &m, &colors, options, true)?;
+    let mut cursor = Shapes::default();
+    cursor_mark(&mut cursor, &m, options, snapshot);
+    cursor.finish(&mut out);
+    if frame == SvgFrame::Window {
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// One row's text runs, its procedural glyphs and its decorations.
+fn text_row(
+    out: &mut String,
+    shapes: &mut Shapes,
+    snapshot: &Snapshot,
+    row: u16,
+    colors: &[(Rgb, Rgb)],
+    (m, options): (&Metrics, &RenderOptions),
+) {
+    let (cols, _) = snapshot.size();
+    let baseline = m.origin(row, 0).1 + m.baseline as i32;
+    let mut run = Run {
+        fg: Rgb(0, 0, 0),
+        bold: false,
+        italic: false,
+        xs: String::new(),
+        text: String::new(),
+    };
+    for col in 0..cols {
+        let Some(cell) = snapshot.cell(row, col) else {
+            continue;
+        };
+        if cell.wide_continuation {
+            continue;
+        }
+        let (fg, bg) = colors[usize::from(col)];
+        let (x, y) = m.origin(row, col);
+        let span = if cell.wide { 2 } else { 1 };
+        let style = cell.style;
+        if !style.hidden {
+            decorations(
+                shapes,
+                (m, &options.theme),
+                &style,
+                (x, y),
+                m.cell_width as i32 * span,
+                fg,
+            );
+        }
+        let text = cell.text();
+        let mut chars = text.chars();
+        let (Some(first), rest) = (chars.next(), chars.as_str()) else {
+            continue;
+        };
+        if style.hidden || text.trim().is_empty() {
+            continue;
+        }
+        if rest.is_empty() && procedural::is_procedural(first) {
+            let cell_box = CellBox {
+                x,
+                y,
+                w: m.cell_width as i32 * span,
+                h: m.cell_height as i32,
+                light: m.light(),
+            };
+            procedural::draw(shapes, first, cell_box, fg, bg);
+            continue;
+        }
+        let same = run.fg == fg && run.bold == style.bold && run.italic == style.italic;
+        // A cluster (a letter and its marks, an emoji sequence) is placed as a whole.
+        if !same || !rest.is_empty() {
+            run.flush(out, baseline);
+            run.fg = fg;
+            run.bold = style.bold;
+            run.italic = style.italic;
+        }
+        let _ = write!(run.xs, "{x} ");
+        escape(&mut run.text, text);
+        if !rest.is_empty() {
+            run.flush(out, baseline);
+        }
+    }
+    run.flush(out, baseline);
+}
+
+/// Embeds the images below (or above) the text, each clipped to the cells that show it:
+/// its visible rows, without the cells text or a background hides.
+fn images(
+    out: &mut String,
+    snapshot: &Snapshot,
+    m: &Metrics,
+    colors: &[Vec<(Rgb, Rgb)>],
+    options: &RenderOptions,
+    above: bool,
+) -> Result<()> {
+    for (index, image) in snapshot.images().iter().enumerate() {
+        if image.above_text != above {
+            continue;
+        }
+        let mut clip = Shapes::default();
+        for &(row, _) in image.visible_rows() {
+            for offset in 0..image.cols {
+                let col = image.col + offset;
+                let cell = snapshot.cell(row, col);
+                let hidden = !above
+                    && (colors[usize::from(row)]
+                        .get(usize::from(col))
+                        .is_some_and(|&(_, bg)| bg != options.theme.background)
+                        || cell.is_some_and(|c| !c.text().trim().is_empty()));
+                if !hidden && cell.is_some() {
+                    let (x, y) = m.origin(row, col);
+                    clip.fill_rect(x, y, m.cell_width as i32, m.cell_height as i32, Rgb(0, 0, 0));
+                }
+            }
+        }
+        let Some((_, cells)) = clip.rects.pop() else {
+            continue;
+        };
+        let (x, y) = m.origin(0, image.col);
+        let top = y as f32 + image.row as f32 * m.cell_height as f32;
+        let (w, h) = display_size(image, m);
+        let (pw, ph, rgba) = image.pixels();
+        let png = encode_png(pw, ph, rgba, PngCompression::Fast)?;
+        let _ = writeln!(
+            out,
+            r#"<clipPath id="image{index}{}"><path d="{cells}"/></clipPath>"#,
+            if above { "a" } else { "" }
+        );
+        let _ = writeln!(
+            out,
+            r#"<image x="{x}" y="{}" width="{}" height="{}" preserveAspectRatio="none" clip-path="url(#image{index}{})" href="data:image/png;base64,{}"/>"#,
+            num(top),
+            num(w),
+            num(h),
+            if above { "a" } else { "" },
+            base64::engine::general_purpose::STANDARD.encode(png)
+        );
+    }
+    Ok(())
+}
+
+/// An image's drawn size in this render's pixels.
+fn display_size(image: &Image, m: &Metrics) -> (f32, f32) {
+    (
+        image.display.0 as f32 * m.cell_width as f32 / f32::from(image.cell.width.max(1)),
+        image.display.1 as f32 * m.cell_height as f32 / f32::from(image.cell.height.max(1)),
+    )
+}
+
+/// The window: a rounded frame in the theme's background and a title bar above the screen.
+fn window(out: &mut String, title: &str, (width, height): (u32, u32), bar: u32, options: &RenderOptions) {
+    let theme = &options.theme;
+    let scale = options.scale.max(1) as f32;
+    let bar_color = super::mix(theme.background, theme.foreground, 24);
+    let _ = writeln!(
+        out,
+        r#"<clipPath id="window"><rect width="{width}" height="{height}" rx="{r}"/></clipPath><g clip-path="url(#window)"><rect width="{width}" height="{height}" fill="{}"/><rect width="{width}" height="{bar}" fill="{}"/></g>"#,
+        hex(theme.background),
+        hex(bar_color),
+        r = num(8.0 * scale),
+    );
+    for (i, color) in ["#ff5f57", "#febc2e", "#28c840"].iter().enumerate() {
+        let _ = writeln!(
+            out,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{color}"/>"#,
+            num((14.0 + 20.0 * i as f32) * scale),
+            num(bar as f32 / 2.0),
+            num(6.0 * scale)
+        );
+    }
+    if !title.is_empty() {
+        let mut escaped = String::new();
+        escape(&mut escaped, title);
+        let _ = writeln!(
+            out,
+            r#"<text x="{}" y="{}" fill="{}" text-anchor="middle" style="font-size:{}px">{escaped}</text>"#,
+            num(width as f32 / 2.0),
+            num(bar as f32 / 2.0 + 4.5 * scale),
+            hex(super::mix(theme.background, theme.foreground, 160)),
+            num(13.0 * scale)
+        );
+    }
+}
