@@ -355,8 +355,8 @@ fn describe_is_a_catalogue() {
     assert!(Path::new(env!("CARGO_BIN_EXE_tuipilot")).exists());
 }
 
-#[test]
-fn capture_svg_writes_the_screen_as_svg_with_a_window_if_asked() {
+/// A session named `default` showing ` green ` on a green background.
+fn green_screen() -> Dir {
     let dir = Dir::new();
     start_bash(&dir, "default");
     dir.ok(&[
@@ -368,6 +368,12 @@ fn capture_svg_writes_the_screen_as_svg_with_a_window_if_asked() {
         "--wait",
         "green",
     ]);
+    dir
+}
+
+#[test]
+fn capture_svg_writes_the_screen_as_svg_with_a_window_if_asked() {
+    let dir = green_screen();
     let path = dir.0.join("shot.svg");
     let png = dir.0.join("shot.png");
     let out = dir.ok(&[
@@ -411,17 +417,7 @@ fn capture_svg_writes_the_screen_as_svg_with_a_window_if_asked() {
 
 #[test]
 fn capture_png_writes_numbered_or_named_files() {
-    let dir = Dir::new();
-    start_bash(&dir, "default");
-    dir.ok(&[
-        "send",
-        "-t",
-        "printf '\\033[42m green \\033[0m\\n'",
-        "-k",
-        "Enter",
-        "--wait",
-        "green",
-    ]);
+    let dir = green_screen();
     let first = dir.ok(&["capture", "--png"]);
     let first = PathBuf::from(first.trim());
     assert_eq!(first, dir.0.join("default-0001.png"));

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{
-    Context, CursorAfter, Graphics, ImageProtocol, MAX_IMAGE_PIXELS, MAX_IMAGE_STRING, NewPlacement, Picture,
+    Context, CursorAfter, Graphics, ImageProtocol, MAX_IMAGE_PIXELS, MAX_IMAGE_STRING, Picture, Shown,
     base64_decode, cells_for,
 };
 use crate::terminal::respond::Responder;
@@ -276,16 +276,7 @@ fn picture(command: &Command, data: Option<Vec<u8>>) -> Result<Picture, String> 
                     bytes.len()
                 ));
             }
-            let rgba = if channels == 4 {
-                bytes.truncate(need);
-                bytes
-            } else {
-                bytes[..need]
-                    .chunks_exact(3)
-                    .flat_map(|p| [p[0], p[1], p[2], 255])
-                    .collect()
-            };
-            Ok(Picture::new(w, h, rgba))
+            Ok(Picture::from_samples(w, h, channels, bytes))
         }
         other => Err(format!("EINVAL:unknown format f={other}")),
     }
@@ -336,7 +327,7 @@ fn place(graphics: &mut Graphics, command: &Command, id: u32, ctx: &Context<'_>)
         rows = command.rows.min(u32::from(u16::MAX)) as u16;
     }
     graphics.place(
-        NewPlacement {
+        Shown {
             protocol: ImageProtocol::Kitty,
             id,
             placement_id: command.placement,
@@ -346,11 +337,11 @@ fn place(graphics: &mut Graphics, command: &Command, id: u32, ctx: &Context<'_>)
             rows,
             above_text: command.z >= 0,
             z: command.z,
-            cursor: if command.stay {
-                CursorAfter::Stay
-            } else {
-                CursorAfter::Right
-            },
+        },
+        if command.stay {
+            CursorAfter::Stay
+        } else {
+            CursorAfter::Right
         },
         ctx.screen,
     )
@@ -377,8 +368,8 @@ fn delete(graphics: &mut Graphics, command: &Command, ctx: &Context<'_>) {
         b'a' => graphics
             .placements
             .values()
-            .filter(|p| p.protocol == ImageProtocol::Kitty)
-            .map(|p| p.id)
+            .filter(|p| p.shown.protocol == ImageProtocol::Kitty)
+            .map(|p| p.shown.id)
             .collect(),
         b'i' => vec![command.id],
         b'n' => graphics.kitty.by_number(command.number).into_iter().collect(),
@@ -414,19 +405,19 @@ fn delete(graphics: &mut Graphics, command: &Command, ctx: &Context<'_>) {
         b'z' => graphics
             .placements
             .values()
-            .filter(|p| p.protocol == ImageProtocol::Kitty && p.z == command.z)
-            .map(|p| p.id)
+            .filter(|p| p.shown.protocol == ImageProtocol::Kitty && p.shown.z == command.z)
+            .map(|p| p.shown.id)
             .collect(),
         _ => Vec::new(),
     };
     for id in ids {
         let placement = command.placement;
         graphics.remove_where(|p| {
-            p.protocol == ImageProtocol::Kitty
-                && p.id == id
+            p.shown.protocol == ImageProtocol::Kitty
+                && p.shown.id == id
                 && (!command.delete.eq_ignore_ascii_case(&b'i')
                     || placement == 0
-                    || p.placement_id == placement)
+                    || p.shown.placement_id == placement)
         });
         if free {
             graphics.delete_kitty_image(id);

@@ -77,6 +77,22 @@ impl Picture {
         Picture { width, height, rgba }
     }
 
+    /// A picture from 8-bit RGB (3 channels) or RGBA (4) samples, of which `data` holds
+    /// at least `width * height * channels`.
+    fn from_samples(width: u32, height: u32, channels: usize, mut data: Vec<u8>) -> Picture {
+        let need = width as usize * height as usize * channels;
+        let rgba = if channels == 4 {
+            data.truncate(need);
+            data
+        } else {
+            data[..need]
+                .chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect()
+        };
+        Picture::new(width, height, rgba)
+    }
+
     fn bytes(&self) -> usize {
         self.rgba.len()
     }
@@ -206,8 +222,8 @@ enum CursorAfter {
     Stay,
 }
 
-/// A picture about to be placed at the cursor.
-struct NewPlacement {
+/// What a placement shows, where the cursor leaves it.
+struct Shown {
     protocol: ImageProtocol,
     id: u32,
     /// kitty's placement id (0: none).
@@ -220,20 +236,12 @@ struct NewPlacement {
     above_text: bool,
     /// kitty's z-index (0 for the other protocols).
     z: i32,
-    cursor: CursorAfter,
 }
 
+/// A picture placed on the screen, and the markers of its rows.
 struct Placement {
     serial: u64,
-    protocol: ImageProtocol,
-    id: u32,
-    placement_id: u32,
-    picture: Arc<Picture>,
-    display: (u32, u32),
-    cols: u16,
-    rows: u16,
-    above_text: bool,
-    z: i32,
+    shown: Shown,
     markers: Vec<usize>,
 }
 
@@ -283,7 +291,7 @@ impl Graphics {
         let id = self.next_id;
         self.make_room(inline.picture.bytes());
         Some(self.place(
-            NewPlacement {
+            Shown {
                 protocol: ImageProtocol::Iterm2,
                 id,
                 placement_id: 0,
@@ -293,8 +301,8 @@ impl Graphics {
                 rows: inline.rows,
                 above_text: false,
                 z: 0,
-                cursor: CursorAfter::Right,
             },
+            CursorAfter::Right,
             ctx.screen,
         ))
     }
@@ -323,7 +331,7 @@ impl Graphics {
         let (cols, rows) = cells_for(display, ctx.cell);
         self.make_room(picture.bytes());
         self.place(
-            NewPlacement {
+            Shown {
                 protocol,
                 id,
                 placement_id: 0,
@@ -333,15 +341,15 @@ impl Graphics {
                 rows,
                 above_text: false,
                 z: 0,
-                cursor,
             },
+            cursor,
             ctx.screen,
         )
     }
 
     /// Records a placement at the cursor and returns the bytes that blank its cells, mark
     /// its rows and move the cursor past it.
-    fn place(&mut self, new: NewPlacement, screen: &vt100::Screen) -> Vec<u8> {
+    fn place(&mut self, new: Shown, cursor: CursorAfter, screen: &vt100::Screen) -> Vec<u8> {
         use std::fmt::Write;
         if self.markers.is_empty() {
             self.markers = vec![None; MARKER_COUNT];
@@ -351,7 +359,9 @@ impl Graphics {
                 .placements
                 .values()
                 .filter(|p| {
-                    p.protocol == new.protocol && p.id == new.id && p.placement_id == new.placement_id
+                    p.shown.protocol == new.protocol
+                        && p.shown.id == new.id
+                        && p.shown.placement_id == new.placement_id
                 })
                 .map(|p| p.serial)
                 .collect();
@@ -388,7 +398,7 @@ impl Graphics {
             }
         }
         out.push('\r');
-        match new.cursor {
+        match cursor {
             CursorAfter::Below => out.push('\n'),
             CursorAfter::Right => {}
             CursorAfter::Stay if rows > 1 => {
@@ -396,7 +406,7 @@ impl Graphics {
             }
             CursorAfter::Stay => {}
         }
-        let to = match new.cursor {
+        let to = match cursor {
             CursorAfter::Right => col.saturating_add(new.cols),
             _ => col,
         };
@@ -408,15 +418,7 @@ impl Graphics {
             serial,
             Placement {
                 serial,
-                protocol: new.protocol,
-                id: new.id,
-                placement_id: new.placement_id,
-                picture: new.picture,
-                display: new.display,
-                cols: new.cols,
-                rows,
-                above_text: new.above_text,
-                z: new.z,
+                shown: Shown { rows, ..new },
                 markers,
             },
         );
@@ -439,8 +441,8 @@ impl Graphics {
         let placed: usize = self
             .placements
             .values()
-            .filter(|p| p.protocol != ImageProtocol::Kitty)
-            .map(|p| p.picture.bytes())
+            .filter(|p| p.shown.protocol != ImageProtocol::Kitty)
+            .map(|p| p.shown.picture.bytes())
             .sum();
         placed + self.kitty.memory()
     }
@@ -451,7 +453,7 @@ impl Graphics {
             let oldest_placement = self
                 .placements
                 .values()
-                .filter(|p| p.protocol != ImageProtocol::Kitty)
+                .filter(|p| p.shown.protocol != ImageProtocol::Kitty)
                 .map(|p| p.serial)
                 .min();
             let oldest_kitty = self.kitty.oldest();
@@ -467,7 +469,7 @@ impl Graphics {
     /// Forgets a kitty image and its placements.
     fn delete_kitty_image(&mut self, id: u32) {
         self.kitty.forget(id);
-        self.remove_where(|p| p.protocol == ImageProtocol::Kitty && p.id == id);
+        self.remove_where(|p| p.shown.protocol == ImageProtocol::Kitty && p.shown.id == id);
     }
 
     fn remove_where(&mut self, doomed: impl Fn(&Placement) -> bool) {
@@ -525,19 +527,19 @@ impl Graphics {
                     }
                 }
                 let image = Image {
-                    protocol: p.protocol,
-                    id: p.id,
+                    protocol: p.shown.protocol,
+                    id: p.shown.id,
                     row: i32::from(first_row) - i32::from(first_image_row),
                     col,
-                    cols: p.cols,
-                    rows: p.rows,
-                    width: p.picture.width,
-                    height: p.picture.height,
-                    display: p.display,
+                    cols: p.shown.cols,
+                    rows: p.shown.rows,
+                    width: p.shown.picture.width,
+                    height: p.shown.picture.height,
+                    display: p.shown.display,
                     cell,
-                    above_text: p.above_text,
+                    above_text: p.shown.above_text,
                     strips,
-                    picture: Arc::clone(&p.picture),
+                    picture: Arc::clone(&p.shown.picture),
                 };
                 Some((serial, image))
             })

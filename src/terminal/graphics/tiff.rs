@@ -109,14 +109,5 @@ pub(super) fn decode(bytes: &[u8]) -> Result<Picture, String> {
     if data.len() < need {
         return Err(broken());
     }
-    let rgba = if samples == 4 {
-        data.truncate(need);
-        data
-    } else {
-        data[..need]
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect()
-    };
-    Ok(Picture::new(width, height, rgba))
+    Ok(Picture::from_samples(width, height, samples as usize, data))
 }
