@@ -77,7 +77,11 @@ impl Chain {
     pub fn face(&self, c: char, bold: bool, italic: bool) -> Option<Source<'_>> {
         let bundled = self.bundled;
         // Lazily: a face is parsed only when a character needs it.
-        let found = std::iter::once_with(|| bundled.styled_core(bold, italic))
+        let ascii = (' '..='~').contains(&c);
+        let found = ascii
+            .then(|| bundled.styled_ascii(bold, italic))
+            .into_iter()
+            .chain(std::iter::once_with(|| bundled.styled_core(bold, italic)))
             .chain(std::iter::once_with(|| bundled.styled(bold, italic)))
             .chain(std::iter::once_with(|| bundled.regular()))
             .chain(std::iter::once_with(|| bundled.sans()))

@@ -21,6 +21,12 @@ const MONO_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Core.ttf");
 const MONO_BOLD_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold-Core.ttf");
 const MONO_OBLIQUE_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Oblique-Core.ttf");
 const MONO_BOLD_OBLIQUE_CORE: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-BoldOblique-Core.ttf");
+// And cut down to printable ASCII: fontdue reads every outline of a face when it parses
+// it, so the 96 glyphs most screens consist of parse in a fraction of the core's time.
+const MONO_ASCII: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Ascii.ttf");
+const MONO_BOLD_ASCII: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold-Ascii.ttf");
+const MONO_OBLIQUE_ASCII: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Oblique-Ascii.ttf");
+const MONO_BOLD_OBLIQUE_ASCII: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-BoldOblique-Ascii.ttf");
 
 /// A loaded face: the parsed font, its underline metrics, and a stable id for caching.
 pub(crate) struct Face {
@@ -59,16 +65,17 @@ impl Face {
 /// lacks.
 #[derive(Default)]
 pub(crate) struct Bundled {
-    faces: [OnceLock<Face>; 9],
+    faces: [OnceLock<Face>; 13],
 }
 
 /// Where DejaVu Sans and the first core face are in [`FACES`].
 const SANS_ID: usize = 4;
 const CORE: usize = 5;
+const ASCII: usize = 9;
 
-/// Which bundled face, with its file: the four full styles, DejaVu Sans, then the four
-/// core styles (ids stay stable: they key the glyph cache).
-const FACES: [(&[u8], &str); 9] = [
+/// Which bundled face, with its file: the four full styles, DejaVu Sans, the four core
+/// styles, then the four ASCII styles (ids stay stable: they key the glyph cache).
+const FACES: [(&[u8], &str); 13] = [
     (MONO, "DejaVuSansMono"),
     (MONO_BOLD, "DejaVuSansMono-Bold"),
     (MONO_OBLIQUE, "DejaVuSansMono-Oblique"),
@@ -78,6 +85,10 @@ const FACES: [(&[u8], &str); 9] = [
     (MONO_BOLD_CORE, "DejaVuSansMono-Bold-Core"),
     (MONO_OBLIQUE_CORE, "DejaVuSansMono-Oblique-Core"),
     (MONO_BOLD_OBLIQUE_CORE, "DejaVuSansMono-BoldOblique-Core"),
+    (MONO_ASCII, "DejaVuSansMono-Ascii"),
+    (MONO_BOLD_ASCII, "DejaVuSansMono-Bold-Ascii"),
+    (MONO_OBLIQUE_ASCII, "DejaVuSansMono-Oblique-Ascii"),
+    (MONO_BOLD_OBLIQUE_ASCII, "DejaVuSansMono-BoldOblique-Ascii"),
 ];
 
 impl Bundled {
@@ -93,6 +104,11 @@ impl Bundled {
         usize::from(bold) + 2 * usize::from(italic)
     }
 
+    /// The printable-ASCII cut of the monospace face for a bold/italic combination.
+    pub fn styled_ascii(&self, bold: bool, italic: bool) -> &Face {
+        self.face(ASCII + Self::style_index(bold, italic))
+    }
+
     /// The core of the monospace face for a bold/italic combination.
     pub fn styled_core(&self, bold: bool, italic: bool) -> &Face {
         self.face(CORE + Self::style_index(bold, italic))
@@ -103,10 +119,10 @@ impl Bundled {
         self.face(Self::style_index(bold, italic))
     }
 
-    /// The core of the regular monospace face: it sets the cell size (its metrics are the
-    /// full face's).
-    pub fn regular_core(&self) -> &Face {
-        self.face(CORE)
+    /// The ASCII cut of the regular monospace face: it sets the cell size (its metrics
+    /// are the full face's).
+    pub fn regular_ascii(&self) -> &Face {
+        self.face(ASCII)
     }
 
     /// The full regular monospace face.

@@ -211,17 +211,74 @@ pub fn encode_png(width: u32, height: u32, rgba: &[u8], compression: PngCompress
     let failed = |e: png::EncodingError| Error::io("encoding PNG", std::io::Error::other(e.to_string()));
     {
         let mut encoder = png::Encoder::new(&mut out, width, height);
-        encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         encoder.set_compression(match compression {
             PngCompression::Fast => png::Compression::Fast,
             PngCompression::Small => png::Compression::High,
         });
+        // A screen has few colours: as a palette image it is a quarter of the data to
+        // compress, so it encodes faster and smaller than its RGBA.
+        let indexed = palette(rgba);
+        let data = match &indexed {
+            Some((colours, indices)) => {
+                encoder.set_color(png::ColorType::Indexed);
+                encoder.set_palette(colours.as_slice());
+                // Filters predict smooth gradients; palette indices are not (libpng's advice).
+                encoder.set_filter(png::Filter::NoFilter);
+                indices.as_slice()
+            }
+            None => {
+                encoder.set_color(png::ColorType::Rgba);
+                rgba
+            }
+        };
         let mut writer = encoder.write_header().map_err(failed)?;
-        writer.write_image_data(rgba).map_err(failed)?;
+        writer.write_image_data(data).map_err(failed)?;
         writer.finish().map_err(failed)?;
     }
     Ok(out)
+}
+
+/// The image as a palette (RGB triples) and an index per pixel, if it is opaque and has
+/// at most 256 colours. Runs of one colour (most of a screen) cost a comparison a pixel;
+/// other pixels are found in a small open-addressed table.
+fn palette(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    const SLOTS: usize = 1024;
+    let mut colours: Vec<u32> = Vec::with_capacity(256);
+    let mut table = [u16::MAX; SLOTS];
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    let (mut last, mut last_index) = (None, 0u8);
+    for pixel in rgba.chunks_exact(4) {
+        if pixel[3] != 255 {
+            return None;
+        }
+        let colour = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], 0]);
+        if last != Some(colour) {
+            let mut slot = (colour.wrapping_mul(0x9E37_79B1) >> 22) as usize % SLOTS;
+            loop {
+                match table[slot] {
+                    u16::MAX => {
+                        if colours.len() == 256 {
+                            return None;
+                        }
+                        table[slot] = colours.len() as u16;
+                        last_index = colours.len() as u8;
+                        colours.push(colour);
+                        break;
+                    }
+                    i if colours[usize::from(i)] == colour => {
+                        last_index = i as u8;
+                        break;
+                    }
+                    _ => slot = (slot + 1) % SLOTS,
+                }
+            }
+            last = Some(colour);
+        }
+        indices.push(last_index);
+    }
+    let rgb = colours.iter().flat_map(|c| c.to_le_bytes()[..3].to_vec()).collect();
+    Some((rgb, indices))
 }
 
 /// Integer cell metrics for a font size and scale.
@@ -246,7 +303,7 @@ impl Metrics {
     pub fn of(options: &RenderOptions) -> Metrics {
         let scale = options.scale.max(1);
         let px = options.font_size * scale as f32;
-        let face = fonts::bundled().regular_core();
+        let face = fonts::bundled().regular_ascii();
         let line = face.font.horizontal_line_metrics(px);
         let (ascent, descent) = line.map_or((px * 0.8, -px * 0.2), |l| (l.ascent, l.descent));
         let advance = face.font.metrics('M', px).advance_width + options.letter_spacing * scale as f32;
