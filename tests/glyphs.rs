@@ -196,3 +196,68 @@ fn the_emoji_font_named_first_does_not_blank_what_it_cannot_draw() {
         "😀 is not in colour"
     );
 }
+
+/// Writes a font with one glyph, a filled square, for each of `icons` (a stand-in for a
+/// Nerd Font: none is packaged for Debian, and no registry carries one whose licence fits).
+fn icon_font(dir: &Path, icons: &[char]) -> PathBuf {
+    let path = dir.join("icons.ttf");
+    let cmap: Vec<String> = icons
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{}: 'icon{i}'", u32::from(*c)))
+        .collect();
+    let names: Vec<String> = (0..icons.len()).map(|i| format!("'icon{i}'")).collect();
+    let script = format!(
+        r#"
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+names = [{names}]
+fb = FontBuilder(1000, isTTF=True)
+fb.setupGlyphOrder(['.notdef'] + names)
+fb.setupCharacterMap({{{cmap}}})
+def square():
+    pen = TTGlyphPen(None)
+    pen.moveTo((100, -100)); pen.lineTo((100, 700)); pen.lineTo((500, 700)); pen.lineTo((500, -100)); pen.closePath()
+    return pen.glyph()
+fb.setupGlyf({{n: square() for n in ['.notdef'] + names}})
+fb.setupHorizontalMetrics({{n: (600, 100) for n in ['.notdef'] + names}})
+fb.setupHorizontalHeader(ascent=800, descent=-200)
+fb.setupNameTable({{'familyName': 'Icons', 'styleName': 'Regular'}})
+fb.setupOS2(); fb.setupPost()
+fb.save({path:?})
+"#,
+        names = names.join(", "),
+        cmap = cmap.join(", "),
+        path = path.to_str().unwrap(),
+    );
+    let status = std::process::Command::new("python3").args(["-c", &script]).status().unwrap();
+    assert!(status.success(), "fontTools could not build the icon font");
+    path
+}
+
+#[test]
+fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one() {
+    if !common::have_python_module("fontTools") {
+        return;
+    }
+    let dir = common::TempDir::new("icons");
+    // nf-fa-home, nf-dev-git_branch, nf-md-folder (Nerd Fonts 3 code points).
+    let icons = ['\u{F015}', '\u{E725}', '\u{F024B}'];
+    let font = icon_font(&dir.0, &icons);
+    let snap = printed(20, 2, &format!("{} {} {}", icons[0], icons[1], icons[2]));
+    let bundled_only = RenderOptions {
+        system_fonts: false,
+        ..RenderOptions::default()
+    };
+    assert_eq!(missing_glyphs(&snap, &bundled_only).unwrap(), icons.to_vec());
+    let hint = tuipilot::render::missing_glyphs_hint(&["U+F015".to_string()]).unwrap();
+    assert!(hint.contains("Nerd Font"), "{hint}");
+    let named = bundled_only.with_font(&font);
+    assert_eq!(missing_glyphs(&snap, &named).unwrap(), Vec::<char>::new());
+    let image = snap.render(&named).unwrap();
+    let m = Metrics::of(&named);
+    let bg = Theme::dark().background;
+    for col in [0, 2, 4] {
+        assert!(ink(&cell_pixels(&image, &m, 0, col..col + 1), bg) > 40, "icon in column {col}");
+    }
+}
