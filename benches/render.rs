@@ -37,7 +37,9 @@ fn plain(cols: u16, rows: u16) -> tuipilot::Snapshot {
     for r in 0..rows {
         s.push_str(&format!("\x1b[{};1H", r + 1));
         for c in 0..cols {
-            s.push(char::from(b"the quick brown fox jumps over a lazy dog; "[usize::from((r * 7 + c) % 43)]));
+            s.push(char::from(
+                b"the quick brown fox jumps over a lazy dog; "[usize::from((r * 7 + c) % 43)],
+            ));
         }
     }
     t.process(s.as_bytes());
@@ -100,9 +102,7 @@ fn main() {
     let cjk = cjk_and_emoji();
     let image = cjk.render(&options).unwrap();
     let floor = time(30, || {
-        std::hint::black_box(
-            encode_floor(image.width, image.height, &image.pixels),
-        );
+        std::hint::black_box(encode_floor(image.width, image.height, &image.pixels));
     });
     let full = time(30, || {
         std::hint::black_box(cjk.to_png(&options).unwrap());
@@ -160,9 +160,7 @@ fn main() {
         // Warm the glyph cache, as a session that has rendered once has.
         let image = snap.render(&options).unwrap();
         let floor = time(50, || {
-            std::hint::black_box(
-                encode_floor(image.width, image.height, &image.pixels),
-            );
+            std::hint::black_box(encode_floor(image.width, image.height, &image.pixels));
         });
         let render_only = time(50, || {
             std::hint::black_box(snap.render(&options).unwrap());

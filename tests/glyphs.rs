@@ -230,7 +230,10 @@ fb.save({path:?})
         cmap = cmap.join(", "),
         path = path.to_str().unwrap(),
     );
-    let status = std::process::Command::new("python3").args(["-c", &script]).status().unwrap();
+    let status = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .status()
+        .unwrap();
     assert!(status.success(), "fontTools could not build the icon font");
     path
 }
@@ -258,6 +261,9 @@ fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one()
     let m = Metrics::of(&named);
     let bg = Theme::dark().background;
     for col in [0, 2, 4] {
-        assert!(ink(&cell_pixels(&image, &m, 0, col..col + 1), bg) > 40, "icon in column {col}");
+        assert!(
+            ink(&cell_pixels(&image, &m, 0, col..col + 1), bg) > 40,
+            "icon in column {col}"
+        );
     }
 }

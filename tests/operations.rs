@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use tuipilot::operation::{PngRequest, Step, WaitFor};
+use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
 use tuipilot::{ErrorKind, Operation, Reply, StartSpec};
 
 fn send(steps: Vec<Step>, wait: Option<WaitFor>, timeout_ms: Option<u64>) -> Operation {
@@ -113,6 +113,37 @@ fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
         assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
         assert!(err.to_string().contains(expected), "{err}");
     }
+}
+
+#[test]
+fn an_svg_capture_needs_a_path_and_writes_the_svg_there() {
+    let s = keyecho();
+    let capture = |svg: SvgRequest| Operation::Capture {
+        wait: None,
+        timeout_ms: None,
+        ansi: false,
+        scrollback: false,
+        png: None,
+        svg: Some(Box::new(svg)),
+        text: false,
+        mask: Vec::new(),
+        scrolled_back: 0,
+    };
+    let err = s.apply(&capture(SvgRequest::default())).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::BadInput, "{err}");
+    assert!(err.to_string().contains("an SVG capture needs a path"), "{err}");
+    let dir = common::TempDir::new("svg");
+    let path = dir.0.join("screen.svg");
+    let request = SvgRequest {
+        drawing: PngRequest {
+            path: Some(path.clone()),
+            ..PngRequest::default()
+        },
+        window: false,
+    };
+    let reply = s.apply(&capture(request)).unwrap();
+    assert_eq!(reply.screen().unwrap().svg.as_ref(), Some(&path));
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("<svg "));
 }
 
 #[test]

@@ -277,7 +277,10 @@ fn palette(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
         }
         indices.push(last_index);
     }
-    let rgb = colours.iter().flat_map(|c| c.to_le_bytes()[..3].to_vec()).collect();
+    let rgb = colours
+        .iter()
+        .flat_map(|c| c.to_le_bytes()[..3].to_vec())
+        .collect();
     Some((rgb, indices))
 }
 
