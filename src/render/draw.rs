@@ -52,7 +52,7 @@ impl Painter<'_> {
         let (cols, rows) = snapshot.size();
         let mut colors = Vec::with_capacity(usize::from(cols));
         let blank = Cell::default();
-        let pictures = images::scale_all(snapshot.images(), &self.metrics);
+        let pictures = images::sources(snapshot.images());
         for row in 0..rows {
             colors.clear();
             for col in 0..cols {
@@ -88,14 +88,15 @@ impl Painter<'_> {
         colors: Option<&[(Rgb, Rgb)]>,
     ) {
         let background = self.options.theme.background;
+        let (cw, ch) = (self.cell_width(), self.cell_height());
+        let (cols, _) = snapshot.size();
         for (image, picture) in snapshot.images().iter().zip(pictures) {
             let Some(picture) = picture else { continue };
             if image.above_text == colors.is_some() {
                 continue;
             }
             for &(_, image_row) in image.visible_rows().iter().filter(|(r, _)| *r == row) {
-                let hidden = |offset: u16| {
-                    let col = image.col + offset;
+                let hidden = |col: u16| {
                     colors.is_some_and(|colors| {
                         colors
                             .get(usize::from(col))
@@ -105,11 +106,24 @@ impl Painter<'_> {
                                 .is_some_and(|c| !c.text().trim().is_empty())
                     })
                 };
-                let cell = (self.metrics.cell_width, self.metrics.cell_height);
-                if let Some(strip) = images::strip(picture, image_row, cell, hidden) {
-                    let (x, y) = self.origin(row, image.col);
-                    self.canvas.blend_premultiplied(x, y, &strip);
-                }
+                let shown: Vec<(i32, i32, i32, i32)> = (image.col
+                    ..image.col.saturating_add(image.cols).min(cols))
+                    .filter(|&col| !hidden(col))
+                    .map(|col| {
+                        let (x, y) = self.origin(row, col);
+                        (x, y, cw, ch)
+                    })
+                    .collect();
+                let (x, y) = self.origin(row, image.col);
+                let top = (y - i32::from(image_row) * ch) as f32;
+                images::fill(
+                    &mut self.canvas.pixmap,
+                    picture,
+                    image,
+                    &self.metrics,
+                    (x as f32, top),
+                    &shown,
+                );
             }
         }
     }

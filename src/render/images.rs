@@ -1,12 +1,13 @@
-//! Terminal images in the picture: each image scaled once from the terminal's cells to
-//! the render's, then drawn strip by strip on the screen rows that show it.
+//! Terminal images in the picture: each image sampled straight into the cells that show
+//! it, scaled from the terminal's cells to the render's — never drawn whole first, so an
+//! image a program declares enormous costs what its visible cells cost.
 //!
 //! A sixel or iTerm2 image (or a kitty image below the text) is drawn after the row's
 //! backgrounds and before its text, and a cell holding text or a background of its own
 //! hides its part, as text written over a sixel does in xterm; a kitty image above the
 //! text (z ≥ 0, kitty's default) is drawn over everything but the cursor.
 
-use tiny_skia::{FilterQuality, Pixmap, PixmapPaint, Transform};
+use tiny_skia::{FilterQuality, Paint, Pattern, Pixmap, Rect, SpreadMode, Transform};
 
 use super::Metrics;
 use crate::terminal::Image;
@@ -20,58 +21,61 @@ pub(super) fn pixmap(width: u32, height: u32, rgba: &[u8]) -> Option<Pixmap> {
     Some(out)
 }
 
-/// Each image of the screen scaled to the render's cells (`None`: nothing to draw).
-pub(super) fn scale_all(images: &[Image], metrics: &Metrics) -> Vec<Option<Pixmap>> {
-    images.iter().map(|image| scaled(image, metrics)).collect()
+/// Each image's picture as a pixmap (`None`: nothing to draw).
+pub(super) fn sources(images: &[Image]) -> Vec<Option<Pixmap>> {
+    images
+        .iter()
+        .map(|image| {
+            let (w, h, rgba) = image.pixels();
+            pixmap(w, h, rgba)
+        })
+        .collect()
 }
 
-fn scaled(image: &Image, metrics: &Metrics) -> Option<Pixmap> {
-    let (w, h, rgba) = image.pixels();
-    let source = pixmap(w, h, rgba)?;
+/// Fills the canvas rectangles `cells` (x, y, width, height) with the part of the image
+/// that lies there, the image's top-left corner at `origin` and scaled to its drawn size:
+/// sampled straight into the canvas, so however large a program says its image is, no
+/// more than the visible cells is ever drawn.
+pub(super) fn fill(
+    canvas: &mut Pixmap,
+    source: &Pixmap,
+    image: &Image,
+    metrics: &Metrics,
+    origin: (f32, f32),
+    cells: &[(i32, i32, i32, i32)],
+) {
     let (sx, sy) = (
         metrics.cell_width as f32 / f32::from(image.cell.width.max(1)),
         metrics.cell_height as f32 / f32::from(image.cell.height.max(1)),
     );
-    let (dw, dh) = (
-        (image.display.0 as f32 * sx).round().max(1.0),
-        (image.display.1 as f32 * sy).round().max(1.0),
+    let (dw, dh) = (image.display.0 as f32 * sx, image.display.1 as f32 * sy);
+    let transform = Transform::from_row(
+        dw / source.width() as f32,
+        0.0,
+        0.0,
+        dh / source.height() as f32,
+        origin.0,
+        origin.1,
     );
-    let mut out = Pixmap::new(dw as u32, dh as u32)?;
-    let paint = PixmapPaint {
-        quality: FilterQuality::Bilinear,
-        ..PixmapPaint::default()
+    let paint = Paint {
+        shader: Pattern::new(
+            source.as_ref(),
+            SpreadMode::Pad,
+            FilterQuality::Bilinear,
+            1.0,
+            transform,
+        ),
+        ..Paint::default()
     };
-    let transform = Transform::from_scale(dw / w as f32, dh / h as f32);
-    out.draw_pixmap(0, 0, source.as_ref(), &paint, transform, None);
-    Some(out)
-}
-
-/// The part of `picture` for image cell row `image_row`, `height` pixels tall, with the
-/// cells `hidden(col)` says are covered made transparent; `None` when nothing is left.
-pub(super) fn strip(
-    picture: &Pixmap,
-    image_row: u16,
-    (cell_width, height): (u32, u32),
-    hidden: impl Fn(u16) -> bool,
-) -> Option<Pixmap> {
-    let top = u32::from(image_row) * height;
-    if top >= picture.height() {
-        return None;
-    }
-    let rows = height.min(picture.height() - top);
-    let mut out = Pixmap::new(picture.width(), rows)?;
-    let stride = picture.width() as usize * 4;
-    let start = top as usize * stride;
-    out.data_mut()
-        .copy_from_slice(&picture.data()[start..start + rows as usize * stride]);
-    for col in 0..picture.width().div_ceil(cell_width.max(1)) {
-        if !hidden(col as u16) {
-            continue;
-        }
-        let (x0, x1) = (col * cell_width, ((col + 1) * cell_width).min(picture.width()));
-        for y in 0..rows as usize {
-            out.data_mut()[y * stride + x0 as usize * 4..y * stride + x1 as usize * 4].fill(0);
+    for &(x, y, w, h) in cells {
+        // Only where the image is: past its edges the pattern would repeat its border.
+        let (x0, y0) = ((x as f32).max(origin.0), (y as f32).max(origin.1));
+        let (x1, y1) = (
+            ((x + w) as f32).min(origin.0 + dw),
+            ((y + h) as f32).min(origin.1 + dh),
+        );
+        if let Some(rect) = Rect::from_ltrb(x0, y0, x1, y1) {
+            canvas.fill_rect(rect, &paint, Transform::identity(), None);
         }
     }
-    Some(out)
 }

@@ -421,6 +421,7 @@ impl GapLayer {
         let ctx = Context {
             screen: parser.screen(),
             cell: responder.cell,
+            bytes: self.capture.len(),
         };
         let after = match kind {
             StrKind::Osc => self.images.osc(&self.capture, &ctx),

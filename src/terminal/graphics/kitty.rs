@@ -122,8 +122,9 @@ impl Command {
                 b'p' => c.placement = unsigned,
                 b'm' => c.more = number == 1,
                 b'q' => c.quiet = unsigned,
-                b'c' => c.cols = unsigned,
-                b'r' => c.rows = unsigned,
+                // Past any screen is past any use: kept small, so sizes cannot overflow.
+                b'c' => c.cols = unsigned.min(u32::from(crate::terminal::MAX_SIZE)),
+                b'r' => c.rows = unsigned.min(u32::from(super::MAX_PLACEMENT_ROWS)),
                 b'x' => c.source.0 = unsigned,
                 b'y' => c.source.1 = unsigned,
                 b'w' => c.source.2 = unsigned,
@@ -177,12 +178,18 @@ pub(super) fn command(
     let mut placed = None;
     let result = match command.action {
         b'q' => picture(&command, data).map(|_| ()),
-        b't' | b'T' => picture(&command, data).map(|picture| {
-            let id = store(graphics, &command, picture);
-            if command.action == b'T' {
-                placed = Some(place(graphics, &command, id, ctx));
-            }
-        }),
+        b't' | b'T' => {
+            let paid = Context {
+                bytes: ctx.bytes.max(data.as_ref().map_or(0, Vec::len)),
+                ..*ctx
+            };
+            picture(&command, data).map(|picture| {
+                let id = store(graphics, &command, picture);
+                if command.action == b'T' {
+                    placed = Some(place(graphics, &command, id, &paid));
+                }
+            })
+        }
         b'p' => match image_id(graphics, &command) {
             Some(id) => {
                 placed = Some(place(graphics, &command, id, ctx));
@@ -343,7 +350,7 @@ fn place(graphics: &mut Graphics, command: &Command, id: u32, ctx: &Context<'_>)
         } else {
             CursorAfter::Right
         },
-        ctx.screen,
+        ctx,
     )
 }
 

@@ -258,10 +258,18 @@ pub(crate) struct Graphics {
 }
 
 /// The screen facts an image command needs.
+#[derive(Clone, Copy)]
 pub(crate) struct Context<'a> {
     pub screen: &'a vt100::Screen,
     pub cell: CellSize,
+    /// The bytes of output that asked for the image (a string, or a transmission's
+    /// chunks): what pays for rows past the screen's height.
+    pub bytes: usize,
 }
+
+/// Bytes of output each cell row of an image past the screen's height costs: placing
+/// a row writes a line of cells, so a tiny command must not place a thousand.
+const BYTES_PER_EXTRA_ROW: usize = 16;
 
 impl Graphics {
     /// Handles a DCS string; the bytes to give the parser after its terminator.
@@ -303,7 +311,7 @@ impl Graphics {
                 z: 0,
             },
             CursorAfter::Right,
-            ctx.screen,
+            ctx,
         ))
     }
 
@@ -343,13 +351,14 @@ impl Graphics {
                 z: 0,
             },
             cursor,
-            ctx.screen,
+            ctx,
         )
     }
 
     /// Records a placement at the cursor and returns the bytes that blank its cells, mark
     /// its rows and move the cursor past it.
-    fn place(&mut self, new: Shown, cursor: CursorAfter, screen: &vt100::Screen) -> Vec<u8> {
+    fn place(&mut self, new: Shown, cursor: CursorAfter, ctx: &Context<'_>) -> Vec<u8> {
+        let screen = ctx.screen;
         use std::fmt::Write;
         if self.markers.is_empty() {
             self.markers = vec![None; MARKER_COUNT];
@@ -369,7 +378,11 @@ impl Graphics {
         }
         self.next_serial += 1;
         let serial = self.next_serial;
-        let rows = new.rows.clamp(1, MAX_PLACEMENT_ROWS);
+        let affordable = usize::from(screen.size().0.get()).max(ctx.bytes / BYTES_PER_EXTRA_ROW);
+        let rows = new.rows.clamp(
+            1,
+            MAX_PLACEMENT_ROWS.min(affordable.min(usize::from(u16::MAX)) as u16),
+        );
         let (_, screen_cols) = (screen.size().0.get(), screen.size().1.get());
         let (_, col) = screen.cursor_position();
         let col = col.min(screen_cols - 1);

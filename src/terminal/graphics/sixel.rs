@@ -10,6 +10,9 @@
 
 use super::{MAX_IMAGE_PIXELS, Picture};
 
+/// Pixels of declared raster size each byte of a sixel string pays for.
+const PIXELS_PER_BYTE: usize = 4096;
+
 /// The colour registers a picture may use (xterm offers 1024).
 const REGISTERS: usize = 1024;
 
@@ -174,7 +177,10 @@ pub(crate) fn decode(content: &[u8]) -> Option<Picture> {
                 let mut values = [0u32; 4];
                 let (n, next) = numbers(data, i, &mut values);
                 i = next;
-                if n.len() >= 4 {
+                // A declared size the data could not have paid for (a few bytes asking
+                // for millions of pixels) is ignored: the drawn extent stands.
+                let affordable = content.len().saturating_mul(PIXELS_PER_BYTE);
+                if n.len() >= 4 && (n[2] as usize).saturating_mul(n[3] as usize) <= affordable {
                     let (w, h) = (n[2] as usize, n[3] as usize);
                     if !sheet.reserve(w, h) {
                         return None;
@@ -281,7 +287,10 @@ mod tests {
     #[test]
     fn a_huge_repeat_or_raster_is_refused_not_allocated() {
         assert!(decode(b"q!999999999~").is_none());
-        assert!(decode(b"q\"1;1;100000;100000~").is_none());
+        assert_eq!(
+            decode(b"q\"1;1;100000;100000~").map(|p| (p.width, p.height)),
+            Some((1, 6))
+        );
         assert!(decode(b"q").is_none());
         assert!(decode(b"1$q").is_none(), "DECRQSS is not sixel");
     }

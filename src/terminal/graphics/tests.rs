@@ -175,6 +175,7 @@ fn stored_images_are_bounded_and_the_oldest_go_first() {
     let ctx = Context {
         screen: t.parser.screen(),
         cell: CellSize::default(),
+        bytes: 0,
     };
     let big = (MAX_IMAGE_MEMORY / 3) as u32 / 4;
     for _ in 0..5 {
@@ -202,4 +203,38 @@ fn kitty_chunks_each_padded_with_stray_low_bits_decode_as_chafa_sends_them() {
         panic!("{:?}", snap.images())
     };
     assert_eq!(image.pixels().2, [255, 255, 255, 255, 255, 255, 255, 255]);
+}
+
+#[test]
+fn hostile_sizes_neither_fault_the_terminal_nor_allocate_beyond_the_caps() {
+    let mut t = term();
+    // Cell counts past any screen, a pixel size past any picture, a huge declared raster.
+    t.process(b"\x1b_Ga=T,f=24,s=1,v=1,c=4294967295,r=4294967295;AAAA\x1b\\");
+    t.process(b"\x1b]1337;File=inline=1;width=4000000000px;height=99999:AAAA\x07");
+    t.process(b"\x1bP0;1;0q\"1;1;4096;4096#1~\x1b\\");
+    assert!(t.fault().is_none(), "{:?}", t.fault());
+    let snap = t.snapshot();
+    let kitty = snap
+        .images()
+        .iter()
+        .find(|i| i.protocol == ImageProtocol::Kitty)
+        .unwrap();
+    assert!(
+        kitty.rows <= 10,
+        "rows cut to the screen for a tiny command: {}",
+        kitty.rows
+    );
+    let sixel = snap
+        .images()
+        .iter()
+        .find(|i| i.protocol == ImageProtocol::Sixel)
+        .unwrap();
+    assert_eq!(
+        (sixel.width, sixel.height),
+        (1, 6),
+        "a raster the data cannot pay for is not allocated"
+    );
+    // And the picture renders without allocating the asked-for size.
+    let image = snap.render(&crate::render::RenderOptions::default()).unwrap();
+    assert_eq!(image.width, 40 * 10 + 16);
 }
