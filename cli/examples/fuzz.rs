@@ -206,6 +206,67 @@ fn terminal_input(rng: &mut Rng) -> Vec<u8> {
                     out.extend_from_slice(end);
                 }
             }
+            3 => {
+                // An image command: kitty keys with random numbers (huge ones too), a
+                // sixel with random bands, registers, repeats and raster size, or an
+                // iTerm2 file with random sizes; base64 payloads of random length.
+                let number = |rng: &mut Rng| {
+                    let digits = rng.next().to_string();
+                    digits[..(1 + rng.below(12)).min(digits.len())].to_string()
+                };
+                match rng.below(3) {
+                    0 => {
+                        out.extend_from_slice(b"\x1b_G");
+                        for i in 0..rng.below(8) {
+                            if i > 0 {
+                                out.push(b',');
+                            }
+                            out.push(*rng.pick(b"afstvoiIpmqcrxywhCzdSO"));
+                            out.push(b'=');
+                            if rng.chance(30) {
+                                out.push(*rng.pick(b"tTpdqaAiIcCzZxXyYfd"));
+                            } else {
+                                out.extend_from_slice(number(rng).as_bytes());
+                            }
+                        }
+                        out.push(b';');
+                        out.extend((0..rng.below(64)).map(|_| *rng.pick(b"AQgw/+=ABCD")));
+                    }
+                    1 => {
+                        out.extend_from_slice(b"\x1bP0;1;0q");
+                        for _ in 0..rng.below(30) {
+                            match rng.below(5) {
+                                0 => out.extend_from_slice(
+                                    format!("\"1;1;{};{}", number(rng), number(rng)).as_bytes(),
+                                ),
+                                1 => out.extend_from_slice(
+                                    format!(
+                                        "#{};{};{};{};{}",
+                                        number(rng),
+                                        rng.below(3),
+                                        number(rng),
+                                        number(rng),
+                                        number(rng)
+                                    )
+                                    .as_bytes(),
+                                ),
+                                2 => out.extend_from_slice(format!("!{}", number(rng)).as_bytes()),
+                                3 => out.push(*rng.pick(b"$-")),
+                                _ => out.push(0x3f + rng.below(0x40) as u8),
+                            }
+                        }
+                    }
+                    _ => {
+                        let size = format!("{}{}", number(rng), rng.pick(&["", "px", "%"]));
+                        out.extend_from_slice(
+                            format!("\x1b]1337;File=inline=1;width={size};height={size}:").as_bytes(),
+                        );
+                        out.extend((0..rng.below(64)).map(|_| *rng.pick(b"iVBORw0KGgoAAAA")));
+                    }
+                }
+                let end: &[u8] = rng.pick::<&[u8]>(&[&b"\x07"[..], b"\x1b\\"]);
+                out.extend_from_slice(end);
+            }
             _ => {
                 let fragment: &[u8] = rng.pick::<&[u8]>(FRAGMENTS);
                 out.extend_from_slice(fragment);

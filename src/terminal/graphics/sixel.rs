@@ -10,7 +10,9 @@
 
 use super::{MAX_IMAGE_PIXELS, Picture};
 
-/// Pixels of declared raster size each byte of a sixel string pays for.
+/// Pixels each byte of a sixel string pays for: repeats and raster sizes make a few bytes
+/// ask for millions of pixels, and a picture that needs more than this is refused (a
+/// real one is far below it: a solid 800×600 picture takes 800 bytes, 600 pixels a byte).
 const PIXELS_PER_BYTE: usize = 4096;
 
 /// The colour registers a picture may use (xterm offers 1024).
@@ -70,6 +72,8 @@ fn hls(h: u32, l: u32, s: u32) -> [u8; 3] {
 
 /// The picture being drawn: pixels as RGBA words (0: not set), grown as sixels land.
 struct Sheet {
+    /// The most pixels this string may draw (see [`PIXELS_PER_BYTE`]).
+    limit: usize,
     width: usize,
     height: usize,
     pixels: Vec<u32>,
@@ -83,7 +87,9 @@ impl Sheet {
         if w <= self.width && h <= self.height {
             return true;
         }
-        if w.saturating_mul(h) > MAX_IMAGE_PIXELS {
+        // What the sheet must become: the new size in both directions, not just the one.
+        let (w, h) = (w.max(self.width), h.max(self.height));
+        if w.saturating_mul(h) > self.limit {
             return false;
         }
         // Doubling keeps a tall picture, drawn band by band, from being copied per band.
@@ -95,7 +101,7 @@ impl Sheet {
             }
         };
         let (mut nw, mut nh) = (grow(w, self.width), grow(h, self.height));
-        if nw.saturating_mul(nh) > MAX_IMAGE_PIXELS {
+        if nw.saturating_mul(nh) > self.limit {
             (nw, nh) = (w.max(self.width), h.max(self.height));
         }
         let mut grown = vec![0u32; nw * nh];
@@ -123,6 +129,10 @@ pub(crate) fn decode(content: &[u8]) -> Option<Picture> {
         palette[i] = rgba([percent(r.into()), percent(g.into()), percent(b.into())]);
     }
     let mut sheet = Sheet {
+        limit: content
+            .len()
+            .saturating_mul(PIXELS_PER_BYTE)
+            .min(MAX_IMAGE_PIXELS),
         width: 0,
         height: 0,
         pixels: Vec::new(),
@@ -179,13 +189,11 @@ pub(crate) fn decode(content: &[u8]) -> Option<Picture> {
                 i = next;
                 // A declared size the data could not have paid for (a few bytes asking
                 // for millions of pixels) is ignored: the drawn extent stands.
-                let affordable = content.len().saturating_mul(PIXELS_PER_BYTE);
-                if n.len() >= 4 && (n[2] as usize).saturating_mul(n[3] as usize) <= affordable {
+                if n.len() >= 4 {
                     let (w, h) = (n[2] as usize, n[3] as usize);
-                    if !sheet.reserve(w, h) {
-                        return None;
+                    if sheet.reserve(w, h) {
+                        sheet.used = (sheet.used.0.max(w), sheet.used.1.max(h));
                     }
-                    sheet.used = (sheet.used.0.max(w), sheet.used.1.max(h));
                 }
             }
             b'$' => x = 0,
@@ -287,6 +295,7 @@ mod tests {
     #[test]
     fn a_huge_repeat_or_raster_is_refused_not_allocated() {
         assert!(decode(b"q!999999999~").is_none());
+        assert!(decode(b"q!90000~").is_none(), "540000 pixels from 9 bytes");
         assert_eq!(
             decode(b"q\"1;1;100000;100000~").map(|p| (p.width, p.height)),
             Some((1, 6))

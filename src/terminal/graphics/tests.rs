@@ -238,3 +238,26 @@ fn hostile_sizes_neither_fault_the_terminal_nor_allocate_beyond_the_caps() {
     let image = snap.render(&crate::render::RenderOptions::default()).unwrap();
     assert_eq!(image.width, 40 * 10 + 16);
 }
+
+#[test]
+fn a_few_bytes_of_sixel_cannot_buy_megapixels() {
+    // Found by the fuzzer: repeats of a million columns made 816 bytes take 630 ms.
+    // Such a picture is refused before anything is allocated for it.
+    let mut t = term();
+    t.process(b"\x1bP0;1;0q!1636753s-!1636753~\x1b\\");
+    assert!(t.snapshot().images().is_empty());
+    // A real picture of the same width pays for itself.
+    let row = format!("#1;2;100;0;0!{}~", 2000);
+    t.process(format!("\x1bP0;1;0q{}{}\x1b\\", row, " ".repeat(2000 * 6 / 4096 + 1)).as_bytes());
+    assert_eq!(t.snapshot().images().len(), 1);
+    // Found by the fuzzer: a raster size 1 wide but tall, after a wide band, asked for
+    // the product of the two (18 GB) though each alone was affordable.
+    let padding = " ".repeat(110); // pays for the wide band, not for the product
+    t.process(format!("\x1bP0;1;0qr-!35608w\"1;1;1;119991{padding}\x1b\\").as_bytes());
+    assert_eq!(t.snapshot().images().len(), 2);
+    assert_eq!(
+        t.snapshot().images()[1].height,
+        12,
+        "the raster that could not be paid for is ignored"
+    );
+}
