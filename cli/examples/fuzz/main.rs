@@ -1,0 +1,171 @@
+//! The fuzz harness that stays: random and mutated inputs through everything that reads
+//! what the outside world sends, on the stable toolchain.
+//!
+//! Targets:
+//! - `terminal`: program output through [`Terminal`] at a random size — fragments of
+//!   escape sequences, strings, UTF-8 and controls, huge parameters — fed whole, byte by
+//!   byte, and split at every boundary (short inputs) or at random ones (long inputs); the
+//!   screens and replies must be the same every way, and the parser must not fault;
+//! - `keys`: the key grammar (`Key::parse`, `parse_key_list`) and every parsed key's
+//!   encoding in both cursor modes;
+//! - `protocol`: the host's request-line parser on mutated valid requests and noise;
+//! - `tape`: the tape parser on mutated real tapes and on soups of the language's own
+//!   tokens; every error must be one line at a place inside the tape, every command's
+//!   place and text must be the tape's, and parsing twice must give the same result.
+//!
+//! Zero panics and zero hangs: each input runs under a time bound ([`PER_INPUT`]); a
+//! panic, a hang, a fault or a split that changes the screen stops the run, writes the
+//! input to `fuzz-failure-TARGET.bin` and exits 1. Counts are printed per target.
+//!
+//! `cargo run --release -p tuipilot-cli --example fuzz -- [--seconds N] [--seed S]`
+//!
+//! Each target's inputs and checks are in a module of its own.
+
+#![allow(dead_code, missing_docs)]
+
+#[path = "../../src/error.rs"]
+mod error;
+mod keys;
+#[path = "../../src/host/protocol.rs"]
+mod protocol;
+mod requests;
+mod tapes;
+mod terminal;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use keys::{check_keys, keys_input};
+use requests::{check_protocol, protocol_input};
+use tapes::{check_tape, tape_input};
+use terminal::{check_terminal, terminal_input};
+
+/// The longest any one input may take.
+const PER_INPUT: Duration = Duration::from_secs(5);
+
+/// splitmix64: small, fast, and reproducible from a seed.
+pub(crate) struct Rng(u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    pub(crate) fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// Runs `check` on `input` with a panic guard; the watchdog catches hangs.
+fn run_one(target: &str, input: &[u8], check: impl FnOnce() -> Result<(), String>) {
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check))
+        .unwrap_or_else(|panic| Err(format!("panicked: {}", panic_message(&*panic))));
+    if let Err(why) = outcome {
+        fail(target, input, &why);
+    }
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic".into())
+}
+
+fn fail(target: &str, input: &[u8], why: &str) -> ! {
+    let file = format!("fuzz-failure-{target}.bin");
+    let _ = std::fs::write(&file, input);
+    eprintln!(
+        "fuzz: {target}: {why}; the input is in {file} ({} bytes)",
+        input.len()
+    );
+    std::process::exit(1)
+}
+
+fn main() {
+    let mut seconds = 10u64;
+    let mut seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next().and_then(|v| v.parse().ok());
+        match (arg.as_str(), value) {
+            ("--seconds", Some(v)) => seconds = v,
+            ("--seed", Some(v)) => seed = v,
+            _ => {
+                eprintln!("usage: fuzz [--seconds N] [--seed S]");
+                std::process::exit(2);
+            }
+        }
+    }
+    // A hang is an input still running after PER_INPUT: the watchdog reports it.
+    let current: Arc<Mutex<(&'static str, Vec<u8>, Instant)>> =
+        Arc::new(Mutex::new(("none", Vec::new(), Instant::now())));
+    let done = Arc::new(AtomicU64::new(0));
+    {
+        let current = current.clone();
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(Duration::from_millis(250));
+                let (target, input, started) = current.lock().unwrap_or_else(|p| p.into_inner()).clone();
+                if started.elapsed() > PER_INPUT {
+                    fail(
+                        target,
+                        &input,
+                        &format!("one input ran over {} s", PER_INPUT.as_secs()),
+                    );
+                }
+            }
+        });
+    }
+    std::panic::set_hook(Box::new(|_| {}));
+    println!("fuzz: seed {seed}, {seconds} s");
+    let mut rng = Rng(seed);
+    let mut counts = [0u64; 4];
+    let mut bytes = 0u64;
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    while Instant::now() < deadline {
+        for (i, target) in ["terminal", "keys", "protocol", "tape"].into_iter().enumerate() {
+            let input = match i {
+                0 => terminal_input(&mut rng),
+                1 => keys_input(&mut rng).into_bytes(),
+                2 => protocol_input(&mut rng),
+                _ => tape_input(&mut rng),
+            };
+            *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
+            bytes += input.len() as u64;
+            let mut split_rng = Rng(rng.next());
+            match i {
+                0 => run_one(target, &input, || check_terminal(&mut split_rng, &input)),
+                1 => run_one(target, &input, || check_keys(&String::from_utf8_lossy(&input))),
+                2 => run_one(target, &input, || check_protocol(&input)),
+                _ => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
+            }
+            counts[i] += 1;
+        }
+        done.fetch_add(1, Ordering::Relaxed);
+    }
+    println!(
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes; {:.1} MB of input",
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        bytes as f64 / 1e6
+    );
+}
