@@ -7,16 +7,7 @@
 //! read in every form iTerm2 accepts: `N` cells, `Npx`, `N%` of the screen, `auto`; with
 //! `preserveAspectRatio=1` (the default) the picture fits inside the box they make.
 
-use super::{Context, Picture, base64_decode, cells_for};
-
-/// A decoded inline image and the box it takes.
-pub(super) struct Inline {
-    pub picture: Picture,
-    /// Drawn size in the terminal's pixels.
-    pub display: (u32, u32),
-    pub cols: u16,
-    pub rows: u16,
-}
+use super::{Context, Picture, base64_decode, drawn_size};
 
 /// One of `width` / `height`: a size in the terminal's pixels, or `None` for `auto`.
 fn length(value: &str, cell: u32, screen_cells: u32) -> Option<u32> {
@@ -35,8 +26,9 @@ fn length(value: &str, cell: u32, screen_cells: u32) -> Option<u32> {
     }
 }
 
-/// Decodes the part after `File=`; `None` when it is not an inline image this can show.
-pub(super) fn decode(file: &[u8], ctx: &Context<'_>) -> Option<Inline> {
+/// Decodes the part after `File=` into the picture and the size it is drawn at in the
+/// terminal's pixels; `None` when it is not an inline image this can show.
+pub(super) fn decode(file: &[u8], ctx: &Context<'_>) -> Option<(Picture, (u32, u32))> {
     let colon = file.iter().position(|&b| b == b':')?;
     let args = std::str::from_utf8(&file[..colon]).ok()?;
     let (mut inline, mut width, mut height, mut keep_aspect) = (false, None, None, true);
@@ -67,28 +59,6 @@ pub(super) fn decode(file: &[u8], ctx: &Context<'_>) -> Option<Inline> {
         super::decode_png(&bytes)
     }
     .ok()?;
-    let (pw, ph) = (picture.width.max(1), picture.height.max(1));
-    let scale = |n: u32, num: u32, den: u32| (u64::from(n) * u64::from(num) / u64::from(den)) as u32;
-    let display = match (width, height) {
-        (None, None) => (pw, ph),
-        (Some(w), None) => (w, if keep_aspect { scale(ph, w, pw) } else { ph }),
-        (None, Some(h)) => (if keep_aspect { scale(pw, h, ph) } else { pw }, h),
-        (Some(w), Some(h)) if keep_aspect => {
-            // Fit inside the box: the tighter side decides.
-            if u64::from(w) * u64::from(ph) <= u64::from(h) * u64::from(pw) {
-                (w, scale(ph, w, pw))
-            } else {
-                (scale(pw, h, ph), h)
-            }
-        }
-        (Some(w), Some(h)) => (w, h),
-    };
-    let display = (display.0.max(1), display.1.max(1));
-    let (cols, rows) = cells_for(display, ctx.cell);
-    Some(Inline {
-        picture,
-        display,
-        cols,
-        rows,
-    })
+    let display = drawn_size((picture.width, picture.height), (width, height), keep_aspect);
+    Some((picture, display))
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use super::{
     Context, CursorAfter, Graphics, ImageProtocol, MAX_IMAGE_PIXELS, MAX_IMAGE_STRING, Picture, Shown,
-    base64_decode, cells_for,
+    base64_decode, drawn_size,
 };
 use crate::terminal::respond::Responder;
 
@@ -315,36 +315,25 @@ fn place(graphics: &mut Graphics, command: &Command, id: u32, ctx: &Context<'_>)
             None => return Vec::new(),
         }
     };
-    let (cw, ch) = (
-        u32::from(ctx.cell.width.max(1)),
-        u32::from(ctx.cell.height.max(1)),
+    // Cells asked for, as pixels; one of them keeps the proportions, both stretch.
+    let cells = |n: u32, cell: u16| (n > 0).then(|| n * u32::from(cell.max(1)));
+    let asked = (
+        cells(command.cols, ctx.cell.width),
+        cells(command.rows, ctx.cell.height),
     );
-    let (pw, ph) = (picture.width.max(1), picture.height.max(1));
-    let display = match (command.cols, command.rows) {
-        (0, 0) => (pw, ph),
-        (c, 0) => (c * cw, (u64::from(ph) * u64::from(c * cw) / u64::from(pw)) as u32),
-        (0, r) => ((u64::from(pw) * u64::from(r * ch) / u64::from(ph)) as u32, r * ch),
-        (c, r) => (c * cw, r * ch),
+    let display = drawn_size(
+        (picture.width, picture.height),
+        asked,
+        asked.0.is_none() || asked.1.is_none(),
+    );
+    let shown = Shown {
+        placement_id: command.placement,
+        above_text: command.z >= 0,
+        z: command.z,
+        ..Shown::new(ImageProtocol::Kitty, id, picture, display, ctx.cell)
     };
-    let (mut cols, mut rows) = cells_for(display, ctx.cell);
-    if command.cols > 0 {
-        cols = command.cols.min(u32::from(u16::MAX)) as u16;
-    }
-    if command.rows > 0 {
-        rows = command.rows.min(u32::from(u16::MAX)) as u16;
-    }
     graphics.place(
-        Shown {
-            protocol: ImageProtocol::Kitty,
-            id,
-            placement_id: command.placement,
-            picture,
-            display,
-            cols,
-            rows,
-            above_text: command.z >= 0,
-            z: command.z,
-        },
+        shown,
         if command.stay {
             CursorAfter::Stay
         } else {

@@ -238,6 +238,30 @@ struct Shown {
     z: i32,
 }
 
+impl Shown {
+    /// A picture drawn `display` pixels large over the cells that takes, below the text.
+    fn new(
+        protocol: ImageProtocol,
+        id: u32,
+        picture: Arc<Picture>,
+        display: (u32, u32),
+        cell: CellSize,
+    ) -> Shown {
+        let (cols, rows) = cells_for(display, cell);
+        Shown {
+            protocol,
+            id,
+            placement_id: 0,
+            picture,
+            display,
+            cols,
+            rows,
+            above_text: false,
+            z: 0,
+        }
+    }
+}
+
 /// A picture placed on the screen, and the markers of its rows.
 struct Placement {
     serial: u64,
@@ -275,9 +299,8 @@ impl Graphics {
     /// Handles a DCS string; the bytes to give the parser after its terminator.
     pub(crate) fn dcs(&mut self, content: &[u8], ctx: &Context<'_>) -> Option<Vec<u8>> {
         let picture = sixel::decode(content)?;
-        self.next_id += 1;
-        let id = self.next_id;
-        Some(self.place_natural(ImageProtocol::Sixel, id, picture, ctx, CursorAfter::Below))
+        let display = (picture.width, picture.height);
+        Some(self.place_new(ImageProtocol::Sixel, picture, display, CursorAfter::Below, ctx))
     }
 
     /// Handles an APC string (kitty graphics); the bytes to give the parser after it.
@@ -294,25 +317,8 @@ impl Graphics {
     /// Handles an OSC string (iTerm2 `1337;File=`); the bytes to give the parser after it.
     pub(crate) fn osc(&mut self, content: &[u8], ctx: &Context<'_>) -> Option<Vec<u8>> {
         let file = content.strip_prefix(b"1337;File=")?;
-        let inline = iterm::decode(file, ctx)?;
-        self.next_id += 1;
-        let id = self.next_id;
-        self.make_room(inline.picture.bytes());
-        Some(self.place(
-            Shown {
-                protocol: ImageProtocol::Iterm2,
-                id,
-                placement_id: 0,
-                picture: Arc::new(inline.picture),
-                display: inline.display,
-                cols: inline.cols,
-                rows: inline.rows,
-                above_text: false,
-                z: 0,
-            },
-            CursorAfter::Right,
-            ctx,
-        ))
+        let (picture, display) = iterm::decode(file, ctx)?;
+        Some(self.place_new(ImageProtocol::Iterm2, picture, display, CursorAfter::Right, ctx))
     }
 
     /// Whether an OSC/DCS/APC string that starts with `start` carries an image (and so may
@@ -326,40 +332,27 @@ impl Graphics {
                 .is_some_and(|q| start[..q].iter().all(|b| b.is_ascii_digit() || *b == b';'))
     }
 
-    /// Places a picture at its own size (sixel).
-    fn place_natural(
+    /// Places a picture of the sixel or iTerm2 protocol, `display` pixels large, under a
+    /// new id.
+    fn place_new(
         &mut self,
         protocol: ImageProtocol,
-        id: u32,
         picture: Picture,
-        ctx: &Context<'_>,
+        display: (u32, u32),
         cursor: CursorAfter,
+        ctx: &Context<'_>,
     ) -> Vec<u8> {
-        let display = (picture.width, picture.height);
-        let (cols, rows) = cells_for(display, ctx.cell);
+        self.next_id += 1;
         self.make_room(picture.bytes());
-        self.place(
-            Shown {
-                protocol,
-                id,
-                placement_id: 0,
-                picture: Arc::new(picture),
-                display,
-                cols,
-                rows,
-                above_text: false,
-                z: 0,
-            },
-            cursor,
-            ctx,
-        )
+        let shown = Shown::new(protocol, self.next_id, Arc::new(picture), display, ctx.cell);
+        self.place(shown, cursor, ctx)
     }
 
     /// Records a placement at the cursor and returns the bytes that blank its cells, mark
     /// its rows and move the cursor past it.
     fn place(&mut self, new: Shown, cursor: CursorAfter, ctx: &Context<'_>) -> Vec<u8> {
-        let screen = ctx.screen;
         use std::fmt::Write;
+        let screen = ctx.screen;
         if self.markers.is_empty() {
             self.markers = vec![None; MARKER_COUNT];
         }
@@ -383,7 +376,7 @@ impl Graphics {
             1,
             MAX_PLACEMENT_ROWS.min(affordable.min(usize::from(u16::MAX)) as u16),
         );
-        let (_, screen_cols) = (screen.size().0.get(), screen.size().1.get());
+        let screen_cols = screen.size().1.get();
         let (_, col) = screen.cursor_position();
         let col = col.min(screen_cols - 1);
         let blank = new.cols.clamp(1, screen_cols - col);
@@ -571,6 +564,33 @@ fn cells_for(display: (u32, u32), cell: CellSize) -> (u16, u16) {
         across.clamp(1, u32::from(u16::MAX)) as u16,
         down.clamp(1, u32::from(MAX_PLACEMENT_ROWS)) as u16,
     )
+}
+
+/// The size a `(width, height)` picture is drawn at, in the terminal's pixels: as asked,
+/// a side not asked for in proportion to the other (or its own when not `keep_aspect`),
+/// both asked for fitted inside them in proportion (or stretched when not `keep_aspect`).
+fn drawn_size(
+    (width, height): (u32, u32),
+    asked: (Option<u32>, Option<u32>),
+    keep_aspect: bool,
+) -> (u32, u32) {
+    let (pw, ph) = (width.max(1), height.max(1));
+    let scale = |n: u32, num: u32, den: u32| (u64::from(n) * u64::from(num) / u64::from(den)) as u32;
+    let size = match asked {
+        (None, None) => (pw, ph),
+        (Some(w), None) => (w, if keep_aspect { scale(ph, w, pw) } else { ph }),
+        (None, Some(h)) => (if keep_aspect { scale(pw, h, ph) } else { pw }, h),
+        (Some(w), Some(h)) if keep_aspect => {
+            // Fit inside the box: the tighter side decides.
+            if u64::from(w) * u64::from(ph) <= u64::from(h) * u64::from(pw) {
+                (w, scale(ph, w, pw))
+            } else {
+                (scale(pw, h, ph), h)
+            }
+        }
+        (Some(w), Some(h)) => (w, h),
+    };
+    (size.0.max(1), size.1.max(1))
 }
 
 /// Base64 as the protocols send it: padding optional, stray low bits in the last

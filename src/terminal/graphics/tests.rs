@@ -179,12 +179,12 @@ fn stored_images_are_bounded_and_the_oldest_go_first() {
     };
     let big = (MAX_IMAGE_MEMORY / 3) as u32 / 4;
     for _ in 0..5 {
-        g.place_natural(
+        g.place_new(
             ImageProtocol::Sixel,
-            1,
             Picture::new(big, 1, vec![0; big as usize * 4]),
-            &ctx,
+            (big, 1),
             CursorAfter::Below,
+            &ctx,
         );
         assert!(g.memory() <= MAX_IMAGE_MEMORY);
     }
