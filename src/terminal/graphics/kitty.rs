@@ -347,19 +347,22 @@ fn place(graphics: &mut Graphics, command: &Command, id: u32, ctx: &Context<'_>)
 fn delete(graphics: &mut Graphics, command: &Command, ctx: &Context<'_>) {
     let free = command.delete.is_ascii_uppercase();
     let (cursor_row, cursor_col) = ctx.screen.cursor_position();
+    let (cursor_row, cursor_col) = (u32::from(cursor_row), u32::from(cursor_col));
     // Positions are 1-based in the command.
     let (x, y) = (
         command.source.0.saturating_sub(1),
         command.source.1.saturating_sub(1),
     );
-    let located = graphics.images(ctx.screen, ctx.cell);
-    let covers = |row: u32, col: u32| {
-        move |image: &super::Image| {
-            image.protocol == ImageProtocol::Kitty
-                && image.strips.iter().any(|&(r, _)| u32::from(r) == row)
-                && (u32::from(image.col)..u32::from(image.col) + u32::from(image.cols)).contains(&col)
-        }
+    // Where kitty's placements are, read off the screen only for the keys that ask.
+    let located_where = |keep: &dyn Fn(&super::Image) -> bool| -> Vec<u32> {
+        let images = graphics.images(ctx.screen, ctx.cell);
+        let kitty = images.iter().filter(|i| i.protocol == ImageProtocol::Kitty);
+        kitty.filter(|i| keep(i)).map(|i| i.id).collect()
     };
+    let in_col = |image: &super::Image, col: u32| {
+        (u32::from(image.col)..u32::from(image.col) + u32::from(image.cols)).contains(&col)
+    };
+    let in_row = |image: &super::Image, row: u32| image.strips.iter().any(|&(r, _)| u32::from(r) == row);
     let ids: Vec<u32> = match command.delete.to_ascii_lowercase() {
         b'a' => graphics
             .placements
@@ -379,25 +382,11 @@ fn delete(graphics: &mut Graphics, command: &Command, ctx: &Context<'_>) {
                 .filter(|id| (low..=high).contains(id))
                 .collect()
         }
-        b'c' => {
-            let hit = covers(u32::from(cursor_row), u32::from(cursor_col));
-            located.iter().filter(|i| hit(i)).map(|i| i.id).collect()
-        }
+        b'c' => located_where(&|i| in_row(i, cursor_row) && in_col(i, cursor_col)),
         // At a cell (`q` adds a z-index, not told apart here).
-        b'p' | b'q' => {
-            let hit = covers(y, x);
-            located.iter().filter(|i| hit(i)).map(|i| i.id).collect()
-        }
-        b'x' => located
-            .iter()
-            .filter(|i| (u32::from(i.col)..u32::from(i.col) + u32::from(i.cols)).contains(&x))
-            .map(|i| i.id)
-            .collect(),
-        b'y' => located
-            .iter()
-            .filter(|i| i.strips.iter().any(|&(r, _)| u32::from(r) == y))
-            .map(|i| i.id)
-            .collect(),
+        b'p' | b'q' => located_where(&|i| in_row(i, y) && in_col(i, x)),
+        b'x' => located_where(&|i| in_col(i, x)),
+        b'y' => located_where(&|i| in_row(i, y)),
         b'z' => graphics
             .placements
             .values()

@@ -261,3 +261,29 @@ fn a_few_bytes_of_sixel_cannot_buy_megapixels() {
         "the raster that could not be paid for is ignored"
     );
 }
+
+#[test]
+fn kitty_deletes_by_column_leave_a_sixel_there_and_a_kitty_image_of_its_number_elsewhere() {
+    // The sixel is image 1 of its protocol and the kitty image has id 1: deleting the
+    // placements in the sixel's column must not reach the kitty image in another column.
+    let mut t = term();
+    t.process(sixel(10, 6).as_bytes());
+    t.process(
+        format!(
+            "\x1b[1;20H\x1b_Ga=T,f=24,s=1,v=1,i=1,q=1;{}\x1b\\",
+            b64(&[1, 2, 3])
+        )
+        .as_bytes(),
+    );
+    assert_eq!(t.snapshot().images().len(), 2);
+    t.process(b"\x1b_Ga=d,d=x,x=1\x1b\\");
+    let snap = t.snapshot();
+    let kinds: Vec<_> = snap.images().iter().map(|i| (i.protocol, i.id)).collect();
+    assert_eq!(kinds, [(ImageProtocol::Sixel, 1), (ImageProtocol::Kitty, 1)]);
+    t.process(b"\x1b_Ga=d,d=x,x=20\x1b\\");
+    assert_eq!(
+        t.snapshot().images().len(),
+        1,
+        "the kitty image in column 20 goes"
+    );
+}
