@@ -89,31 +89,20 @@ impl Painter<'_> {
     ) {
         let background = self.options.theme.background;
         let (cw, ch) = (self.cell_width(), self.cell_height());
-        let (cols, _) = snapshot.size();
         for (image, picture) in snapshot.images().iter().zip(pictures) {
             let Some(picture) = picture else { continue };
             if image.above_text == colors.is_some() {
                 continue;
             }
             for &(_, image_row) in image.visible_rows().iter().filter(|(r, _)| *r == row) {
-                let hidden = |col: u16| {
-                    colors.is_some_and(|colors| {
-                        colors
-                            .get(usize::from(col))
-                            .is_some_and(|&(_, bg)| bg != background)
-                            || snapshot
-                                .cell(row, col)
-                                .is_some_and(|c| !c.text().trim().is_empty())
-                    })
-                };
-                let shown: Vec<(i32, i32, i32, i32)> = (image.col
-                    ..image.col.saturating_add(image.cols).min(cols))
-                    .filter(|&col| !hidden(col))
-                    .map(|col| {
-                        let (x, y) = self.origin(row, col);
-                        (x, y, cw, ch)
-                    })
-                    .collect();
+                let shown: Vec<(i32, i32, i32, i32)> =
+                    images::shown_columns(snapshot, image, row, colors, background)
+                        .into_iter()
+                        .map(|col| {
+                            let (x, y) = self.origin(row, col);
+                            (x, y, cw, ch)
+                        })
+                        .collect();
                 let (x, y) = self.origin(row, image.col);
                 let top = (y - i32::from(image_row) * ch) as f32;
                 images::fill(

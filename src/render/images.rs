@@ -10,6 +10,8 @@
 use tiny_skia::{FilterQuality, Paint, Pattern, Pixmap, Rect, SpreadMode, Transform};
 
 use super::Metrics;
+use crate::color::Rgb;
+use crate::snapshot::Snapshot;
 use crate::terminal::Image;
 
 /// Straight RGBA pixels as a (premultiplied) pixmap.
@@ -19,6 +21,41 @@ pub(super) fn pixmap(width: u32, height: u32, rgba: &[u8]) -> Option<Pixmap> {
         *dst = tiny_skia::ColorU8::from_rgba(src[0], src[1], src[2], src[3]).premultiply();
     }
     Some(out)
+}
+
+/// The size an image is drawn at in this render's pixels: its size in the terminal's
+/// pixels, scaled from the terminal's cells to the render's.
+pub(super) fn drawn_size(image: &Image, metrics: &Metrics) -> (f32, f32) {
+    (
+        image.display.0 as f32 * metrics.cell_width as f32 / f32::from(image.cell.width.max(1)),
+        image.display.1 as f32 * metrics.cell_height as f32 / f32::from(image.cell.height.max(1)),
+    )
+}
+
+/// The screen columns of `row` where the image shows: those it covers on the screen, and
+/// for an image below the text (`colors`: the row's cell colours) only the cells with
+/// neither text nor a background of their own, as text written over a sixel hides it.
+pub(super) fn shown_columns(
+    snapshot: &Snapshot,
+    image: &Image,
+    row: u16,
+    colors: Option<&[(Rgb, Rgb)]>,
+    background: Rgb,
+) -> Vec<u16> {
+    let (cols, _) = snapshot.size();
+    let hidden = |col: u16| {
+        colors.is_some_and(|colors| {
+            colors
+                .get(usize::from(col))
+                .is_some_and(|&(_, bg)| bg != background)
+                || snapshot
+                    .cell(row, col)
+                    .is_some_and(|c| !c.text().trim().is_empty())
+        })
+    };
+    (image.col..image.col.saturating_add(image.cols).min(cols))
+        .filter(|&col| !hidden(col))
+        .collect()
 }
 
 /// Each image's picture as a pixmap (`None`: nothing to draw).
@@ -44,11 +81,7 @@ pub(super) fn fill(
     origin: (f32, f32),
     cells: &[(i32, i32, i32, i32)],
 ) {
-    let (sx, sy) = (
-        metrics.cell_width as f32 / f32::from(image.cell.width.max(1)),
-        metrics.cell_height as f32 / f32::from(image.cell.height.max(1)),
-    );
-    let (dw, dh) = (image.display.0 as f32 * sx, image.display.1 as f32 * sy);
+    let (dw, dh) = drawn_size(image, metrics);
     let transform = Transform::from_row(
         dw / source.width() as f32,
         0.0,

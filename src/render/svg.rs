@@ -15,13 +15,13 @@ use std::fmt::Write;
 use base64::Engine;
 
 use super::draw::{cell_colors, cursor_mark, decorations};
+use super::images::{drawn_size, shown_columns};
 use super::procedural::{self, CellBox};
 use super::surface::{Seg, Surface};
 use super::{Metrics, PngCompression, RenderOptions, encode_png, image_size};
 use crate::color::Rgb;
 use crate::error::Result;
 use crate::snapshot::{Cell, Snapshot};
-use crate::terminal::Image;
 
 /// The font families asked for, in order.
 const FONT_STACK: &str = "'DejaVu Sans Mono','Menlo','Consolas','Noto Sans Mono','Noto Sans CJK SC',\
@@ -336,18 +336,10 @@ fn images(
         }
         let mut clip = Shapes::default();
         for &(row, _) in image.visible_rows() {
-            for offset in 0..image.cols {
-                let col = image.col + offset;
-                let cell = snapshot.cell(row, col);
-                let hidden = !above
-                    && (colors[usize::from(row)]
-                        .get(usize::from(col))
-                        .is_some_and(|&(_, bg)| bg != options.theme.background)
-                        || cell.is_some_and(|c| !c.text().trim().is_empty()));
-                if !hidden && cell.is_some() {
-                    let (x, y) = m.origin(row, col);
-                    clip.fill_rect(x, y, m.cell_width as i32, m.cell_height as i32, Rgb(0, 0, 0));
-                }
+            let below = (!above).then(|| colors[usize::from(row)].as_slice());
+            for col in shown_columns(snapshot, image, row, below, options.theme.background) {
+                let (x, y) = m.origin(row, col);
+                clip.fill_rect(x, y, m.cell_width as i32, m.cell_height as i32, Rgb(0, 0, 0));
             }
         }
         let Some((_, cells)) = clip.rects.pop() else {
@@ -355,7 +347,7 @@ fn images(
         };
         let (x, y) = m.origin(0, image.col);
         let top = y as f32 + image.row as f32 * m.cell_height as f32;
-        let (w, h) = display_size(image, m);
+        let (w, h) = drawn_size(image, m);
         let (pw, ph, rgba) = image.pixels();
         let png = encode_png(pw, ph, rgba, PngCompression::Fast)?;
         let _ = writeln!(
@@ -374,14 +366,6 @@ fn images(
         );
     }
     Ok(())
-}
-
-/// An image's drawn size in this render's pixels.
-fn display_size(image: &Image, m: &Metrics) -> (f32, f32) {
-    (
-        image.display.0 as f32 * m.cell_width as f32 / f32::from(image.cell.width.max(1)),
-        image.display.1 as f32 * m.cell_height as f32 / f32::from(image.cell.height.max(1)),
-    )
 }
 
 /// The window: a rounded frame in the theme's background and a title bar above the screen.
