@@ -279,7 +279,10 @@ fn palette(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
     }
     let rgb = colours
         .iter()
-        .flat_map(|c| c.to_le_bytes()[..3].to_vec())
+        .flat_map(|c| {
+            let [r, g, b, _] = c.to_le_bytes();
+            [r, g, b]
+        })
         .collect();
     Some((rgb, indices))
 }

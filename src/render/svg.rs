@@ -352,16 +352,14 @@ fn images(
         let png = encode_png(pw, ph, rgba, PngCompression::Fast)?;
         let _ = writeln!(
             out,
-            r#"<clipPath id="image{index}{}"><path d="{cells}"/></clipPath>"#,
-            if above { "a" } else { "" }
+            r#"<clipPath id="image{index}"><path d="{cells}"/></clipPath>"#
         );
         let _ = writeln!(
             out,
-            r#"<image x="{x}" y="{}" width="{}" height="{}" preserveAspectRatio="none" clip-path="url(#image{index}{})" href="data:image/png;base64,{}"/>"#,
+            r#"<image x="{x}" y="{}" width="{}" height="{}" preserveAspectRatio="none" clip-path="url(#image{index})" href="data:image/png;base64,{}"/>"#,
             num(top),
             num(w),
             num(h),
-            if above { "a" } else { "" },
             base64::engine::general_purpose::STANDARD.encode(png)
         );
     }
