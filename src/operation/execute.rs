@@ -32,8 +32,8 @@ enum Checked {
         timeout: Duration,
         ansi: bool,
         scrollback: bool,
-        png: Option<Box<CheckedPng>>,
-        svg: Option<Box<CheckedPng>>,
+        png: Option<Box<CheckedPicture>>,
+        svg: Option<Box<CheckedPicture>>,
         text: bool,
         mask: Vec<regex::Regex>,
         scrolled_back: usize,
@@ -54,7 +54,8 @@ enum CheckedStep {
 }
 
 #[cfg(feature = "render")]
-struct CheckedPng {
+/// A PNG or SVG request, checked: where it goes and how it is drawn.
+struct CheckedPicture {
     path: Option<std::path::PathBuf>,
     options: crate::render::RenderOptions,
     /// For an SVG: whether to frame it as a window.
@@ -62,10 +63,10 @@ struct CheckedPng {
 }
 
 #[cfg(not(feature = "render"))]
-enum CheckedPng {}
+enum CheckedPicture {}
 
 /// An SVG request checked like a PNG's, with the path it must have.
-fn check_svg(request: &SvgRequest) -> Result<CheckedPng> {
+fn check_svg(request: &SvgRequest) -> Result<CheckedPicture> {
     if request.drawing.path.is_none() {
         return Err(crate::error::Error::InvalidArgument {
             message: "an SVG capture needs a path to write to: give svg.path".into(),
@@ -80,10 +81,10 @@ fn check_svg(request: &SvgRequest) -> Result<CheckedPng> {
     Ok(checked)
 }
 
-fn check_png(request: &PngRequest) -> Result<CheckedPng> {
+fn check_png(request: &PngRequest) -> Result<CheckedPicture> {
     #[cfg(feature = "render")]
     {
-        Ok(CheckedPng {
+        Ok(CheckedPicture {
             path: request.path.clone(),
             options: request.options()?,
             frame: crate::render::SvgFrame::None,
@@ -407,7 +408,7 @@ impl Session {
 }
 
 #[cfg(feature = "render")]
-fn render_png(snapshot: &Snapshot, png: CheckedPng, screen: &mut Screen) -> Result<()> {
+fn render_png(snapshot: &Snapshot, png: CheckedPicture, screen: &mut Screen) -> Result<()> {
     let image = snapshot.render(&png.options)?;
     let bytes = image.to_png(png.options.compression)?;
     if let Some(path) = &png.path {
@@ -421,12 +422,12 @@ fn render_png(snapshot: &Snapshot, png: CheckedPng, screen: &mut Screen) -> Resu
 }
 
 #[cfg(not(feature = "render"))]
-fn render_png(_: &Snapshot, png: CheckedPng, _: &mut Screen) -> Result<()> {
+fn render_png(_: &Snapshot, png: CheckedPicture, _: &mut Screen) -> Result<()> {
     match png {}
 }
 
 #[cfg(feature = "render")]
-fn write_svg(snapshot: &Snapshot, svg: CheckedPng, screen: &mut Screen) -> Result<()> {
+fn write_svg(snapshot: &Snapshot, svg: CheckedPicture, screen: &mut Screen) -> Result<()> {
     let text = crate::render::to_svg(snapshot, &svg.options, svg.frame)?;
     if let Some(path) = &svg.path {
         crate::files::write_file_atomically(path, text.as_bytes())?;
@@ -436,6 +437,6 @@ fn write_svg(snapshot: &Snapshot, svg: CheckedPng, screen: &mut Screen) -> Resul
 }
 
 #[cfg(not(feature = "render"))]
-fn write_svg(_: &Snapshot, svg: CheckedPng, _: &mut Screen) -> Result<()> {
+fn write_svg(_: &Snapshot, svg: CheckedPicture, _: &mut Screen) -> Result<()> {
     match svg {}
 }

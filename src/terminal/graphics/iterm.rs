@@ -3,9 +3,9 @@
 //! Only `inline=1` files are shown (others are downloads, which a terminal without a
 //! user has nowhere to put). The file is decoded as PNG — the format `imgcat`, `viu`,
 //! timg and the plotting backends send — or as uncompressed TIFF (chafa's); anything else
-//! is left out. `width` and `height` are
-//! read in every form iTerm2 accepts: `N` cells, `Npx`, `N%` of the screen, `auto`; with
-//! `preserveAspectRatio=1` (the default) the picture fits inside the box they make.
+//! is left out. `width` and `height` are read in every form iTerm2 accepts: `N` cells,
+//! `Npx`, `N%` of the screen, `auto`; with `preserveAspectRatio=1` (the default) the
+//! picture fits inside the box they make.
 
 use super::{Context, Picture, base64_decode, drawn_size};
 
