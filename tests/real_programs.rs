@@ -185,3 +185,24 @@ fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
         .expect("prompt_toolkit asked for the cursor");
     assert!(cpr.reply.is_some());
 }
+
+#[test]
+fn a_paste_cannot_leave_bracketed_paste_and_run_a_command_in_bash() {
+    let dir = common::TempDir::new("paste");
+    let planted = dir.0.join("ran");
+    let s = common::bash().cwd(&dir.0).spawn().unwrap();
+    s.wait_for_text(r"^\$$").unwrap();
+    s.wait_for(|snap| snap.bracketed_paste()).unwrap();
+    // Removing the inner end marker once would assemble a new one before `; touch`.
+    s.paste("echo x\x1b[20\x1b[201~1~; touch ran\r").unwrap();
+    s.wait_for_text(r"touch ran").unwrap();
+    // Still in the line editor: Ctrl-U clears the pasted line, then a marker command
+    // shows that bash is reading keys again and ran nothing.
+    s.press("C-u").unwrap();
+    s.send_and_wait(
+        &Input::text("echo done\r"),
+        &Condition::text(r"^done\n\$$").unwrap(),
+    )
+    .unwrap();
+    assert!(!planted.exists(), "the paste ran `touch ran`:\n{}", s.text());
+}

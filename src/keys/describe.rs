@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::{KEY_NAMES, Key, KeyCode, KeyModes, Modifiers};
+use super::{KEY_NAMES, Key, KeyCode, KeyModes, Modifiers, PASTE_END, PASTE_START};
 
 /// The label a person would read for `key`.
 fn label(key: Key) -> String {
@@ -83,8 +83,6 @@ fn table() -> &'static HashMap<Vec<u8>, String> {
 /// The labels of what `input` (as sent to a program) types: keys by name, runs of
 /// printable text as the text, a bracketed paste as `paste …`.
 pub fn describe_input(input: &str) -> Vec<String> {
-    const PASTE_START: &str = "\x1b[200~";
-    const PASTE_END: &str = "\x1b[201~";
     let table = table();
     let longest = table.keys().map(Vec::len).max().unwrap_or(1);
     let mut out = Vec::new();

@@ -493,20 +493,41 @@ pub fn parse_key_list(specs: &str) -> Result<Vec<Key>, Error> {
 }
 
 /// The bytes for pasting `text`: wrapped in `ESC[200~ … ESC[201~` when the program
-/// enabled bracketed paste (with any embedded end marker removed, so pasted text can
-/// never end the paste early), and with line endings sent as CR, as xterm does.
+/// enabled bracketed paste (with every paste marker removed, so pasted text can never end
+/// the paste early), and with line endings sent as CR, as xterm does.
 pub fn encode_paste(text: &str, bracketed: bool) -> Vec<u8> {
     let body = text.replace("\r\n", "\r").replace('\n', "\r");
     let mut out = Vec::with_capacity(body.len() + 12);
     if bracketed {
-        let body = body.replace("\x1b[201~", "");
-        out.extend_from_slice(b"\x1b[200~");
-        out.extend_from_slice(body.as_bytes());
-        out.extend_from_slice(b"\x1b[201~");
+        out.extend_from_slice(PASTE_START.as_bytes());
+        push_without_paste_markers(&mut out, body.as_bytes());
+        out.extend_from_slice(PASTE_END.as_bytes());
     } else {
         out.extend_from_slice(body.as_bytes());
     }
     out
+}
+
+/// The marker a terminal sends before pasted text when bracketed paste is on.
+pub(crate) const PASTE_START: &str = "\x1b[200~";
+/// The marker after it: the program leaves paste mode here and reads keys again.
+pub(crate) const PASTE_END: &str = "\x1b[201~";
+
+/// Appends `body` to `out` with every paste marker taken out, including markers that
+/// taking another out would assemble (`ESC[20` `ESC[201~` `1~` leaves `ESC[201~` after one
+/// pass). Each byte is appended and the tail checked: a marker can only appear ending at
+/// the newest byte, so one pass leaves none, in time linear in the body.
+fn push_without_paste_markers(out: &mut Vec<u8>, body: &[u8]) {
+    let floor = out.len();
+    for &byte in body {
+        out.push(byte);
+        if byte == b'~' && out.len() - floor >= PASTE_END.len() {
+            let tail = &out[out.len() - PASTE_END.len()..];
+            if tail == PASTE_END.as_bytes() || tail == PASTE_START.as_bytes() {
+                out.truncate(out.len() - PASTE_END.len());
+            }
+        }
+    }
 }
 
 /// Splits modifier prefixes (`C-`, `Ctrl+`, `M-`, `Alt-`, `S-`, `^` before one character …)

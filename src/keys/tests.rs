@@ -153,3 +153,28 @@ fn paste_is_bracketed_only_when_enabled() {
         b"\x1b[200~xrm -rf\x1b[201~"
     );
 }
+
+#[test]
+fn a_paste_marker_assembled_by_removing_another_is_removed_too() {
+    let body = |pasted: &str| {
+        let bytes = encode_paste(pasted, true);
+        bytes[6..bytes.len() - 6].to_vec()
+    };
+    // Taking the inner end marker out once leaves `ESC[201~` behind.
+    assert_eq!(body("echo x\x1b[20\x1b[201~1~; touch F\r"), b"echo x; touch F\r");
+    // Nested three deep, and start markers among them.
+    assert_eq!(body("a\x1b[2\x1b[20\x1b[201~1~01~b"), b"ab");
+    assert_eq!(body("a\x1b[20\x1b[200~1~b\x1b[200~c"), b"abc");
+    // Split by a line ending that becomes CR: no marker appears, nothing is removed.
+    assert_eq!(body("\x1b[20\n1~"), b"\x1b[20\r1~");
+    // Nothing of the body that is not a marker goes.
+    assert_eq!(body("~~\x1b[201\x1b[~"), b"~~\x1b[201\x1b[~");
+    for pasted in ["\x1b[201~", "\x1b[2\x1b[201~01~", "x\x1b[200~\x1b[201~"] {
+        let bytes = encode_paste(pasted, true);
+        let inner = &bytes[6..bytes.len() - 6];
+        assert!(
+            !inner.windows(6).any(|w| w == b"\x1b[201~" || w == b"\x1b[200~"),
+            "{pasted:?}"
+        );
+    }
+}
