@@ -17,6 +17,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use crate::files::{Access, Folder};
 use crate::snapshot::Snapshot;
 
 /// Where a failed wait's artefacts go, if anywhere: the folder for this test.
@@ -88,8 +89,8 @@ pub(crate) fn write_screen(
     dir: &std::path::Path,
     screen: &Snapshot,
     extra: serde_json::Value,
-) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+) -> crate::Result<()> {
+    let folder = Folder::make(dir, Access::Private)?;
     let (cols, rows) = screen.size();
     let cursor = screen.cursor();
     let mut state = json!({
@@ -106,12 +107,19 @@ pub(crate) fn write_screen(
     if let (Some(state), serde_json::Value::Object(extra)) = (state.as_object_mut(), extra) {
         state.extend(extra);
     }
-    std::fs::write(dir.join("screen.txt"), screen.text() + "\n")?;
-    std::fs::write(dir.join("screen.ansi"), screen.ansi() + "\n")?;
-    std::fs::write(dir.join("state.json"), format!("{state:#}\n"))?;
+    let private = Access::Private;
+    folder.write("screen.txt".as_ref(), (screen.text() + "\n").as_bytes(), private)?;
+    folder.write("screen.ansi".as_ref(), (screen.ansi() + "\n").as_bytes(), private)?;
+    folder.write("state.json".as_ref(), format!("{state:#}\n").as_bytes(), private)?;
     #[cfg(feature = "render")]
     {
-        let _ = screen.save_png(dir.join("screen.png"), &crate::render::RenderOptions::default());
+        let options = crate::render::RenderOptions::default();
+        if let Ok(png) = screen
+            .render(&options)
+            .and_then(|image| image.to_png(options.compression))
+        {
+            folder.write("screen.png".as_ref(), &png, private)?;
+        }
     }
     Ok(())
 }

@@ -165,6 +165,14 @@ pub enum Error {
         /// How to get it.
         fix: String,
     },
+    /// A file was not written because what is at its name could make the write land
+    /// elsewhere or be read by someone else (see [`files`](crate::files)).
+    RefusedPath {
+        /// The file.
+        path: PathBuf,
+        /// What is at the name.
+        why: String,
+    },
     /// An operating-system call failed.
     Io {
         /// What was being done.
@@ -213,6 +221,7 @@ impl Error {
             | Error::UnknownTheme { .. }
             | Error::InvalidRenderOption { .. }
             | Error::InvalidArgument { .. }
+            | Error::RefusedPath { .. }
             | Error::DurationTooLong { .. } => ErrorKind::BadInput,
             Error::Cancelled { .. } => ErrorKind::Cancelled,
             Error::Unsupported { .. } => ErrorKind::Unsupported,
@@ -322,6 +331,11 @@ impl fmt::Display for Error {
                 f.write_str(message)
             }
             Error::Unsupported { what, fix } => write!(f, "{what} is not supported here: {fix}"),
+            Error::RefusedPath { path, why } => write!(
+                f,
+                "refusing to write {}: {why}; remove it or choose another name",
+                path.display()
+            ),
             Error::Io { context, source } => write!(f, "{context}: {source}"),
         }
     }

@@ -49,7 +49,7 @@
 mod artifacts;
 pub mod color;
 pub mod error;
-mod files;
+pub mod files;
 pub mod keys;
 pub mod locate;
 pub mod operation;

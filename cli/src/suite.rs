@@ -311,8 +311,9 @@ fn write_junit(
             ))
         })?;
     }
-    std::fs::write(path, xml)
-        .map_err(|e| Failure::bad_request(format!("--junit {}: cannot write it: {e}", path.display())))
+    tuipilot::files::write_file(path, xml.as_bytes(), tuipilot::files::Access::Shared)
+        .map(drop)
+        .map_err(|e| Failure::bad_request(format!("--junit {}: {e}", path.display())))
 }
 
 #[cfg(test)]

@@ -292,6 +292,57 @@ async fn a_session_is_recorded_only_into_the_artifact_dir() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn planted_fifos_and_links_in_the_artifact_dir_are_refused_or_replaced_never_written_through() {
+    let dir = common::TempDir::new("mcp-planted");
+    let victim = dir.0.join("victim");
+    std::fs::write(&victim, "do not touch").unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(dir.0.join("fifo.cast"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::hard_link(&victim, dir.0.join("hard.cast")).unwrap();
+    std::fs::hard_link(&victim, dir.0.join("p.tape")).unwrap();
+    let client = connect(&["--artifact-dir", dir.0.to_str().unwrap()]).await;
+    for (file, why) in [("fifo.cast", "FIFO"), ("hard.cast", "hard links")] {
+        // A FIFO opened for writing would block the server until someone reads it.
+        let refused = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            call(
+                &client,
+                json!({"action": "start", "session": "p", "command": "sh", "record": file}),
+            ),
+        )
+        .await
+        .expect("the server answers at once");
+        assert!(
+            is_error(&refused) && texts(&refused)[0].contains(why),
+            "{:?}",
+            texts(&refused)
+        );
+        assert_eq!(error_code(&refused), "bad_request");
+    }
+    let start = call(
+        &client,
+        json!({"action": "start", "session": "p", "command": "sh"}),
+    )
+    .await;
+    assert!(!is_error(&start), "{:?}", texts(&start));
+    let export = call(&client, json!({"action": "export", "session": "p"})).await;
+    assert!(!is_error(&export), "{:?}", texts(&export));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "do not touch");
+    assert!(
+        std::fs::read_to_string(dir.0.join("p.tape"))
+            .unwrap()
+            .contains("Exported from a tuipilot session")
+    );
+    call(&client, json!({"action": "exit", "session": "p"})).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn export_returns_the_session_as_a_tape_and_writes_it_to_the_artifact_dir() {
     let dir = common::TempDir::new("mcp-export");
     let client = connect(&["--artifact-dir", dir.0.to_str().unwrap()]).await;

@@ -123,15 +123,16 @@ impl SessionBuilder {
         };
         let (out, name): (Box<dyn std::io::Write + Send>, String) = match target {
             RecordTarget::Path(path) => {
-                use std::os::unix::fs::OpenOptionsExt;
-                // Only its owner may read it: a recording holds what was typed.
-                let file = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create(true)
-                    .truncate(true)
-                    .mode(0o600)
-                    .open(path)
-                    .map_err(|e| Error::io(format!("creating the recording {}", path.display()), e))?;
+                // Only its owner may read it: a recording holds what was typed. It is
+                // written as it grows, so it is created in place, never through a link.
+                let file = crate::files::create_live_file(path, crate::files::Access::Private).map_err(
+                    |e| match e {
+                        Error::Io { source, .. } => {
+                            Error::io(format!("creating the recording {}", path.display()), source)
+                        }
+                        other => other,
+                    },
+                )?;
                 (Box::new(file), path.display().to_string())
             }
             RecordTarget::Writer(writer) => {

@@ -128,7 +128,8 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
             {
                 for copy in &runner.casts[1..] {
                     match make_parent(copy).and_then(|()| {
-                        std::fs::copy(recording, copy).map_err(|e| format!("writing {}: {e}", copy.display()))
+                        crate::files::copy_file(recording, copy, crate::files::Access::Private)
+                            .map_err(|e| e.to_string())
                     }) {
                         Ok(_) => runner.written.push(copy.clone()),
                         Err(e) => runner.notes.push(e),
@@ -164,7 +165,11 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                     .push(format!("{}: the screens up to the failure", path.display()));
             }
             if let (Some(recording), Some(bundle)) = (&recording, &failure.bundle)
-                && let Err(e) = std::fs::copy(recording, bundle.join("recording.cast"))
+                && let Err(e) = crate::files::copy_file(
+                    recording,
+                    &bundle.join("recording.cast"),
+                    crate::files::Access::Private,
+                )
             {
                 failure
                     .notes

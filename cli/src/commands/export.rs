@@ -30,8 +30,11 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
     let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
     let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
     let log: Vec<LoggedOperation> = decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+    // Private, and never through a link planted at the name: an export holds what was typed.
     let write = |path: &PathBuf, text: &str| {
-        std::fs::write(path, text).map_err(|e| Failure::internal(format!("writing {}: {e}", path.display())))
+        tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)
+            .map(drop)
+            .map_err(Failure::from)
     };
     if args.rust {
         let code = to_rust(&start, &log, &test_name(name));

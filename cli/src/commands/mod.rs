@@ -465,6 +465,14 @@ pub fn main() -> ExitCode {
 fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     let name = cli.session.as_str();
     let json = cli.json;
+    // Commands that write temporary files (a tape run's cast, isolated homes) remove them
+    // when interrupted. `start` and `mcp` fork first and install it after their fork.
+    if matches!(
+        cli.command,
+        Command::Run(_) | Command::Render(_) | Command::Export(_) | Command::Once(_)
+    ) {
+        tuipilot::files::remove_temporaries_on_signal()?;
+    }
     match cli.command {
         Command::Start(args) => start(name, json, args),
         Command::Send {

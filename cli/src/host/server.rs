@@ -222,6 +222,8 @@ fn start(
     // SAFETY: the host was just forked from the single-threaded CLI and has started no
     // thread yet (the session below starts the first ones).
     let watchdog = unsafe { Watchdog::fork() }.map_err(Failure::internal)?;
+    // After the fork: the cleanup runs on a thread of its own.
+    tuipilot::files::remove_temporaries_on_signal()?;
     // Check the spec before the socket exists: a bad one leaves nothing behind.
     let builder = spec.start.builder()?;
     let listener = UnixListener::bind(&paths.socket)

@@ -19,7 +19,7 @@ mod args;
 mod framing;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,6 +29,7 @@ use rmcp::model::{CallToolResult, ContentBlock, ServerCapabilities, ServerConfig
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
 
+use tuipilot::files::{Access, Folder};
 use tuipilot::operation::{PngRequest, Screen};
 use tuipilot::tape::export::{test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
@@ -64,6 +65,9 @@ pub struct TerminalServer {
 
 struct State {
     config: McpConfig,
+    /// The artifact directory, opened once: every file is created relative to it, so no
+    /// link, `..` or rename of a directory above it leads a write outside it.
+    artifacts: Option<Folder>,
     sessions: Mutex<HashMap<String, Arc<Session>>>,
     /// How each session was started (what `export` replays).
     starts: Mutex<HashMap<String, StartSpec>>,
@@ -82,11 +86,12 @@ Waiting on a pattern beats sleeping: it returns as soon as the text appears and 
 
 #[tool_router]
 impl TerminalServer {
-    fn new(config: McpConfig, watchdog: Option<Watchdog>) -> TerminalServer {
+    fn new(config: McpConfig, artifacts: Option<Folder>, watchdog: Option<Watchdog>) -> TerminalServer {
         TerminalServer {
             tool_router: Self::tool_router(),
             state: Arc::new(State {
                 config,
+                artifacts,
                 sessions: Mutex::new(HashMap::new()),
                 starts: Mutex::new(HashMap::new()),
                 watchdog,
@@ -187,7 +192,7 @@ impl State {
                 let png = match args.image.unwrap_or(true) {
                     false => None,
                     true => Some(PngRequest {
-                        path: self.artifact(&name)?,
+                        path: None,
                         theme: args.theme.clone(),
                         fonts: Vec::new(),
                         font_size: args.font_size,
@@ -207,7 +212,8 @@ impl State {
                     scrolled_back: 0,
                 };
                 match self.session(&name)?.apply(&operation)? {
-                    Reply::Screen { screen } => {
+                    Reply::Screen { mut screen } => {
+                        self.save_capture(&name, &mut screen)?;
                         Ok(screen_result(&name, screen, args.changed_only == Some(true)))
                     }
                     other => Err(unexpected(&other)),
@@ -302,11 +308,13 @@ impl State {
             (exported.tape, exported.snapshot, format!("{name}.tape"))
         };
         let mut written = Vec::new();
-        if let Some(dir) = &self.config.artifact_dir {
+        if let Some(dir) = &self.artifacts {
             for (file, contents) in std::iter::once((file, text.clone())).chain(snapshot) {
-                let path = artifact_path(dir, &file)?;
-                std::fs::write(&path, contents)
-                    .map_err(|e| Failure::internal(format!("writing {}: {e}", path.display())))?;
+                let path = dir.write(
+                    artifact_name(&file)?.as_ref(),
+                    contents.as_bytes(),
+                    Access::Private,
+                )?;
                 written.push(path.display().to_string());
             }
         }
@@ -316,13 +324,16 @@ impl State {
         ))
     }
 
-    /// Where a capture is saved: a numbered file in the artifact directory, or nowhere.
-    fn artifact(&self, name: &str) -> Result<Option<PathBuf>, Failure> {
-        let Some(dir) = &self.config.artifact_dir else {
-            return Ok(None);
+    /// Saves a capture's PNG as a numbered file in the artifact directory, if the server
+    /// has one, and notes its path in the screen.
+    fn save_capture(&self, name: &str, screen: &mut Screen) -> Result<(), Failure> {
+        let (Some(dir), Some(png)) = (&self.artifacts, &screen.png_bytes) else {
+            return Ok(());
         };
         let n = self.captures.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        artifact_path(dir, &format!("{name}-{n:04}.png")).map(Some)
+        let file = artifact_name(&format!("{name}-{n:04}.png"))?;
+        screen.png = Some(dir.write(file.as_ref(), png, Access::Shared)?);
+        Ok(())
     }
 
     fn start(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
@@ -348,9 +359,9 @@ impl State {
             argv[0] = resolved.to_string_lossy().into_owned();
         }
         let (cols, rows) = args.size()?;
-        let record = match (&args.record, &self.config.artifact_dir) {
+        let record = match (&args.record, &self.artifacts) {
             (None, _) => None,
-            (Some(file), Some(dir)) => Some(artifact_path(dir, file)?),
+            (Some(file), Some(dir)) => Some((dir, artifact_name(file)?)),
             (Some(_), None) => {
                 return fail(
                     "record needs the server to have an artifact directory (start it with --artifact-dir DIR); recordings are written only there",
@@ -382,10 +393,17 @@ impl State {
             env,
             isolated: args.isolated.unwrap_or(false),
             no_shell_integration: args.shell_integration == Some(false),
-            record: record.clone(),
             ..StartSpec::new(argv.clone())
         };
-        let session = spec.spawn()?;
+        let mut builder = spec.builder()?;
+        let mut recording = None;
+        if let Some((dir, file)) = &record {
+            // Created in the artifact directory by its descriptor; a link, FIFO or another
+            // user's file at the name is refused, not opened.
+            builder = builder.record_to(dir.create_live(file.as_ref(), Access::Private)?);
+            recording = Some(dir.path().join(file));
+        }
+        let session = builder.spawn()?;
         if let Some(w) = &self.watchdog
             && let Err(e) = w.arm(session.pid())
         {
@@ -398,7 +416,7 @@ impl State {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(name.to_string(), spec);
-        let recording = record.as_ref().map(|p| p.display().to_string());
+        let recording = recording.as_ref().map(|p| p.display().to_string());
         let note = recording
             .as_ref()
             .map_or(String::new(), |p| format!(", recording to {p}"));
@@ -457,27 +475,15 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
     result
 }
 
-/// A path for `file_name` inside the artifact directory, refusing anything that would
-/// land elsewhere (traversal, or a symlink in the way).
-fn artifact_path(dir: &Path, file_name: &str) -> Result<PathBuf, Failure> {
+/// `file_name` as a name directly inside the artifact directory: characters other than
+/// letters, digits, `.`, `_` and `-` become `_`, and leading dots go, so it can neither
+/// climb out nor hide.
+fn artifact_name(file_name: &str) -> Result<String, Failure> {
     let name = sanitize(file_name);
     if name.is_empty() {
         return fail(format!("`{file_name}` is not a usable file name"));
     }
-    let dir = dir
-        .canonicalize()
-        .map_err(|e| Failure::internal(format!("artifact directory {}: {e}", dir.display())))?;
-    let path = dir.join(&name);
-    if path.parent() != Some(dir.as_path()) {
-        return fail(format!("`{file_name}` would leave the artifact directory"));
-    }
-    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-        return fail(format!(
-            "{} is a symbolic link; refusing to write through it",
-            path.display()
-        ));
-    }
-    Ok(path)
+    Ok(name)
 }
 
 fn structured(text: String, value: Value) -> CallToolResult {
@@ -488,17 +494,21 @@ fn structured(text: String, value: Value) -> CallToolResult {
 
 /// Runs the server on stdio until the client goes away, then ends every session.
 pub fn run(config: McpConfig) -> Result<(), String> {
-    if let Some(dir) = &config.artifact_dir
-        && !dir.is_dir()
-    {
-        return Err(format!(
-            "artifact directory {} does not exist; create it first",
-            dir.display()
-        ));
-    }
+    let artifacts = match &config.artifact_dir {
+        Some(dir) if !dir.is_dir() => {
+            return Err(format!(
+                "artifact directory {} does not exist; create it first",
+                dir.display()
+            ));
+        }
+        Some(dir) => Some(Folder::open(dir).map_err(|e| e.to_string())?),
+        None => None,
+    };
     // SAFETY: called from `main` before the runtime (or anything else) starts a thread.
     let watchdog = unsafe { Watchdog::fork() }.map_err(|e| e.to_string())?;
-    let server = TerminalServer::new(config, Some(watchdog));
+    let server = TerminalServer::new(config, artifacts, Some(watchdog));
+    // After the fork: the cleanup runs on a thread of its own.
+    tuipilot::files::remove_temporaries_on_signal().map_err(|e| e.to_string())?;
     let state = server.state.clone();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -540,12 +550,7 @@ mod tests {
     fn artifact_names_stay_inside_the_directory() {
         assert_eq!(sanitize("../../etc/passwd"), "_.._etc_passwd");
         assert_eq!(sanitize("ok-1.png"), "ok-1.png");
-        let dir = std::env::temp_dir().join(format!("tp-art-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = artifact_path(&dir, "../escape.png").ok().unwrap();
-        assert_eq!(path.parent().unwrap(), dir.canonicalize().unwrap());
-        std::os::unix::fs::symlink("/tmp/elsewhere.png", dir.join("link.png")).unwrap();
-        assert!(artifact_path(&dir, "link.png").is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(artifact_name("../escape.png").ok().unwrap(), "_escape.png");
+        assert!(artifact_name("...").is_err());
     }
 }

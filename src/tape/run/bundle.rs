@@ -56,7 +56,12 @@ impl Runner<'_> {
         });
         crate::artifacts::write_screen(&dir, snapshot, extra).ok()?;
         let report = failure.report.clone().unwrap_or_else(|| failure.message.clone());
-        std::fs::write(dir.join("report.txt"), report + "\n").ok()?;
+        crate::files::write_file(
+            &dir.join("report.txt"),
+            (report + "\n").as_bytes(),
+            crate::files::Access::Private,
+        )
+        .ok()?;
         Some(dir)
     }
 }
