@@ -8,7 +8,7 @@ use std::path::Path;
 
 use tuipilot::StartSpec;
 use tuipilot::operation::{Operation, Step, WaitFor};
-use tuipilot::tape::export::{to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, to_rust, to_tape};
 use tuipilot::tape::{RunOptions, run_file};
 
 fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
@@ -24,6 +24,7 @@ fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
         wait,
         timeout_ms: None,
         capture: false,
+        secret: false,
     }
 }
 
@@ -62,7 +63,12 @@ fn drive_and_export(
     }
     let log = session.operations();
     session.exit().unwrap();
-    let exported = to_tape(spec, &log, name);
+    // These replays need the program's environment: written into the tape.
+    let options = ExportOptions {
+        include_env: true,
+        ..ExportOptions::default()
+    };
+    let exported = to_tape(spec, &log, name, &options);
     let tape = dir.join(format!("{name}.tape"));
     std::fs::write(&tape, &exported.tape).unwrap();
     let (snap, text) = exported.snapshot.expect("the session had a capture");
@@ -167,7 +173,7 @@ fn the_rust_export_spells_the_same_steps_as_a_test() {
     session.apply(&capture()).unwrap();
     let log = session.operations();
     session.exit().unwrap();
-    let rust = to_rust(&spec, &log, "replays_bash");
+    let rust = to_rust(&spec, &log, "replays_bash", &ExportOptions::default());
     for piece in [
         "#[test]\nfn replays_bash() -> tuipilot::Result<()> {",
         "let s = Session::builder(r\"bash\")",
@@ -181,4 +187,163 @@ fn the_rust_export_spells_the_same_steps_as_a_test() {
     ] {
         assert!(rust.contains(piece), "missing {piece:?} in:\n{rust}");
     }
+}
+
+#[test]
+fn secrets_never_reach_the_log_the_recording_or_an_export() {
+    let dir = common::TempDir::new("export-secret");
+    let cast = dir.0.join("s.cast");
+    let spec = StartSpec {
+        env: vec![
+            ("SECRET_TOKEN".into(), "hunter2-token".into()),
+            ("PS1".into(), "$ ".into()),
+        ],
+        record: Some(cast.clone()),
+        ..StartSpec::new(["bash", "--norc", "--noprofile"].map(String::from))
+    };
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text(r"^\$$".into()))).unwrap();
+    // A password prompt: the typed secret is never echoed.
+    session
+        .apply(&send(
+            "read -rsp 'Password: ' pw; echo \"got ${#pw}\"",
+            "Enter",
+            Some(WaitFor::Line("^Password:$".into())),
+        ))
+        .unwrap();
+    session
+        .apply(&Operation::Send {
+            steps: vec![Step::Text("S3cretPassw0rd".into()), Step::Keys("Enter".into())],
+            wait: Some(WaitFor::Text("got 14$".into())),
+            timeout_ms: None,
+            capture: false,
+            secret: true,
+        })
+        .unwrap();
+    session
+        .apply(&send(
+            "echo pasted-$((6*7))",
+            "Enter",
+            Some(WaitFor::Text("^pasted-42$".into())),
+        ))
+        .unwrap();
+    session.apply(&capture()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+
+    let logged = serde_json::to_string(&log).unwrap();
+    assert!(!logged.contains("S3cret"), "{logged}");
+    assert!(logged.contains("<secret input, 14 characters>"), "{logged}");
+    let recording = std::fs::read_to_string(&cast).unwrap();
+    assert!(
+        !recording.contains("S3cret"),
+        "the recording holds the secret:\n{recording}"
+    );
+    assert!(
+        recording.contains("send <secret input, 14 characters> Enter wait text"),
+        "{recording}"
+    );
+    assert!(recording.contains("echo pasted"), "other input is still recorded");
+
+    let redact = ExportOptions::new(false, &["pasted-\\S+".to_string()]).unwrap();
+    let tape = to_tape(&spec, &log, "s", &redact);
+    let snapshot = tape.snapshot.clone().unwrap().1;
+    let text = tape.tape + &snapshot;
+    for leaked in ["S3cret", "hunter2", "pasted-42", "pasted-$"] {
+        assert!(!text.contains(leaked), "{leaked} in:\n{text}");
+    }
+    assert!(text.contains("\nEnv SECRET_TOKEN\n"), "{text}");
+    assert!(text.contains("Type \"<secret input, 14 characters>\""), "{text}");
+    assert!(text.contains("<redacted>"), "{text}");
+    let rust = to_rust(&spec, &log, "replays_secret", &ExportOptions::default());
+    assert!(!rust.contains("S3cret") && !rust.contains("hunter2"), "{rust}");
+    assert!(rust.contains(r#"std::env::var(r"SECRET_TOKEN")"#), "{rust}");
+    assert!(
+        rust.contains(r#"s.send_text(&std::env::var(r"TUIPILOT_SECRET_1")"#),
+        "{rust}"
+    );
+    let included = to_tape(&spec, &log, "s", &ExportOptions::new(true, &[]).unwrap());
+    assert!(
+        included.tape.contains("Env SECRET_TOKEN hunter2-token")
+            || included.tape.contains("Env SECRET_TOKEN \"hunter2-token\""),
+        "{}",
+        included.tape
+    );
+}
+
+#[test]
+fn a_session_recorded_without_input_keeps_every_send_secret() {
+    let dir = common::TempDir::new("export-noinput");
+    let cast = dir.0.join("n.cast");
+    let spec = StartSpec {
+        record: Some(cast.clone()),
+        record_no_input: true,
+        ..StartSpec::new(["cat".to_string()])
+    };
+    let session = spec.spawn().unwrap();
+    session
+        .apply(&send(
+            "typed-secret",
+            "Enter",
+            Some(WaitFor::Text("^typed-secret$".into())),
+        ))
+        .unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let recording = std::fs::read_to_string(&cast).unwrap();
+    // The program's echo is output, and stays; the marker and the input do not.
+    assert!(!recording.contains(",\"i\","), "{recording}");
+    assert!(!recording.contains("\"send \\\"typed"), "{recording}");
+    assert!(
+        recording.contains("send <secret input, 12 characters> Enter"),
+        "{recording}"
+    );
+    assert!(!serde_json::to_string(&log).unwrap().contains("\"typed-secret\""));
+}
+
+#[test]
+fn env_without_a_value_in_a_tape_passes_the_runners_variable_on() {
+    let dir = common::TempDir::new("export-env");
+    let tape = dir.0.join("e.tape");
+    let name = format!("TUIPILOT_TEST_ENV_{}", std::process::id());
+    std::fs::write(
+        &tape,
+        format!("Env {name}\nType 'echo \"[${name}]\"'\nEnter\nWait+Screen /^\\[from-the-runner\\]$/\n"),
+    )
+    .unwrap();
+    let err = run_file(&tape, &RunOptions::default()).unwrap_err();
+    assert!(format!("{err:?}").contains("not set there"), "{err:?}");
+    // SAFETY: the variable's name is this process's own; no other test reads it.
+    unsafe { std::env::set_var(&name, "from-the-runner") };
+    let report = run_file(&tape, &RunOptions::default());
+    assert!(report.is_ok(), "{report:?}");
+}
+
+#[test]
+fn typing_between_hide_and_show_stays_out_of_a_tapes_recording_and_failure() {
+    let dir = common::TempDir::new("export-hide");
+    let tape = dir.0.join("h.tape");
+    std::fs::write(
+        &tape,
+        "Output h.cast\nHide\nType 'read -rsp \"pw: \" pw; echo \"len ${#pw}\"'\nEnter\nWait /^pw:/\nType \"tape-secret\"\nEnter\nWait+Screen /len 11$/\nShow\nType \"echo shown\"\nEnter\nWait+Screen /^shown$/\nHide\nType \"nope-secret\"\nWait+Screen@50ms /never/\n",
+    )
+    .unwrap();
+    let failure = run_file(&tape, &RunOptions::default()).unwrap_err();
+    let report = format!("{failure:?}");
+    let bundle = dir.0.join("h.failure");
+    assert!(report.contains("/never/"), "{report}");
+    // A failed run's recording is kept in its bundle.
+    let cast = std::fs::read_to_string(bundle.join("recording.cast")).unwrap();
+    let state = std::fs::read_to_string(bundle.join("state.json")).unwrap();
+    for (what, text) in [("report", &report), ("recording", &cast), ("bundle", &state)] {
+        assert!(!text.contains("tape-secret"), "the {what} holds it:\n{text}");
+    }
+    // The shell echoes the last hidden typing (program output stays); the input does not.
+    assert!(
+        !cast.contains("\"i\",\"nope") && !cast.contains("Type \"nope"),
+        "{cast}"
+    );
+    assert!(state.contains("Type <secret input, 11 characters>"), "{state}");
+    assert!(cast.contains("Type <secret input, 11 characters>"), "{cast}");
+    assert!(cast.contains("echo shown"), "shown typing is recorded: {cast}");
 }

@@ -14,6 +14,7 @@ fn send(steps: Vec<Step>, wait: Option<WaitFor>, timeout_ms: Option<u64>) -> Ope
         wait,
         timeout_ms,
         capture: true,
+        secret: false,
     }
 }
 
@@ -209,6 +210,7 @@ fn waits_cover_absence_output_and_exit() {
         wait: None,
         timeout_ms: None,
         capture: false,
+        secret: false,
     })
     .unwrap();
     match s.apply(&wait(WaitFor::Exit)).unwrap() {

@@ -37,6 +37,7 @@ fn a_recording_follows_the_asciicast_v2_rules_and_keeps_input_resizes_and_marker
         wait: Some(WaitFor::Text("^é€😀$".into())),
         timeout_ms: None,
         capture: false,
+        secret: false,
     };
     s.apply(&send).unwrap();
     s.apply(&Operation::Resize { cols: 90, rows: 25 }).unwrap();
@@ -153,6 +154,7 @@ fn a_recorded_vim_session_replays_to_the_screen_the_session_showed() {
             wait: None,
             timeout_ms: None,
             capture: false,
+            secret: false,
         })
         .unwrap();
     }

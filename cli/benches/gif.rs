@@ -46,6 +46,7 @@ fn vim(path: &Path, seconds: u64) {
             wait: None,
             timeout_ms: None,
             capture: false,
+            secret: false,
         })
         .expect("typing");
     }

@@ -88,6 +88,7 @@ fn direct(cols: u16, rows: u16) {
             wait,
             timeout_ms: Some(TIMEOUT_MS),
             capture: false,
+            secret: false,
         };
         session
             .apply(&send(vec![Step::Text(format!("echo $(({n}*7))"))], None))

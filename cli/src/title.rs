@@ -53,6 +53,46 @@ pub fn set(title: &str) {
     }
 }
 
+/// Overwrites with `*` the value of every `--env KEY=VALUE` (and `--env=KEY=VALUE`) in
+/// the process's command line, so that other local users reading `/proc/PID/cmdline`
+/// see only the names. Call it once the arguments have been parsed (they are copies).
+pub fn hide_env_values() {
+    let argc = ARGC.load(Ordering::Relaxed);
+    let argv = ARGV.load(Ordering::Relaxed);
+    if argc == 0 || argv.is_null() {
+        return;
+    }
+    let mut value_next = false;
+    for i in 0..argc {
+        // SAFETY: `argv` holds `argc` pointers to NUL-terminated strings that stay valid
+        // and writable for the life of the process (see `set`).
+        unsafe {
+            let arg = *argv.add(i);
+            if arg.is_null() {
+                continue;
+            }
+            let len = libc::strlen(arg);
+            let bytes = std::slice::from_raw_parts_mut(arg.cast::<u8>(), len);
+            let value_at = if value_next {
+                Some(0)
+            } else {
+                bytes.starts_with(b"--env=").then_some(b"--env=".len())
+            };
+            let (is_flag, is_end) = (bytes == b"--env", bytes == b"--");
+            if let Some(at) = value_at
+                && let Some(eq) = bytes[at..].iter().position(|&b| b == b'=')
+            {
+                bytes[at + eq + 1..].fill(b'*');
+            }
+            value_next = is_flag && !value_next;
+            if is_end && !value_next {
+                // The program's own arguments follow: not ours to change.
+                break;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -271,6 +271,58 @@ fn the_hosts_command_line_shows_no_environment_values() {
 }
 
 #[test]
+fn env_by_name_passes_the_value_on_without_any_command_line_holding_it() {
+    let dir = Dir::new();
+    let secret = format!("hunter3-{}", std::process::id());
+    let mut client = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args([
+            "start",
+            "--env",
+            "TP_SECRET",
+            "--",
+            "sh",
+            "-c",
+            "echo \"[$TP_SECRET]\"; exec sleep 600",
+        ])
+        .env("TUIPILOT_DIR", &dir.0)
+        .env("TP_SECRET", &secret)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Every process's command line, read while the client runs and after.
+    let leaks = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+            .filter(|c| String::from_utf8_lossy(c).contains(&secret))
+            .count()
+    };
+    let mut seen = 0;
+    while client.try_wait().unwrap().is_none() {
+        seen += leaks();
+    }
+    assert!(client.wait().unwrap().success());
+    dir.ok(&["wait", "-s", "default", "--text", &format!("^\\[{secret}\\]$")]);
+    assert_eq!(seen + leaks(), 0, "a command line held the value");
+    let out = dir.run(&[
+        "start",
+        "-s",
+        "unset",
+        "--env",
+        "TP_SURELY_UNSET_HERE",
+        "--",
+        "true",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("TP_SURELY_UNSET_HERE is not set here"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn a_png_too_large_to_draw_is_bad_input_and_the_host_survives() {
     let dir = Dir::new();
     dir.ok(&[

@@ -16,7 +16,17 @@ fn exported_and_replayed(dir: &Dir, work: &Path, session: &str) {
     dir.ok(&["export", "-s", session, "-o", tape.to_str().unwrap()]);
     dir.ok(&["exit", "-s", session]);
     let source = std::fs::read_to_string(&tape).unwrap();
-    let out = dir.run_in(work, &["run", &format!("{session}.tape")]);
+    // The environment is exported by name and comes from where the tape runs.
+    assert!(source.contains("\nEnv PS1\n"), "{source}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args(["run", &format!("{session}.tape")])
+        .current_dir(work)
+        .env("TUIPILOT_DIR", &dir.0)
+        .env("PS1", "$ ")
+        .env("HISTFILE", "/dev/null")
+        .env_remove("CI")
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "the exported tape replays:\n{source}\n{}",

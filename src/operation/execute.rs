@@ -22,6 +22,7 @@ enum Checked {
         wait: Option<Condition>,
         timeout: Duration,
         capture: bool,
+        secret: bool,
     },
     Wait {
         condition: Condition,
@@ -122,7 +123,9 @@ impl Operation {
                 wait,
                 timeout_ms,
                 capture,
+                secret,
             } => Checked::Send {
+                secret: *secret,
                 steps: steps
                     .iter()
                     .map(|step| {
@@ -207,6 +210,7 @@ impl Session {
     ///     wait: Some(WaitFor::Text("^42$".into())),
     ///     timeout_ms: None,
     ///     capture: true,
+    ///     secret: false,
     /// })?;
     /// assert!(reply.screen().unwrap().text.contains("42"));
     /// s.apply(&Operation::Exit { timeout_ms: None })?;
@@ -236,14 +240,23 @@ impl Session {
             ),
             Err(e) => (Some(e.to_string().lines().next().unwrap_or("").to_string()), None),
         };
-        self.operation_log().push(operation, began, error, screen);
+        // A secret send is kept as its placeholder; its error too, when the error could
+        // quote the input (a key name).
+        let kept = operation.redacted(self.input_is_secret());
+        let error = match (&result, &error) {
+            (Err(e), Some(_)) if kept.is_secret() && e.kind() == crate::ErrorKind::BadInput => {
+                Some("bad input (left out: the input was secret)".to_string())
+            }
+            _ => error,
+        };
+        self.operation_log().push(&kept, began, error, screen);
         result
     }
 
     fn execute(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
         let checked = operation.checked(self.timeout())?;
         if self.is_recording() {
-            self.add_marker(&operation.label());
+            self.add_marker(&operation.redacted(self.input_is_secret()).label());
         }
         match checked {
             Checked::Info => Ok(Reply::Info(self.info())),
@@ -252,11 +265,13 @@ impl Session {
                 wait,
                 timeout,
                 capture,
+                secret,
             } => {
                 // The steps and the wait's baseline are one unit: no other request's input
                 // lands between them, and requests are served in arrival order.
                 let start = {
                     let _turn = self.input_turn();
+                    let _hidden = self.hide_input_if(secret);
                     let start = self.wait_start();
                     for step in steps {
                         match step {

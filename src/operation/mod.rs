@@ -164,10 +164,14 @@ impl Operation {
     pub fn label(&self) -> String {
         let label = match self {
             Operation::Info => "info".to_string(),
-            Operation::Send { steps, wait, .. } => {
+            Operation::Send {
+                steps, wait, secret, ..
+            } => {
                 let mut parts: Vec<String> = steps
                     .iter()
                     .map(|step| match step {
+                        // A secret send's text is its placeholder already: no quotes.
+                        Step::Text(text) | Step::Paste(text) if *secret => text.clone(),
                         Step::Text(text) => format!("{text:?}"),
                         Step::Keys(keys) => keys.clone(),
                         Step::Paste(text) => format!("paste {text:?}"),
@@ -194,6 +198,85 @@ impl Operation {
             None => label,
         }
     }
+}
+
+impl Operation {
+    /// Whether this is a send whose input is secret.
+    pub fn is_secret(&self) -> bool {
+        matches!(self, Operation::Send { secret: true, .. })
+    }
+
+    /// This operation as it may be kept when `secret` (or its own `secret` flag) says its
+    /// input is secret: a send whose typed and pasted text become
+    /// `<secret input, N characters>`, whose raw bytes are dropped, and whose keys stay
+    /// only when none of them types a character (`Enter`, `Tab`, `C-c` stay; `a` goes).
+    /// Anything else is returned as it is.
+    pub fn redacted(&self, secret: bool) -> std::borrow::Cow<'_, Operation> {
+        use std::borrow::Cow;
+        let Operation::Send {
+            steps,
+            wait,
+            timeout_ms,
+            capture,
+            secret: own,
+        } = self
+        else {
+            return Cow::Borrowed(self);
+        };
+        if !(secret || *own) {
+            return Cow::Borrowed(self);
+        }
+        // Redacting twice changes nothing: a placeholder stays as it is.
+        let hide = |text: &String| match is_secret_placeholder(text) {
+            true => text.clone(),
+            false => secret_placeholder(text.chars().count()),
+        };
+        let steps = steps
+            .iter()
+            .map(|step| match step {
+                Step::Text(text) => Step::Text(hide(text)),
+                Step::Paste(text) => Step::Paste(hide(text)),
+                Step::Bytes(bytes) => Step::Text(secret_placeholder(bytes.len())),
+                Step::Keys(keys) if types_characters(keys) => {
+                    let count = keys.split([' ', ',']).filter(|k| !k.is_empty()).count();
+                    Step::Text(secret_placeholder(count))
+                }
+                other => other.clone(),
+            })
+            .collect();
+        Cow::Owned(Operation::Send {
+            steps,
+            wait: wait.clone(),
+            timeout_ms: *timeout_ms,
+            capture: *capture,
+            secret: true,
+        })
+    }
+}
+
+/// What stands in for `count` characters of secret input wherever input is kept.
+pub fn secret_placeholder(count: usize) -> String {
+    let unit = if count == 1 { "character" } else { "characters" };
+    format!("<secret input, {count} {unit}>")
+}
+
+/// Whether `text` is a [`secret_placeholder`].
+fn is_secret_placeholder(text: &str) -> bool {
+    text.strip_prefix("<secret input, ")
+        .and_then(|rest| {
+            rest.strip_suffix(" characters>")
+                .or_else(|| rest.strip_suffix(" character>"))
+        })
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a key list types a character (a letter, a digit, a space) rather than only
+/// naming keys that move, confirm or interrupt; a list that does not parse counts as typing.
+fn types_characters(keys: &str) -> bool {
+    crate::keys::parse_key_list(keys).map_or(true, |keys| {
+        keys.iter()
+            .any(|key| matches!(key.code, crate::keys::KeyCode::Char(_)) && !key.mods.ctrl && !key.mods.alt)
+    })
 }
 
 /// A wait attached to `send` or `capture`: a plain string is a screen regex (protocol
@@ -345,6 +428,11 @@ pub enum Operation {
         /// Reply with the screen afterwards.
         #[serde(default)]
         capture: bool,
+        /// The input is secret (a password): it is sent, but never kept — not in the
+        /// recording, its markers, the operation log or an export, which show
+        /// `<secret input, N characters>` instead.
+        #[serde(default, skip_serializing_if = "is_false")]
+        secret: bool,
     },
     /// Wait for a condition.
     Wait {
@@ -433,6 +521,7 @@ mod tests {
                 wait: Some(WaitFor::Text("\\$".into())),
                 timeout_ms: None,
                 capture: true,
+                secret: false,
             }
         );
         assert_eq!(
@@ -460,6 +549,7 @@ mod tests {
                 wait: Some(WaitFor::Output("done".into())),
                 timeout_ms: None,
                 capture: false,
+                secret: false,
             }
         );
     }
@@ -493,6 +583,7 @@ mod tests {
                 wait: Some(WaitFor::Text("a".into())),
                 timeout_ms: None,
                 capture: false,
+                secret: false,
             },
             Operation::Send {
                 steps: vec![
@@ -502,6 +593,7 @@ mod tests {
                 wait: Some(WaitFor::Command),
                 timeout_ms: None,
                 capture: true,
+                secret: false,
             },
             Operation::Capture {
                 wait: Some(WaitFor::Bell),

@@ -47,6 +47,10 @@ pub struct StartSpec {
     /// Leave input out of the recording ([`SessionBuilder::record_input`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub record_no_input: bool,
+    /// Treat all input as secret ([`SessionBuilder::secret_input`]); implied by
+    /// `record_no_input`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret_input: bool,
     /// The recording's title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record_title: Option<String>,
@@ -106,6 +110,9 @@ impl StartSpec {
         }
         if let Some(path) = &self.record {
             builder = builder.record(path).record_input(!self.record_no_input);
+        }
+        if self.record_no_input || self.secret_input {
+            builder = builder.secret_input(true);
         }
         if let Some(title) = &self.record_title {
             builder = builder.record_title(title);

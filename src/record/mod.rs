@@ -12,7 +12,7 @@
 
 mod cast;
 mod frames;
-mod recorder;
+pub(crate) mod recorder;
 
 pub use cast::{Event, EventKind, Header, Recording};
 pub use frames::{Cut, Frame, FrameOptions, OVERLAY_FADE, loop_from};

@@ -62,10 +62,21 @@ struct Queue {
     resyncs: u64,
 }
 
+/// While alive, input is left out of the recording; see [`Recorder::hide_input`].
+pub(crate) struct HiddenInput<'a>(&'a Recorder);
+
+impl Drop for HiddenInput<'_> {
+    fn drop(&mut self) {
+        self.0.hidden.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
 /// A session's recording in progress.
 pub(crate) struct Recorder {
     start: Instant,
     input: bool,
+    /// Secret sends under way ([`Recorder::hide_input`]): their input is not recorded.
+    hidden: std::sync::atomic::AtomicUsize,
     queue: Mutex<Queue>,
     ready: Condvar,
     thread: Mutex<Option<JoinHandle<()>>>,
@@ -103,6 +114,7 @@ impl Recorder {
         let recorder = std::sync::Arc::new(Recorder {
             start: Instant::now(),
             input,
+            hidden: std::sync::atomic::AtomicUsize::new(0),
             queue: Mutex::new(Queue::default()),
             ready: Condvar::new(),
             thread: Mutex::new(None),
@@ -170,9 +182,16 @@ impl Recorder {
         self.push(queue, Pending::Redraw(at, redraw));
     }
 
-    /// Input sent to the program (when input is recorded).
+    /// Leaves input out of the recording until the guard is dropped: a secret send.
+    /// (Another thread's input sent meanwhile is left out too: the safe side.)
+    pub(crate) fn hide_input(&self) -> HiddenInput<'_> {
+        self.hidden.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        HiddenInput(self)
+    }
+
+    /// Input sent to the program (when input is recorded and not hidden).
     pub(crate) fn input(&self, bytes: &[u8]) {
-        if self.input {
+        if self.input && self.hidden.load(std::sync::atomic::Ordering::SeqCst) == 0 {
             let text = String::from_utf8_lossy(bytes).into_owned();
             self.push(self.lock(), Pending::Input(Instant::now(), text));
         }

@@ -43,6 +43,7 @@ pub struct SessionBuilder {
     shell_integration: bool,
     record: Option<RecordTarget>,
     record_input: bool,
+    secret_input: bool,
     record_title: Option<String>,
 }
 
@@ -83,6 +84,7 @@ impl SessionBuilder {
             shell_integration: true,
             record: None,
             record_input: true,
+            secret_input: false,
             record_title: None,
         }
     }
@@ -107,6 +109,15 @@ impl SessionBuilder {
     /// yes; the keystroke overlay of rendered GIFs is drawn from them).
     pub fn record_input(mut self, input: bool) -> Self {
         self.record_input = input;
+        self
+    }
+
+    /// Treats all input as secret: it reaches the program, but the recording, its
+    /// markers, the operation log and exports keep `<secret input, N characters>` in its
+    /// place (a session that types passwords). A recording without input
+    /// ([`record_input(false)`](Self::record_input)) implies it.
+    pub fn secret_input(mut self, secret: bool) -> Self {
+        self.secret_input = secret;
         self
     }
 
@@ -373,6 +384,7 @@ impl SessionBuilder {
             ended: AtomicBool::new(false),
             turns: Default::default(),
             temp_dirs: Mutex::new(temp_dirs),
+            secret_input: self.secret_input || (recorder.is_some() && !self.record_input),
             recorder,
             log: crate::operation::OperationLog::new(),
             last_capture_rows: Mutex::new(Vec::new()),

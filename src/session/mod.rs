@@ -184,6 +184,8 @@ pub struct Session {
     temp_dirs: Mutex<Vec<crate::files::TempDir>>,
     /// The recording in progress, if the builder asked for one.
     recorder: Option<Arc<Recorder>>,
+    /// All input is secret: kept nowhere (recording, markers, operation log, exports).
+    secret_input: bool,
     /// Every operation applied through the executor ([`Session::apply`]).
     log: crate::operation::OperationLog,
     /// The row hashes of the last capture's screen, for `changed_rows`.
@@ -456,6 +458,39 @@ impl Session {
     /// Whether this session is being recorded.
     pub fn is_recording(&self) -> bool {
         self.recorder.is_some()
+    }
+
+    /// Whether all of this session's input is secret
+    /// ([`SessionBuilder::secret_input`], or a recording without input).
+    pub fn input_is_secret(&self) -> bool {
+        self.secret_input
+    }
+
+    /// Sends `input` as secret input (a password): it reaches the program, but not the
+    /// recording, whose marker says `<secret input, N characters>`.
+    #[track_caller]
+    pub fn send_secret(&self, input: &Input) -> Result<()> {
+        let caller = Some(Location::caller());
+        if self.is_recording() {
+            let placeholder = match input {
+                Input::Text(text) | Input::Paste(text) => {
+                    crate::operation::secret_placeholder(text.chars().count())
+                }
+                Input::Bytes(bytes) => crate::operation::secret_placeholder(bytes.len()),
+                Input::Keys(keys) => crate::operation::secret_placeholder(keys.len()),
+                Input::Mouse(_) | Input::Focus(_) => "secret input".to_string(),
+            };
+            self.add_marker(&format!("send {placeholder}"));
+        }
+        let _hidden = self.hide_input_if(true);
+        self.send_from(input, caller)
+    }
+
+    /// Leaves input out of the recording while the guard lives, when `secret` (or all
+    /// input is secret).
+    pub(crate) fn hide_input_if(&self, secret: bool) -> Option<crate::record::recorder::HiddenInput<'_>> {
+        let recorder = self.recorder.as_ref()?;
+        (secret || self.secret_input).then(|| recorder.hide_input())
     }
 
     // ---- state -------------------------------------------------------------

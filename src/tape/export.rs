@@ -11,6 +11,12 @@
 //! becomes a `Snapshot` of the whole screen with `Mask` lines for what is obviously
 //! volatile (clock times, dates, temporary paths, pids). Failed operations are left out,
 //! with a comment.
+//!
+//! An export holds no secret unless asked to ([`ExportOptions`]): the program's
+//! environment is written by name only (`Env NAME`, which the runner fills from its own
+//! environment; `std::env::var` in a test), secret input (a send marked secret, or every
+//! send of a session whose input is secret) is a placeholder the user fills in, and
+//! `redact` patterns replace whatever else they match with `<redacted>`.
 
 use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
 use crate::terminal::Terminal;
@@ -34,6 +40,81 @@ fn volatile() -> &'static [regex::Regex] {
     })
 }
 
+/// What an export may hold besides the operations.
+#[derive(Clone, Debug, Default)]
+pub struct ExportOptions {
+    /// Write the values of the program's environment (`--env`), not only the names.
+    pub include_env: bool,
+    /// Text matching any of these — in typed and pasted text, the command line, the
+    /// environment's values, the screens, the wait patterns — is written as `<redacted>`.
+    pub redact: Vec<regex::Regex>,
+}
+
+impl ExportOptions {
+    /// Options from a face's arguments: whether to write the environment's values, and
+    /// the patterns to redact (an error names a pattern that is not a regex).
+    pub fn new(include_env: bool, redact: &[String]) -> crate::Result<ExportOptions> {
+        let redact = redact
+            .iter()
+            .map(|pattern| crate::snapshot::compile(pattern))
+            .collect::<crate::Result<_>>()?;
+        Ok(ExportOptions { include_env, redact })
+    }
+
+    /// `start` and `log` with every match of [`redact`](Self::redact) replaced.
+    fn redacted(&self, start: &StartSpec, log: &[LoggedOperation]) -> (StartSpec, Vec<LoggedOperation>) {
+        let clean = |text: &str| -> String {
+            self.redact.iter().fold(text.to_string(), |text, re| {
+                re.replace_all(&text, "<redacted>").into_owned()
+            })
+        };
+        let mut start = start.clone();
+        start.command = start.command.iter().map(|w| clean(w)).collect();
+        start.env = start.env.iter().map(|(k, v)| (k.clone(), clean(v))).collect();
+        start.cwd = start.cwd.as_ref().map(|d| clean(&d.to_string_lossy()).into());
+        let log = log
+            .iter()
+            .map(|entry| {
+                let mut entry = entry.clone();
+                // A pattern that names a redacted text would carry it: redacted too (the
+                // replay then fails there, and says so, rather than leak it).
+                let wait = match &mut entry.operation {
+                    Operation::Send { wait, .. } | Operation::Capture { wait, .. } => wait.as_mut(),
+                    Operation::Wait { condition, .. } => Some(condition),
+                    _ => None,
+                };
+                if let Some(
+                    WaitFor::Text(re)
+                    | WaitFor::NoText(re)
+                    | WaitFor::Line(re)
+                    | WaitFor::Output(re)
+                    | WaitFor::Title(re)
+                    | WaitFor::Cwd(re),
+                ) = wait
+                {
+                    *re = clean(re);
+                }
+                if let Operation::Send { steps, .. } = &mut entry.operation {
+                    for step in steps {
+                        match step {
+                            Step::Text(text) | Step::Paste(text) => *text = clean(text),
+                            Step::Bytes(bytes) => {
+                                if let Ok(text) = std::str::from_utf8(bytes) {
+                                    *bytes = clean(text).into_bytes();
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                entry.screen = entry.screen.as_deref().map(clean);
+                entry
+            })
+            .collect();
+        (start, log)
+    }
+}
+
 /// The most `Expect` rows one capture gives.
 const EXPECTS_PER_CAPTURE: usize = 3;
 
@@ -52,6 +133,12 @@ pub struct ExportedTape {
 enum Step2 {
     Comment(String),
     Type(String),
+    /// Secret input left out: its placeholder (`<secret input, N characters>`), and whether
+    /// it was pasted.
+    Secret {
+        placeholder: String,
+        paste: bool,
+    },
     Keys(String),
     Paste(String),
     Mouse(String),
@@ -60,7 +147,10 @@ enum Step2 {
     Wait(WaitFor, Option<u64>),
     Expect(String),
     Resize(u16, u16),
-    Final { masks: Vec<String>, text: String },
+    Final {
+        masks: Vec<String>,
+        text: String,
+    },
 }
 
 /// The start: clear the screen and replace the shell with the program, in its folder.
@@ -160,13 +250,26 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 out.push(Step2::Resize(*c, *r));
             }
             Operation::Send {
-                steps,
                 wait,
                 timeout_ms,
+                secret,
                 ..
             } => {
+                // A session whose input was all secret logged its sends redacted already;
+                // this catches a log made by hand too.
+                let kept = entry
+                    .operation
+                    .redacted(*secret || start.secret_input || start.record_no_input);
+                let Operation::Send { steps, .. } = kept.as_ref() else {
+                    continue;
+                };
+                let secret = kept.is_secret();
                 for step in steps {
                     out.push(match step {
+                        Step::Text(text) | Step::Paste(text) if secret => Step2::Secret {
+                            placeholder: text.clone(),
+                            paste: matches!(step, Step::Paste(_)),
+                        },
                         Step::Text(text) => Step2::Type(text.clone()),
                         Step::Keys(keys) => Step2::Keys(keys.replace(',', " ")),
                         Step::Paste(text) => Step2::Paste(text.clone()),
@@ -248,7 +351,14 @@ fn at_timeout(timeout: Option<u64>) -> String {
 }
 
 /// The log as a tape; `name` names the snapshot (`NAME.snap` next to the tape).
-pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> ExportedTape {
+pub fn to_tape(
+    start: &StartSpec,
+    log: &[LoggedOperation],
+    name: &str,
+    options: &ExportOptions,
+) -> ExportedTape {
+    let (start, log) = options.redacted(start, log);
+    let (start, log) = (&start, &log[..]);
     let mut lines = vec![
         format!("# Exported from a tuipilot session: {}", start.command.join(" ")),
         "# Replay it with `tuipilot run`; the last screen is compared with the snapshot.".into(),
@@ -256,8 +366,17 @@ pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> Export
         "Set TypingSpeed 0".into(),
         format!("Resize {} {}", start.cols, start.rows),
     ];
+    if !start.env.is_empty() && !options.include_env {
+        lines.push(
+            "# The environment is passed on by name: set these where the tape runs (`export --include-env` writes the values).".into(),
+        );
+    }
     for (key, value) in &start.env {
-        lines.push(format!("Env {key} {}", tape_string(value)));
+        if options.include_env {
+            lines.push(format!("Env {key} {}", tape_string(value)));
+        } else {
+            lines.push(format!("Env {key}"));
+        }
     }
     lines.push(format!("Type {}", tape_string(&launch_line(start))));
     lines.push("Enter".into());
@@ -265,6 +384,17 @@ pub fn to_tape(start: &StartSpec, log: &[LoggedOperation], name: &str) -> Export
     for step in steps(start, log) {
         match step {
             Step2::Comment(text) => lines.push(format!("# {text}")),
+            Step2::Secret { placeholder, paste } => {
+                lines.push(
+                    "# Secret input was left out here: put it in place of the placeholder below.".into(),
+                );
+                if paste {
+                    lines.push(format!("Copy {}", tape_string(&placeholder)));
+                    lines.push("Paste".into());
+                } else {
+                    lines.push(format!("Type {}", tape_string(&placeholder)));
+                }
+            }
             Step2::Type(text) => {
                 // A newline in typed text is Ctrl+J; a tape string holds none.
                 let mut pieces = text.split('\n').peekable();
@@ -334,7 +464,14 @@ pub fn test_name(session: &str) -> String {
 }
 
 /// The log as a Rust `#[test]` named `test_name`, using the library.
-pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> String {
+pub fn to_rust(
+    start: &StartSpec,
+    log: &[LoggedOperation],
+    test_name: &str,
+    options: &ExportOptions,
+) -> String {
+    let (start, log) = options.redacted(start, log);
+    let (start, log) = (&start, &log[..]);
     let raw = |s: &str| {
         let hashes = "#".repeat(
             (0..8)
@@ -355,7 +492,16 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
     }
     builder.push_str(&format!("\n        .size({}, {})", start.cols, start.rows));
     for (k, v) in &start.env {
-        builder.push_str(&format!("\n        .env({}, {})", raw(k), raw(v)));
+        if options.include_env {
+            builder.push_str(&format!("\n        .env({}, {})", raw(k), raw(v)));
+        } else {
+            // By name: the value comes from where the test runs, never from the export.
+            builder.push_str(&format!(
+                "\n        .env({0}, std::env::var({0}).expect({1}))",
+                raw(k),
+                raw(&format!("set {k}: the test passes it on to the program"))
+            ));
+        }
     }
     if let Some(dir) = &start.cwd {
         builder.push_str(&format!("\n        .cwd({})", raw(&dir.to_string_lossy())));
@@ -389,9 +535,15 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
     let is_input = |s: &Step2| {
         matches!(
             s,
-            Step2::Type(_) | Step2::Keys(_) | Step2::Paste(_) | Step2::Mouse(_) | Step2::Focus(_)
+            Step2::Type(_)
+                | Step2::Secret { .. }
+                | Step2::Keys(_)
+                | Step2::Paste(_)
+                | Step2::Mouse(_)
+                | Step2::Focus(_)
         )
     };
+    let mut secrets = 0;
     for (index, step) in all.iter().cloned().enumerate() {
         // Input followed by a wait: the wait's baseline is taken before the input.
         if is_input(&step) && !pending_start {
@@ -407,6 +559,20 @@ pub fn to_rust(start: &StartSpec, log: &[LoggedOperation], test_name: &str) -> S
         let line = match step {
             Step2::Comment(text) => format!("    // {text}"),
             Step2::Type(text) => format!("    s.send_text({})?;", raw(&text)),
+            Step2::Secret { placeholder, paste } => {
+                secrets += 1;
+                let var = format!("TUIPILOT_SECRET_{secrets}");
+                let (what, call) = match paste {
+                    true => ("pastes", "paste"),
+                    false => ("types", "send_text"),
+                };
+                let detail = placeholder.trim_start_matches('<').trim_end_matches('>');
+                format!(
+                    "    // Secret input was left out ({detail}): the test reads it from {var}.\n    s.{call}(&std::env::var({}).expect({}))?;",
+                    raw(&var),
+                    raw(&format!("set {var} to the secret input this test {what}"))
+                )
+            }
             Step2::Keys(keys) => format!("    s.press_all({}.split(' '))?;", raw(&keys)),
             Step2::Paste(text) => format!("    s.paste({})?;", raw(&text)),
             Step2::Mouse(action) => format!("    s.mouse({})?;", raw(&action)),

@@ -327,11 +327,30 @@ impl<'a> Parser<'a> {
             "Set" => self.set(token).map(|s| vec![Sourced::Here(CommandKind::Set(s))]),
             "Env" => {
                 let name = self.argument(token, "a variable name")?;
-                let value = self.argument(token, "a value")?;
                 if name.text.is_empty() || name.text.contains('=') {
                     self.error(&name, format!("`{}` is not a variable name", name.text));
+                    self.skip_arguments(token);
                     return None;
                 }
+                // `Env NAME` alone passes the variable on from the environment the tape
+                // runs in: an exported tape names its secrets without holding them.
+                let next = self.peek().clone();
+                if next.line != token.line || next.kind == Kind::End {
+                    return match std::env::var(&name.text) {
+                        Ok(value) => one(CommandKind::Env(name.text, value)),
+                        Err(_) => {
+                            self.error(
+                                &name,
+                                format!(
+                                    "`Env {0}` passes {0} on from the environment the tape runs in, and it is not set there: set it, or give the value: Env {0} \"value\"",
+                                    name.text
+                                ),
+                            );
+                            None
+                        }
+                    };
+                }
+                let value = self.argument(token, "a value")?;
                 one(CommandKind::Env(name.text, value.text))
             }
             "Type" => {

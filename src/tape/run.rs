@@ -295,7 +295,24 @@ impl Runner<'_> {
     /// and text.
     fn line_label(&self, command: &Command) -> String {
         let file = command.location.file.display();
-        format!("{file}:{} {}", command.location.line, command.source)
+        format!("{file}:{} {}", command.location.line, self.source(command))
+    }
+
+    /// `command`'s text as the run may keep and show it: between `Hide` and `Show`, what
+    /// is typed, copied or pasted is secret, and its text becomes
+    /// `<secret input, N characters>` in markers, logs, failures and bundles.
+    fn source<'c>(&self, command: &'c Command) -> std::borrow::Cow<'c, str> {
+        use std::borrow::Cow;
+        if !self.hidden {
+            return Cow::Borrowed(&command.source);
+        }
+        let placeholder = |text: &str| crate::operation::secret_placeholder(text.chars().count());
+        match &command.kind {
+            CommandKind::Type { text, .. } => Cow::Owned(format!("Type {}", placeholder(text))),
+            CommandKind::Copy(text) => Cow::Owned(format!("Copy {}", placeholder(text))),
+            CommandKind::Paste => Cow::Owned(format!("Paste {}", placeholder(&self.clipboard))),
+            _ => Cow::Borrowed(&command.source),
+        }
     }
 
     /// Where the run is recorded: the tape's first `Output x.cast`, else a scratch file
@@ -449,7 +466,7 @@ impl Runner<'_> {
                     return Err(self.failure(
                         FailureKind::Failed,
                         command,
-                        format!("`{}`: the program {}", command.source, exit.words()),
+                        format!("`{}`: the program {}", self.source(command), exit.words()),
                     ));
                 }
                 Ok(true)
@@ -510,6 +527,7 @@ impl Runner<'_> {
             wait: Some(self.wait_condition(kind)),
             timeout_ms: Some(millis(timeout.unwrap_or(self.setup.wait_timeout))),
             capture: false,
+            secret: self.hidden,
         };
         self.apply_logged(&operation, Some(command)).map_err(|error| {
             // A wait that failed is the Wait line's failure; anything else is the input's.
@@ -531,6 +549,7 @@ impl Runner<'_> {
                 wait: None,
                 timeout_ms: None,
                 capture: false,
+                secret: self.hidden,
             },
         )?;
         Ok(true)
@@ -602,7 +621,7 @@ impl Runner<'_> {
             }
             _ => FailureKind::Error,
         };
-        let message = format!("`{}`: {}", command.source, summary(&error));
+        let message = format!("`{}`: {}", self.source(command), summary(&error));
         let mut failure = self.failure(kind, command, message);
         failure.report = Some(error.to_string());
         failure
@@ -623,7 +642,7 @@ impl Runner<'_> {
         }
         self.log.push_back(Logged {
             line: command.map_or(0, |c| c.location.line),
-            command: command.map_or_else(|| "(runner)".to_string(), |c| c.source.clone()),
+            command: command.map_or_else(|| "(runner)".to_string(), |c| self.source(c).into_owned()),
             operation: operation_name(operation).to_string(),
             millis: started.elapsed().as_secs_f64() * 1000.0,
             ok: result.is_ok(),
@@ -634,7 +653,7 @@ impl Runner<'_> {
     /// A failure at `command`, with the screen and the bundle when a session is running.
     fn failure(&self, kind: FailureKind, command: &Command, message: String) -> Failure {
         let mut failure = Failure::new(kind, &self.tape.path, Some(command.location.clone()), message);
-        failure.command = Some(command.source.clone());
+        failure.command = Some(self.source(command).into_owned());
         if let Some(session) = &self.session {
             let snapshot = session.snapshot();
             failure.screen = Some(snapshot.text());

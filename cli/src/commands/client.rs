@@ -100,8 +100,15 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         .iter()
         .map(|pair| match pair.split_once('=') {
             Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+            // `--env KEY`: the value from this environment, so no command line holds it.
+            None if !pair.is_empty() => match std::env::var(pair) {
+                Ok(value) => Ok((pair.clone(), value)),
+                Err(_) => Err(Failure::bad_request(format!(
+                    "--env {pair}: {pair} is not set here; set it first (it is passed on without appearing on any command line) or give {pair}=VALUE"
+                ))),
+            },
             _ => Err(Failure::bad_request(format!(
-                "invalid --env `{pair}`: expected KEY=VALUE"
+                "invalid --env `{pair}`: expected KEY=VALUE, or KEY to pass this environment's value on"
             ))),
         })
         .collect::<Result<Vec<_>, _>>()?;

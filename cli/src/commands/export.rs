@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tuipilot::StartSpec;
 use tuipilot::operation::LoggedOperation;
-use tuipilot::tape::export::{test_name, to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape};
 
 use super::client::{decode, session_paths};
 use crate::error::Failure;
@@ -23,9 +23,18 @@ pub(super) struct ExportArgs {
     /// A Rust #[test] that uses the library, instead of a tape.
     #[arg(long)]
     rust: bool,
+    /// Write the values of the session's environment (`start --env`); by default only
+    /// the names are written, and the replay takes the values from where it runs.
+    #[arg(long)]
+    include_env: bool,
+    /// Write text matching this regex (in typed and pasted text, the command line, the
+    /// environment's values, the screens) as `<redacted>` (repeatable).
+    #[arg(long, value_name = "REGEX", action = clap::ArgAction::Append)]
+    redact: Vec<String>,
 }
 
 pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
+    let options = ExportOptions::new(args.include_env, &args.redact)?;
     let paths = session_paths(name)?;
     let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
     let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
@@ -37,7 +46,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             .map_err(Failure::from)
     };
     if args.rust {
-        let code = to_rust(&start, &log, &test_name(name));
+        let code = to_rust(&start, &log, &test_name(name), &options);
         match &args.output {
             Some(path) => write(path, &code)?,
             None => say!("{}", code.trim_end()),
@@ -49,7 +58,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         .as_ref()
         .and_then(|p| p.file_stem())
         .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
-    let exported = to_tape(&start, &log, &stem);
+    let exported = to_tape(&start, &log, &stem, &options);
     match &args.output {
         Some(path) => {
             write(path, &exported.tape)?;

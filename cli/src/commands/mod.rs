@@ -114,6 +114,12 @@ enum Command {
         /// Print the screen afterwards.
         #[arg(long)]
         capture: bool,
+        /// The input is secret (a password): sent, but kept nowhere — not in the
+        /// recording, its markers, the operation log or `export`, which say `<secret
+        /// input, N characters>`. (This command's own arguments are visible to local
+        /// users while it runs, as every command's are.)
+        #[arg(long)]
+        secret: bool,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
     #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd"])))]
@@ -254,8 +260,9 @@ struct StartArgs {
     /// Working directory of the program (default: the current directory).
     #[arg(long, value_name = "DIR")]
     cwd: Option<PathBuf>,
-    /// Set an environment variable for the program (repeatable).
-    #[arg(long = "env", value_name = "K=V")]
+    /// Set an environment variable for the program (repeatable): `K=V`, or `K` alone to
+    /// pass this environment's value on (a secret: no command line ever holds it).
+    #[arg(long = "env", value_name = "K=V|K")]
     env: Vec<String>,
     /// Start from an empty environment: only TERM, COLORTERM, TUIPILOT, LANG, PATH and --env.
     #[arg(long)]
@@ -448,6 +455,8 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => e.exit(),
     };
+    // The arguments are parsed into copies: `--env` values leave the command line now.
+    crate::title::hide_env_values();
     let json = cli.json;
     match run(cli, &matches) {
         Ok(()) => ExitCode::SUCCESS,
@@ -480,6 +489,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             wait_command,
             timeout_ms,
             capture,
+            secret,
             ..
         } => {
             let steps = send_steps(
@@ -501,6 +511,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 },
                 timeout_ms,
                 capture: capture || wait_command,
+                secret,
             };
             let reply = call(name, operation, timeout_ms)?;
             match reply.get("screen") {

@@ -37,6 +37,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
             wait: None,
             timeout_ms,
             capture: false,
+            secret: false,
         });
     }
     operations.push(Operation::Wait {

@@ -230,6 +230,7 @@ mod tests {
                 wait: Some(WaitFor::Text("\\$".into())),
                 timeout_ms: None,
                 capture: false,
+                secret: false,
             })
         );
     }

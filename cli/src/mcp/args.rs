@@ -73,6 +73,14 @@ pub(super) struct TerminalArgs {
     /// export: a Rust #[test] using the library instead of a tape.
     #[serde(default)]
     pub(super) rust: Option<bool>,
+    /// export: write the values of the session's environment, not only the names (an
+    /// exported tape reads them from where it runs).
+    #[serde(default)]
+    pub(super) include_env: Option<bool>,
+    /// export: regexes whose matches (in typed and pasted text, the command line, the
+    /// environment's values, the screens) are written as `<redacted>`.
+    #[serde(default)]
+    pub(super) redact: Option<Vec<String>>,
     /// start: record the session as asciicast v2 to this file name in the server's
     /// artifact directory (only when the server has one); complete when the session ends.
     #[serde(default)]
@@ -80,6 +88,11 @@ pub(super) struct TerminalArgs {
     /// send: literal text, typed first. It does not press Enter: add "Enter" to keys.
     #[serde(default)]
     pub(super) text: Option<String>,
+    /// send: the input is secret (a password): sent, but kept nowhere — not in the
+    /// recording, its markers, the operation log or an export, which say
+    /// `<secret input, N characters>` instead.
+    #[serde(default)]
+    pub(super) secret: Option<bool>,
     /// send: text pasted after `text` (bracketed if the program enabled bracketed paste,
     /// so editors and shells take it as one paste, not typing).
     #[serde(default)]
@@ -272,6 +285,15 @@ impl TerminalArgs {
                 "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title or wait_cwd",
             ),
         }
+    }
+
+    /// What an `export` may hold: the environment's values, and what to redact.
+    pub(super) fn export_options(&self) -> Result<tuipilot::tape::export::ExportOptions, Failure> {
+        let redact = self.redact.as_deref().unwrap_or_default();
+        Ok(tuipilot::tape::export::ExportOptions::new(
+            self.include_env == Some(true),
+            redact,
+        )?)
     }
 
     /// The input of a `send`, in its documented order: text, paste, keys, mouse, focus,

@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use tuipilot::files::{Access, Folder};
 use tuipilot::operation::{PngRequest, Screen};
-use tuipilot::tape::export::{test_name, to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
 use args::{Action, CommandLine, TerminalArgs, split_words};
@@ -182,6 +182,7 @@ impl State {
                     wait,
                     timeout_ms: args.timeout_ms,
                     capture,
+                    secret: args.secret == Some(true),
                 };
                 match self.session(&name)?.apply(&operation)? {
                     Reply::Screen { screen } => Ok(screen_result(&name, screen, false)),
@@ -265,7 +266,7 @@ impl State {
                     other => Err(unexpected(&other)),
                 }
             }
-            Action::Export => self.export(&name, args.rust.unwrap_or(false)),
+            Action::Export => self.export(&name, args.rust.unwrap_or(false), &args.export_options()?),
             Action::List => {
                 let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 let mut list = Vec::new();
@@ -287,7 +288,7 @@ impl State {
 
     /// `export`: the session's operations as a tape (and its snapshot) or a Rust test,
     /// returned as text, and written to the artifact directory when the server has one.
-    fn export(&self, name: &str, rust: bool) -> Result<CallToolResult, Failure> {
+    fn export(&self, name: &str, rust: bool, options: &ExportOptions) -> Result<CallToolResult, Failure> {
         let session = self.session(name)?;
         let start = self
             .starts
@@ -299,12 +300,12 @@ impl State {
         let log = session.operations();
         let (text, snapshot, file) = if rust {
             (
-                to_rust(&start, &log, &test_name(name)),
+                to_rust(&start, &log, &test_name(name), options),
                 None,
                 format!("{name}.rs"),
             )
         } else {
-            let exported = to_tape(&start, &log, name);
+            let exported = to_tape(&start, &log, name, options);
             (exported.tape, exported.snapshot, format!("{name}.tape"))
         };
         let mut written = Vec::new();

@@ -49,7 +49,7 @@ impl Runner<'_> {
                 "file": command.location.file.display().to_string(),
                 "line": command.location.line,
                 "col": command.location.col,
-                "command": command.source,
+                "command": self.source(command),
                 "message": failure.message,
             },
             "operations": operations,
