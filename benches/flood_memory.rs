@@ -4,6 +4,9 @@
 //! Then the same flood recorded to an asciicast file: its growth against the unrecorded
 //! run's (the recorder's queue is capped, so a few MB at most), and how much it wrote.
 //!
+//! Last, the operation log after 1,000 sends of 1 MB each (to `cat > /dev/null`): what it
+//! holds against what was sent, and the process's growth.
+//!
 //! `cargo bench --bench flood_memory`
 
 use std::path::Path;
@@ -50,7 +53,46 @@ fn flood(secs: u64, record: Option<&Path>) -> Flood {
     }
 }
 
+/// 1,000 sends of 1 MB through the executor: the log's size and the memory it costs.
+fn operation_log_after_large_sends() {
+    use tuipilot::operation::{Operation, Step};
+    let s = Session::builder("sh")
+        .args(["-c", "cat > /dev/null"])
+        .spawn()
+        .unwrap();
+    let before = status_kib(None, "VmRSS");
+    let text = "x".repeat(1 << 20);
+    let sends = 1000;
+    for _ in 0..sends {
+        s.apply(&Operation::Send {
+            steps: vec![Step::Text(text.clone())],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        })
+        .unwrap();
+    }
+    let after = status_kib(None, "VmRSS");
+    let (count, input, screens) = s.operation_log_usage();
+    let exported = serde_json::to_string(&s.operations()).map_or(0, |j| j.len());
+    s.exit().unwrap();
+    println!("operation log after {sends} sends of 1 MiB ({} MiB sent):", sends);
+    println!(
+        "  entries kept: {count}; input kept: {} KiB; screens kept: {} KiB; the log as JSON: {} KiB",
+        input / 1024,
+        screens / 1024,
+        exported / 1024
+    );
+    println!(
+        "  resident before / after the sends: {before} / {after} KiB (growth {} KiB; the sent text is {} KiB)",
+        after as i64 - before as i64,
+        sends * 1024
+    );
+}
+
 fn main() {
+    operation_log_after_large_sends();
     let secs: u64 = std::env::var("TUIPILOT_FLOOD_SECS")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -40,9 +40,14 @@ fn errors_have_codes_and_one_line_messages() {
         "program `no-such-program-tuipilot` not found: searched PATH=",
     );
     check(
-        &["start", "--env", "NOEQUALS", "--", "sh"],
+        &["start", "--env", "=v", "--", "sh"],
         2,
-        "invalid --env `NOEQUALS`: expected KEY=VALUE",
+        "invalid --env `=v`: expected KEY=VALUE",
+    );
+    check(
+        &["start", "--env", "TP_NOT_SET_ANYWHERE", "--", "sh"],
+        2,
+        "--env TP_NOT_SET_ANYWHERE: TP_NOT_SET_ANYWHERE is not set here",
     );
     check(
         &["start", "--cwd", "/no/such/dir", "--", "sh"],

@@ -115,3 +115,35 @@ fn without_shell_integration_wait_command_says_why_it_cannot_hold() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_megabyte_clipboard_write_and_long_links_leave_every_reply_small() {
+    let dir = Dir::new();
+    start_bash(&dir, "clip");
+    // A megabyte of control characters (each six bytes once escaped in JSON), and a
+    // hundred links with 4 KiB URIs.
+    dir.ok(&[
+        "send",
+        "-s",
+        "clip",
+        "-t",
+        r#"printf '\033]52;c;%s\007' "$(head -c 1000000 /dev/zero | base64 -w0)"; for i in $(seq 100); do printf '\033]8;;http://x/%s\033\\L\033]8;;\033\\ ' "$(head -c 4000 /dev/zero | tr '\0' a)"; done; echo; echo done-$((6*7))"#,
+        "-k",
+        "Enter",
+        "--wait",
+        "^done-42$",
+    ]);
+    let out = dir.run(&["capture", "-s", "clip", "--json"]);
+    assert!(out.status.success());
+    assert!(
+        out.stdout.len() < 256 * 1024,
+        "a capture of {} bytes",
+        out.stdout.len()
+    );
+    let screen: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(screen["clipboard"]["bytes"], 1_000_000, "{}", screen["clipboard"]);
+    assert_eq!(screen["clipboard"]["text"].as_str().unwrap().len(), 1024);
+    let links = screen["links"].as_array().unwrap();
+    assert_eq!(links.len(), 64);
+    assert!(links.iter().all(|l| l["uri"].as_str().unwrap().len() <= 1024));
+}

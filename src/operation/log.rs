@@ -1,8 +1,9 @@
 //! The operation log: every operation a session was given through the executor, in
 //! order, with when it ran, how long it took, whether it succeeded and what screen it
 //! saw — what `export` turns back into a tape or a test. Bounded: the newest
-//! [`MAX_LOGGED`] operations, and the screens' text up to [`MAX_SCREEN_BYTES`] (older
-//! entries keep the operation and lose the screen).
+//! [`MAX_LOGGED`] operations holding at most [`MAX_INPUT_BYTES`] of input (a text longer
+//! than [`MAX_LOGGED_TEXT`] keeps its start and says how long it was), and the screens'
+//! text up to [`MAX_SCREEN_BYTES`] (older entries keep the operation and lose the screen).
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -16,6 +17,10 @@ use super::Operation;
 pub const MAX_LOGGED: usize = 10_000;
 /// The most screen text a log keeps, all entries together.
 pub const MAX_SCREEN_BYTES: usize = 4 << 20;
+/// The most of one typed, pasted or raw input a log keeps.
+pub const MAX_LOGGED_TEXT: usize = 16 << 10;
+/// The most input a log keeps, all entries together: older operations go first.
+pub const MAX_INPUT_BYTES: usize = 4 << 20;
 
 /// One operation as it ran.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,6 +38,46 @@ pub struct LoggedOperation {
     /// capture) and the log still holds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen: Option<String>,
+    /// How many bytes of its input the log left out: a text over [`MAX_LOGGED_TEXT`] keeps
+    /// only its start, ending in `…[N bytes]`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut_bytes: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// `operation` with each input over [`MAX_LOGGED_TEXT`] cut to its start and its length;
+/// the bytes kept and the bytes left out.
+fn bounded(operation: &Operation) -> (Operation, usize, u64) {
+    use super::Step;
+    let mut operation = operation.clone();
+    let (mut kept, mut cut) = (0usize, 0u64);
+    if let Operation::Send { steps, .. } = &mut operation {
+        for step in steps {
+            match step {
+                Step::Text(text) | Step::Paste(text) | Step::Keys(text) | Step::Mouse(text) => {
+                    if text.len() > MAX_LOGGED_TEXT {
+                        let whole = text.len();
+                        let start = crate::terminal::signals::cut_at(text, MAX_LOGGED_TEXT);
+                        cut += (whole - start.len()) as u64;
+                        *text = format!("{start}…[{whole} bytes]");
+                    }
+                    kept += text.len();
+                }
+                Step::Bytes(bytes) => {
+                    if bytes.len() > MAX_LOGGED_TEXT {
+                        cut += (bytes.len() - MAX_LOGGED_TEXT) as u64;
+                        bytes.truncate(MAX_LOGGED_TEXT);
+                    }
+                    kept += bytes.len();
+                }
+                Step::SleepMs(_) | Step::Focus(_) => {}
+            }
+        }
+    }
+    (operation, kept, cut)
 }
 
 /// A session's log (see the module's docs).
@@ -45,6 +90,9 @@ pub(crate) struct OperationLog {
 #[derive(Debug, Default)]
 struct Entries {
     list: VecDeque<LoggedOperation>,
+    /// Bytes of input in `list`, each entry's counted as it was pushed.
+    input_bytes: usize,
+    input_sizes: VecDeque<usize>,
     /// Bytes of screen text in `list`.
     screen_bytes: usize,
     /// Entries before this one hold no screen any more.
@@ -68,21 +116,25 @@ impl OperationLog {
         screen: Option<String>,
     ) {
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let (operation, input, cut_bytes) = bounded(operation);
         let entry = LoggedOperation {
-            operation: operation.clone(),
+            operation,
             at_ms: millis(began.saturating_duration_since(self.started)),
             took_ms: millis(began.elapsed()),
             error,
             screen,
+            cut_bytes,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let log = &mut *guard;
         log.screen_bytes += entry.screen.as_ref().map_or(0, String::len);
+        log.input_bytes += input;
+        log.input_sizes.push_back(input);
         log.list.push_back(entry);
-        if log.list.len() > MAX_LOGGED
-            && let Some(old) = log.list.pop_front()
-        {
+        while log.list.len() > MAX_LOGGED || (log.input_bytes > MAX_INPUT_BYTES && log.list.len() > 1) {
+            let Some(old) = log.list.pop_front() else { break };
             log.screen_bytes -= old.screen.as_ref().map_or(0, String::len);
+            log.input_bytes -= log.input_sizes.pop_front().unwrap_or(0);
             log.stripped = log.stripped.saturating_sub(1);
         }
         // Oldest screens go first; the operations stay.
@@ -92,6 +144,12 @@ impl OperationLog {
             }
             log.stripped += 1;
         }
+    }
+
+    /// How many operations the log holds and the bytes of input and screen text in them.
+    pub(crate) fn usage(&self) -> (usize, usize, usize) {
+        let guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        (guard.list.len(), guard.input_bytes, guard.screen_bytes)
     }
 
     /// A copy of the log, oldest first.
@@ -122,5 +180,33 @@ mod tests {
         let entries = log.entries();
         assert_eq!(entries.len(), MAX_LOGGED);
         assert!(entries.iter().all(|e| e.error.is_some()));
+    }
+
+    #[test]
+    fn long_inputs_keep_their_start_and_length_and_the_log_keeps_at_most_its_input_bytes() {
+        let log = OperationLog::new();
+        let send = |text: String| Operation::Send {
+            steps: vec![super::super::Step::Text(text)],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        };
+        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None);
+        let entry = &log.entries()[0];
+        assert_eq!(entry.cut_bytes, (1 << 20) - MAX_LOGGED_TEXT as u64);
+        let super::super::Operation::Send { steps, .. } = &entry.operation else {
+            panic!()
+        };
+        let super::super::Step::Text(text) = &steps[0] else {
+            panic!()
+        };
+        assert!(text.ends_with(&format!("…[{} bytes]", 1 << 20)) && text.len() < MAX_LOGGED_TEXT + 32);
+        for _ in 0..1000 {
+            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None);
+        }
+        let (count, input, _) = log.usage();
+        assert!(input <= MAX_INPUT_BYTES, "{input}");
+        assert!(count < 1000 && count > 100, "{count}");
     }
 }

@@ -9,7 +9,10 @@ use crate::keys::KeyModes;
 use crate::keys::mouse::MouseModes;
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
-use crate::terminal::signals::{ClipboardWrite, LastCommand, Link, Notification};
+use crate::terminal::signals::{
+    ClipboardWrite, LastCommand, Link, Notification, REPLY_CLIPBOARD_BYTES, REPLY_LINK_URI_BYTES,
+    REPLY_LINKS, cut_at,
+};
 use crate::terminal::{Image, ImageProtocol, Terminal};
 
 /// How a program ended, as the protocol reports it: both fields null while it runs.
@@ -273,10 +276,14 @@ pub struct SignalReport {
     /// The working directory it reported (OSC 7).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    /// Its last clipboard write (OSC 52), decoded; never passed on to this machine.
+    /// Its last clipboard write (OSC 52), decoded; never passed on to this machine. Cut
+    /// at [`REPLY_CLIPBOARD_BYTES`](crate::terminal::signals::REPLY_CLIPBOARD_BYTES); its
+    /// `bytes` says how long it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clipboard: Option<ClipboardWrite>,
-    /// Hyperlinks (OSC 8) on the screen.
+    /// Hyperlinks (OSC 8) on the screen: the last
+    /// [`REPLY_LINKS`](crate::terminal::signals::REPLY_LINKS) written, URIs cut at
+    /// [`REPLY_LINK_URI_BYTES`](crate::terminal::signals::REPLY_LINK_URI_BYTES).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub links: Vec<Link>,
     /// Desktop notifications it sent (OSC 9, OSC 777), the most recent last.
@@ -300,10 +307,20 @@ impl SignalReport {
             command_exit: last_command.as_ref().and_then(|c| c.exit_code),
             bells: terminal.bells(),
             cwd: signals.cwd.clone(),
-            clipboard: signals.clipboard.clone(),
+            clipboard: signals
+                .clipboard
+                .as_ref()
+                .map(|c| c.cut_to(REPLY_CLIPBOARD_BYTES)),
             notifications: signals.notifications.iter().cloned().collect(),
             title_stack: signals.title_stack.clone(),
-            links: terminal.links(),
+            links: {
+                let mut links = terminal.links();
+                links.drain(..links.len().saturating_sub(REPLY_LINKS));
+                for link in &mut links {
+                    link.uri = cut_at(&link.uri, REPLY_LINK_URI_BYTES);
+                }
+                links
+            },
             last_command,
         }
     }

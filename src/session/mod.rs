@@ -451,6 +451,12 @@ impl Session {
         self.log.entries()
     }
 
+    /// How many operations the log holds, and the bytes of input and of screen text it
+    /// keeps for them (bounded: see [`operations`](Self::operations)).
+    pub fn operation_log_usage(&self) -> (usize, usize, usize) {
+        self.log.usage()
+    }
+
     pub(crate) fn operation_log(&self) -> &crate::operation::OperationLog {
         &self.log
     }
@@ -498,6 +504,12 @@ impl Session {
     /// What the program asked of its input now: key encoding, mouse, focus, paste.
     pub fn input_modes(&self) -> crate::keys::InputModes {
         self.shared.lock().terminal.input_modes()
+    }
+
+    /// The program's last clipboard write (OSC 52) whole (up to 1 MiB): replies carry
+    /// only its first [`REPLY_CLIPBOARD_BYTES`](crate::terminal::signals::REPLY_CLIPBOARD_BYTES).
+    pub fn clipboard(&self) -> Option<crate::terminal::signals::ClipboardWrite> {
+        self.shared.lock().terminal.signals().clipboard.clone()
     }
 
     /// What the program signalled besides the screen now: the last shell command and its

@@ -238,6 +238,12 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
             )));
             continue;
         }
+        if entry.cut_bytes > 0 {
+            out.push(Step2::Comment(format!(
+                "the session's log kept only the start of a long input here ({} bytes left out): the replay sends only that start",
+                entry.cut_bytes
+            )));
+        }
         let next_waits = log.get(index + 1).is_some_and(|n| {
             matches!(n.operation, Operation::Wait { .. })
                 || matches!(&n.operation, Operation::Capture { wait: Some(_), .. })

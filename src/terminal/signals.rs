@@ -31,8 +31,32 @@ const MAX_FIELD: usize = 4096;
 pub struct ClipboardWrite {
     /// Which selections it was for (`c` clipboard, `p` primary, `s` …), as the program said.
     pub selection: String,
-    /// The text, decoded from base64 (invalid UTF-8 replaced), cut at 1 MiB.
+    /// The text, decoded from base64 (invalid UTF-8 replaced), cut at 1 MiB — or, in a
+    /// reply, at [`REPLY_CLIPBOARD_BYTES`] (see `bytes`).
     pub text: String,
+    /// How long the written text was, in bytes, whatever `text` holds of it.
+    #[serde(default)]
+    pub bytes: usize,
+}
+
+/// How much of a clipboard write a reply carries (the rest is counted in `bytes`; the
+/// library's [`Session::clipboard`](crate::Session::clipboard) has all of it): a program
+/// that writes a megabyte of control characters must not make every reply megabytes.
+pub const REPLY_CLIPBOARD_BYTES: usize = 1024;
+/// How much of a link's URI a reply carries.
+pub const REPLY_LINK_URI_BYTES: usize = 1024;
+/// How many of the screen's links a reply carries (the last written).
+pub const REPLY_LINKS: usize = 64;
+
+impl ClipboardWrite {
+    /// This write as a reply carries it: its text cut at `most` bytes.
+    pub fn cut_to(&self, most: usize) -> ClipboardWrite {
+        ClipboardWrite {
+            selection: self.selection.clone(),
+            text: cut_at(&self.text, most),
+            bytes: self.bytes,
+        }
+    }
 }
 
 /// A hyperlink (OSC 8) on the screen: the cells its text was written to.
@@ -146,7 +170,12 @@ fn place(screen: &mut vt100::Screen) -> Place {
 }
 
 fn cut(text: &str) -> String {
-    let mut end = text.len().min(MAX_FIELD);
+    cut_at(text, MAX_FIELD)
+}
+
+/// `text` cut at `most` bytes, on a character boundary.
+pub(crate) fn cut_at(text: &str, most: usize) -> String {
+    let mut end = text.len().min(most);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
@@ -207,6 +236,7 @@ impl Signals {
                 self.clipboard = Some(ClipboardWrite {
                     selection: cut(if selection.is_empty() { "s 0" } else { selection }),
                     text,
+                    bytes: decoded.len(),
                 });
                 self.clipboard_writes += 1;
             }

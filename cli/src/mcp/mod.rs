@@ -470,7 +470,14 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
             "image/png",
         ));
     }
-    content.push(ContentBlock::text(info.to_string()));
+    // The same fields as text, for clients that read no structured content — but the
+    // clipboard and links only once, in the structured content: they are the bulky part.
+    let mut text_info = info.clone();
+    if let Some(Value::Object(signals)) = text_info.get_mut("signals") {
+        signals.remove("clipboard");
+        signals.remove("links");
+    }
+    content.push(ContentBlock::text(text_info.to_string()));
     let mut result = CallToolResult::success(content);
     result.structured_content = Some(info);
     result
