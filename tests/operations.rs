@@ -97,6 +97,14 @@ fn render_options_out_of_range_are_bad_input_and_checked_before_waiting() {
             },
             "font `/no/such/font.ttf` cannot be used",
         ),
+        // Neither read to its end (it has none) nor opened and waited on.
+        (
+            PngRequest {
+                fonts: vec!["/dev/zero".into()],
+                ..PngRequest::default()
+            },
+            "font `/dev/zero` cannot be used: it is not a regular file",
+        ),
     ] {
         let capture = Operation::Capture {
             // A wait that would time out: the bad option must fail first, at once.

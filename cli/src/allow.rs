@@ -38,6 +38,7 @@ pub const DENIED_ENV: &[&str] = &[
     "LD_*",
     "*OPEN",
     "LESSCLOSE",
+    "LESSSECURE",
     "LESSKEY*",
     "*PAGER",
     "EDITOR",
@@ -165,6 +166,12 @@ impl AllowList {
             ));
         }
         for (key, _) in env {
+            // `LD_PRELOAD=/x` as a *key* would reach the program as `LD_PRELOAD=/x=…`.
+            if key.is_empty() || key.contains(['=', '\0']) {
+                return refuse(format!(
+                    "`{key}` is not a variable name: a name may not be empty or hold `=`"
+                ));
+            }
             let denied = match &self.env_keys {
                 Some(keys) => !keys.contains(key),
                 None => env_denied(key),
@@ -221,6 +228,7 @@ mod tests {
             "PYTHONSTARTUP",
             "BASH_FUNC_x%%",
             "NODE_OPTIONS",
+            "LESSSECURE",
         ] {
             assert!(env_denied(key), "{key}");
         }

@@ -389,3 +389,28 @@ fn a_reader_that_goes_away_ends_the_output_quietly() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_non_utf8_argument_is_a_usage_error_not_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Dir::new();
+    for json in [false, true] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"));
+        if json {
+            command.arg("--json");
+        }
+        let out = command
+            .args(["send", "--paste"])
+            .arg(std::ffi::OsStr::from_bytes(b"\x9b"))
+            .env("TUIPILOT_DIR", &dir.0)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(
+            (text(&out.stdout) + &stderr).contains("invalid UTF-8"),
+            "{stderr}"
+        );
+    }
+}

@@ -172,6 +172,23 @@ async fn allow_restricts_programs() {
     )
     .await;
     assert!(!is_error(&allowed), "{:?}", texts(&allowed));
+    // A key holding `=` would reach the program as another variable; LESSSECURE changes
+    // what an allowed `less` may run.
+    for (key, why) in [
+        ("LD_PRELOAD=/tmp/x.so", "not a variable name"),
+        ("LESSSECURE", "may not be set"),
+    ] {
+        let refused = call(
+            &client,
+            json!({"action": "start", "session": "e", "command": "sh", "env": {key: "1"}}),
+        )
+        .await;
+        assert!(
+            is_error(&refused) && texts(&refused)[0].contains(why),
+            "{key}: {:?}",
+            texts(&refused)
+        );
+    }
     client.cancel().await.unwrap();
 }
 

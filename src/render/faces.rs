@@ -99,12 +99,70 @@ fn file_bytes(path: &Path) -> Result<&'static [u8]> {
     if let Some(bytes) = files.get(path) {
         return Ok(bytes);
     }
-    let bytes = std::fs::read(path).map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
-    // Faces live for the process (a host renders many captures with them); leaking the
-    // bytes lets the parsed face borrow them without a self-referential struct.
-    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+    let bytes = map_font_file(path)?;
     files.insert(path.to_path_buf(), bytes);
     Ok(bytes)
+}
+
+/// The largest font file read: the biggest CJK collections are about 30 MB.
+const MAX_FONT_FILE_BYTES: u64 = 128 << 20;
+
+/// A font file's bytes, memory-mapped read-only for the life of the process (a host
+/// renders many captures with its faces, and the pages are the page cache's, shared with
+/// every other process that maps the font). Only a regular file of at most
+/// [`MAX_FONT_FILE_BYTES`] is opened: `--font /dev/zero` or a FIFO is refused before any
+/// read, so it can neither fill memory nor block.
+fn map_font_file(path: &Path) -> Result<&'static [u8]> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let meta = std::fs::metadata(path).map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
+    if !meta.is_file() {
+        return Err(invalid(path, "it is not a regular file".into()));
+    }
+    if meta.len() > MAX_FONT_FILE_BYTES {
+        return Err(invalid(
+            path,
+            format!(
+                "it is {} MB, more than any font ({} MB at most)",
+                meta.len() >> 20,
+                MAX_FONT_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    if meta.len() == 0 {
+        return Err(invalid(path, "it is empty".into()));
+    }
+    // Non-blocking: had the file been swapped for a FIFO since the check, open would wait.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if !file.metadata().is_ok_and(|m| m.is_file()) || len == 0 || len > MAX_FONT_FILE_BYTES {
+        return Err(invalid(path, "it changed while it was opened".into()));
+    }
+    let len = usize::try_from(len).map_err(|_| invalid(path, "it is too large".into()))?;
+    // SAFETY: a private read-only mapping of `len` bytes of an open regular file; the
+    // mapping outlives the descriptor and is never unmapped (faces live for the process).
+    let ptr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE,
+            file.as_raw_fd(),
+            0,
+        )
+    };
+    if ptr == libc::MAP_FAILED {
+        return Err(invalid(
+            path,
+            format!("cannot map it: {}", std::io::Error::last_os_error()),
+        ));
+    }
+    // SAFETY: the mapping is `len` readable bytes and stays mapped for the process's life.
+    Ok(unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) })
 }
 
 fn read_face(id: usize, path: &Path, index: u32) -> Result<Arc<ExternalFace>> {

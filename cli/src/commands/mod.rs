@@ -434,7 +434,7 @@ fn current_dir() -> Result<PathBuf, Failure> {
 
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
-    let json_wanted = std::env::args().any(|a| a == "--json");
+    let json_wanted = std::env::args_os().any(|a| a == "--json");
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) if json_wanted && e.use_stderr() => {
