@@ -323,9 +323,10 @@ fn env_without_a_value_in_a_tape_passes_the_runners_variable_on() {
 fn typing_between_hide_and_show_stays_out_of_a_tapes_recording_and_failure() {
     let dir = common::TempDir::new("export-hide");
     let tape = dir.0.join("h.tape");
+    let cast = dir.0.join("h.cast");
     std::fs::write(
         &tape,
-        "Output h.cast\nHide\nType 'read -rsp \"pw: \" pw; echo \"len ${#pw}\"'\nEnter\nWait /^pw:/\nType \"tape-secret\"\nEnter\nWait+Screen /len 11$/\nShow\nType \"echo shown\"\nEnter\nWait+Screen /^shown$/\nHide\nType \"nope-secret\"\nWait+Screen@50ms /never/\n",
+        format!("Output {cast:?}\n") + "Hide\nType 'read -rsp \"pw: \" pw; echo \"len ${#pw}\"'\nEnter\nWait /^pw:/\nType \"tape-secret\"\nEnter\nWait+Screen /len 11$/\nShow\nType \"echo shown\"\nEnter\nWait+Screen /^shown$/\nHide\nType \"nope-secret\"\nWait+Screen@50ms /never/\n",
     )
     .unwrap();
     let failure = run_file(&tape, &RunOptions::default()).unwrap_err();

@@ -414,3 +414,20 @@ fn a_non_utf8_argument_is_a_usage_error_not_a_panic() {
         );
     }
 }
+
+#[test]
+fn an_exit_refused_as_bad_input_leaves_the_session_running() {
+    let dir = Dir::new();
+    dir.ok(&["start", "--", "sh", "-c", "echo up; exec sleep 600"]);
+    dir.ok(&["wait", "--text", "^up$"]);
+    let out = dir.run(&["exit", "--timeout-ms", "999999999999"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("too long"), "{}", text(&out.stderr));
+    let info = dir.json(&["list", "--json"]);
+    assert_eq!(info[0]["running"], true, "{info}");
+    let exit = dir.json(&["exit", "--json"]);
+    assert!(
+        exit.to_string().contains("signal") || exit.to_string().contains("exit"),
+        "{exit}"
+    );
+}

@@ -470,6 +470,9 @@ fn connection(host: &Host, stream: UnixStream, lane: Lane) {
             }
             Err(e) => Err(e),
         };
+        // An `exit` refused as bad input (a timeout too long) ended nothing: the host and its
+        // program stay, and the caller can ask again.
+        let stopping = stopping && !matches!(&result, Err(e) if e.code == ErrorCode::BadRequest);
         let reply = match result {
             Ok(body) => ok_line(id, &body),
             Err(e) => error_line(id, &e),
