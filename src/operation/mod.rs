@@ -35,7 +35,7 @@ use crate::error::Result;
 use crate::wait::Condition;
 
 pub(crate) use log::OperationLog;
-pub use log::{LoggedOperation, MAX_LOGGED, MAX_SCREEN_BYTES};
+pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, Screen, SignalReport};
 pub use start::StartSpec;
 
