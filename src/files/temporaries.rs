@@ -1,0 +1,125 @@
+//! The temporary files and directories that exist now, listed so that an interrupted
+//! command can remove them: SIGINT and SIGTERM reach a handler that only writes the
+//! signal's number into a pipe (all a handler may safely do); a thread reads it, removes
+//! what is listed and lets the signal end the process as it would have.
+
+use std::fs::File;
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use crate::error::{Error, Result};
+
+/// Something temporary that an interrupted command removes.
+#[derive(Debug)]
+pub(super) enum Temporary {
+    File(PathBuf),
+    Dir(PathBuf),
+}
+
+/// The temporary files and directories that exist now, by a number of their own.
+pub(super) struct Temporaries;
+
+static TEMPORARIES: Mutex<Vec<(u64, Temporary)>> = Mutex::new(Vec::new());
+
+impl Temporaries {
+    pub(super) fn add(temporary: Temporary) -> u64 {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        TEMPORARIES
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push((id, temporary));
+        id
+    }
+
+    pub(super) fn remove(id: u64) {
+        TEMPORARIES
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|(i, _)| *i != id);
+    }
+
+    /// Removes every temporary that exists now.
+    fn remove_all() {
+        let all = std::mem::take(&mut *TEMPORARIES.lock().unwrap_or_else(|p| p.into_inner()));
+        for (_, temporary) in all {
+            let _ = match temporary {
+                Temporary::File(path) => std::fs::remove_file(path),
+                Temporary::Dir(path) => std::fs::remove_dir_all(path),
+            };
+        }
+    }
+}
+
+/// The write end of the pipe the signal handler writes the signal's number into.
+static SIGNAL_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
+
+/// Makes SIGINT and SIGTERM remove this process's temporary files and directories
+/// before it dies of the signal, as it would have.
+///
+/// For programs (the command line): a library never takes over a process's signals on
+/// its own. A signal the process ignores stays ignored. Starts a thread: call it after
+/// any `fork` that must happen without threads. Calling it again does nothing.
+pub fn remove_temporaries_on_signal() -> Result<()> {
+    static INSTALLED: std::sync::OnceLock<std::result::Result<(), String>> = std::sync::OnceLock::new();
+    INSTALLED
+        .get_or_init(install_signal_cleanup)
+        .clone()
+        .map_err(|message| Error::io(message, std::io::Error::other("signal handling")))
+}
+
+fn install_signal_cleanup() -> std::result::Result<(), String> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 fills two descriptors; close-on-exec keeps them out of programs.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!(
+            "creating the signal pipe: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    // SAFETY: both descriptors were just created; the read end is owned by the thread.
+    let reader = File::from(unsafe { OwnedFd::from_raw_fd(fds[0]) });
+    SIGNAL_PIPE.store(fds[1], std::sync::atomic::Ordering::SeqCst);
+    std::thread::Builder::new()
+        .name("tuipilot-signals".into())
+        .spawn(move || {
+            use std::io::Read;
+            let mut reader = reader;
+            let mut signal = [0u8; 1];
+            if reader.read_exact(&mut signal).is_ok() {
+                Temporaries::remove_all();
+                let signal = libc::c_int::from(signal[0]);
+                // SAFETY: back to the default action, then the signal again: the process
+                // ends as the signal would have ended it.
+                unsafe {
+                    libc::signal(signal, libc::SIG_DFL);
+                    libc::raise(signal);
+                }
+            }
+        })
+        .map_err(|e| format!("starting the signal thread: {e}"))?;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: `action` is plain data; sigaction reads the new and fills the old.
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut old) == 0 && old.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as *const () as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+    Ok(())
+}
+
+/// The handler: only `write`, which is async-signal-safe; the thread does the rest.
+extern "C" fn on_signal(signal: libc::c_int) {
+    let fd = SIGNAL_PIPE.load(std::sync::atomic::Ordering::SeqCst);
+    let byte = signal as u8;
+    // SAFETY: writes one byte from a live stack variable to a descriptor or fails.
+    unsafe { libc::write(fd, (&raw const byte).cast(), 1) };
+}
