@@ -181,11 +181,12 @@ impl Folder {
     /// [`NewFile::commit`] is called and is removed if the `NewFile` is dropped first.
     pub fn create(&self, name: &OsStr, access: Access) -> Result<NewFile> {
         let final_name = component(name)?;
-        let shown = String::from_utf8_lossy(name.as_bytes()).into_owned();
         let mut attempt = 0;
         loop {
-            let temp = format!(".{shown}.tmp-{:016x}", random_u64());
-            let temp = CString::new(temp.replace('\0', "_")).unwrap_or_default();
+            // `component` refused a NUL in the name, so the C string always builds.
+            let mut temp = [b".", name.as_bytes()].concat();
+            temp.extend_from_slice(format!(".tmp-{:016x}", random_u64()).as_bytes());
+            let temp = CString::new(temp).unwrap_or_default();
             match self.open_new(&temp, access) {
                 Ok(file) => {
                     let temp_path = self.path.join(OsStr::from_bytes(temp.as_bytes()));

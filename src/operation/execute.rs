@@ -229,7 +229,10 @@ impl Session {
 
     fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
         let began = std::time::Instant::now();
-        let result = self.execute(operation, cancel);
+        // What may be kept of the operation (a secret send as its placeholder): its label
+        // marks the recording, and it goes into the log.
+        let kept = operation.redacted(self.input_is_secret());
+        let result = self.execute(operation, &kept, cancel);
         let (error, screen) = match &result {
             Ok(reply) => (
                 None,
@@ -240,9 +243,7 @@ impl Session {
             ),
             Err(e) => (Some(e.to_string().lines().next().unwrap_or("").to_string()), None),
         };
-        // A secret send is kept as its placeholder; its error too, when the error could
-        // quote the input (a key name).
-        let kept = operation.redacted(self.input_is_secret());
+        // A secret send's error is left out too when it could quote the input (a key name).
         let error = match (&result, &error) {
             (Err(e), Some(_)) if kept.is_secret() && e.kind() == crate::ErrorKind::BadInput => {
                 Some("bad input (left out: the input was secret)".to_string())
@@ -253,10 +254,10 @@ impl Session {
         result
     }
 
-    fn execute(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
+    fn execute(&self, operation: &Operation, kept: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
         let checked = operation.checked(self.timeout())?;
         if self.is_recording() {
-            self.add_marker(&operation.redacted(self.input_is_secret()).label());
+            self.add_marker(&kept.label());
         }
         match checked {
             Checked::Info => Ok(Reply::Info(self.info())),
