@@ -259,16 +259,12 @@ fn picture(command: &Command, data: Option<Vec<u8>>) -> Result<Picture, String> 
         return Err("EINVAL:only direct transmission (t=d) is supported".to_string());
     }
     let mut bytes = data.ok_or("EINVAL:the payload is not base64")?;
-    if command.compression == b'z' {
-        bytes = inflate(&bytes)?;
-    }
-    if bytes.is_empty() {
-        return Err("ENODATA:no image data".to_string());
-    }
-    match command.format {
-        100 => super::decode_png(&bytes).map_err(|e| format!("EBADPNG:{e}")),
+    // How many bytes the data may hold, checked before anything is inflated: raw samples
+    // are exactly the size `s`×`v` claims, so compressed data never inflates past it.
+    let (w, h) = (command.width, command.height);
+    let need = match command.format {
+        100 => None,
         24 | 32 => {
-            let (w, h) = (command.width, command.height);
             let channels = if command.format == 24 { 3 } else { 4 };
             if w == 0 || h == 0 {
                 return Err("EINVAL:RGB and RGBA data need their size in s and v".to_string());
@@ -276,7 +272,33 @@ fn picture(command: &Command, data: Option<Vec<u8>>) -> Result<Picture, String> 
             if (w as usize).saturating_mul(h as usize) > MAX_IMAGE_PIXELS {
                 return Err(format!("EFBIG:a {w}x{h} image has too many pixels"));
             }
-            let need = w as usize * h as usize * channels;
+            Some((channels, w as usize * h as usize * channels))
+        }
+        other => return Err(format!("EINVAL:unknown format f={other}")),
+    };
+    if command.compression == b'z' {
+        // A PNG inflates to at most what the pixel cap allows as raw samples.
+        let limit = need.map_or(MAX_IMAGE_PIXELS * 4, |(_, need)| need);
+        bytes = inflate(&bytes, limit).map_err(|e| match (e, need) {
+            (InflateError::TooLarge, Some(_)) => {
+                format!("EINVAL:the zlib data inflates to more than the {limit} bytes a {w}x{h} image holds")
+            }
+            (InflateError::TooLarge, None) => {
+                format!("EFBIG:the zlib data inflates to more than {limit} bytes")
+            }
+            (InflateError::Invalid, _) => "EINVAL:the zlib data does not inflate".to_string(),
+            #[cfg(not(feature = "render"))]
+            (InflateError::Unsupported, _) => {
+                "EINVAL:compressed data needs tuipilot's `render` feature".to_string()
+            }
+        })?;
+    }
+    if bytes.is_empty() {
+        return Err("ENODATA:no image data".to_string());
+    }
+    match need {
+        None => super::decode_png(&bytes).map_err(|e| format!("EBADPNG:{e}")),
+        Some((channels, need)) => {
             if bytes.len() < need {
                 return Err(format!(
                     "ENODATA:{} bytes of data for {w}x{h}, {need} needed",
@@ -285,19 +307,34 @@ fn picture(command: &Command, data: Option<Vec<u8>>) -> Result<Picture, String> 
             }
             Ok(Picture::from_samples(w, h, channels, bytes))
         }
-        other => Err(format!("EINVAL:unknown format f={other}")),
     }
 }
 
+/// Why compressed data could not be inflated.
+#[derive(Debug, PartialEq, Eq)]
+enum InflateError {
+    /// It inflates to more than the limit (inflating stopped there).
+    TooLarge,
+    /// It is not zlib data, or it is cut short.
+    Invalid,
+    /// This build cannot inflate.
+    #[cfg(not(feature = "render"))]
+    Unsupported,
+}
+
+/// `bytes` inflated, stopping at `limit` bytes of output.
 #[cfg(feature = "render")]
-fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(bytes, MAX_IMAGE_PIXELS * 4)
-        .map_err(|e| format!("EINVAL:the zlib data does not inflate: {e:?}"))
+fn inflate(bytes: &[u8], limit: usize) -> Result<Vec<u8>, InflateError> {
+    use miniz_oxide::inflate::TINFLStatus;
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(bytes, limit).map_err(|e| match e.status {
+        TINFLStatus::HasMoreOutput => InflateError::TooLarge,
+        _ => InflateError::Invalid,
+    })
 }
 
 #[cfg(not(feature = "render"))]
-fn inflate(_: &[u8]) -> Result<Vec<u8>, String> {
-    Err("EINVAL:compressed data needs tuipilot's `render` feature".to_string())
+fn inflate(_: &[u8], _: usize) -> Result<Vec<u8>, InflateError> {
+    Err(InflateError::Unsupported)
 }
 
 /// Places stored image `id` at the cursor, at the size `c`/`r` ask for (one of them: the

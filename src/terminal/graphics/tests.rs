@@ -287,3 +287,28 @@ fn kitty_deletes_by_column_leave_a_sixel_there_and_a_kitty_image_of_its_number_e
         "the kitty image in column 20 goes"
     );
 }
+
+#[cfg(feature = "render")]
+#[test]
+fn compressed_kitty_data_is_inflated_no_further_than_the_size_it_claims() {
+    use miniz_oxide::deflate::compress_to_vec_zlib;
+    let mut t = term();
+    // 8 MiB of zeros, sent as a 16×16 RGBA image (1,024 bytes): refused once inflating
+    // passes 1,024 bytes, not after inflating all of it.
+    let bomb = compress_to_vec_zlib(&vec![0u8; 8 << 20], 9);
+    t.process(format!("\x1b_Ga=T,f=32,s=16,v=16,o=z,i=4;{}\x1b\\", b64(&bomb)).as_bytes());
+    let reply = String::from_utf8(t.take_replies()).unwrap();
+    assert_eq!(
+        reply,
+        "\x1b_Gi=4;EINVAL:the zlib data inflates to more than the 1024 bytes a 16x16 image holds\x1b\\"
+    );
+    assert!(t.snapshot().images().is_empty());
+    // Data of the claimed size is shown; data that is not zlib says so.
+    let red = compress_to_vec_zlib(&[255, 0, 0, 255].repeat(4), 6);
+    t.process(format!("\x1b_Ga=T,f=32,s=2,v=2,o=z,i=5;{}\x1b\\", b64(&red)).as_bytes());
+    assert_eq!(t.take_replies(), b"\x1b_Gi=5;OK\x1b\\");
+    assert_eq!(t.snapshot().images().len(), 1);
+    t.process(format!("\x1b_Ga=T,f=32,s=2,v=2,o=z,i=6;{}\x1b\\", b64(b"not zlib")).as_bytes());
+    let reply = String::from_utf8(t.take_replies()).unwrap();
+    assert_eq!(reply, "\x1b_Gi=6;EINVAL:the zlib data does not inflate\x1b\\");
+}
