@@ -288,3 +288,44 @@ fn a_png_capture_that_does_not_ask_for_text_carries_none() {
     let with = s.apply(&capture(true)).unwrap();
     assert!(with.screen().unwrap().text.contains("#1 76 69 73"));
 }
+
+#[test]
+fn typed_text_goes_one_character_at_a_time_with_the_pause_after_each() {
+    let dir = common::TempDir::new("typed");
+    let path = dir.0.join("typed.cast");
+    let s = common::fixture_session("keyecho").record(&path).spawn().unwrap();
+    s.wait_for_text("^ready$").unwrap();
+    let reply = s
+        .apply(&send(
+            vec![Step::Type {
+                text: "aé€".into(),
+                pause_ms: 100,
+            }],
+            Some(WaitFor::Text(" e2 82 ac$".into())),
+            None,
+        ))
+        .unwrap();
+    let text = &reply.screen().expect("a screen").text;
+    let bytes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .flat_map(|l| l.split(' ').skip(1))
+        .collect();
+    assert_eq!(bytes.join(" "), "61 c3 a9 e2 82 ac", "{text}");
+    s.apply(&Operation::Exit { timeout_ms: None }).unwrap();
+    // The recording holds one input per character (whole characters, never split bytes),
+    // each at least the pause after the one before.
+    let inputs: Vec<(f64, String)> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| event[1] == "i")
+        .map(|event| (event[0].as_f64().unwrap(), event[2].as_str().unwrap().to_string()))
+        .collect();
+    let typed: Vec<&str> = inputs.iter().map(|(_, text)| text.as_str()).collect();
+    assert_eq!(typed, ["a", "é", "€"]);
+    for pair in inputs.windows(2) {
+        assert!(pair[1].0 - pair[0].0 >= 0.099, "{inputs:?}");
+    }
+}

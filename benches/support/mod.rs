@@ -123,3 +123,22 @@ pub fn tuipilot_in(bin: &str, dir: &str, args: &[&str]) -> Result<Output, String
         ))
     }
 }
+
+/// Runs `command` to its end and returns whether it succeeded, its peak resident memory
+/// (KiB, the kernel's `ru_maxrss` for that one child) and how long it took.
+pub fn peak_memory_of(command: &mut Command) -> (bool, u64, Duration) {
+    let start = Instant::now();
+    let child = command.spawn().expect("the command starts");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for; the pointers are to live locals.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(waited, pid, "waiting for {command:?}");
+    let elapsed = start.elapsed();
+    // The child is reaped: dropping the handle must not wait again.
+    std::mem::forget(child);
+    let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    (success, usage.ru_maxrss as u64, elapsed)
+}

@@ -108,7 +108,6 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         update: args.update,
         out_dir: args.out.clone(),
         skip_media: args.no_media,
-        cancel: None,
     };
     let started = Instant::now();
     let progress = Progress::new(tapes.len(), args.quiet);

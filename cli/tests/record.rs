@@ -248,4 +248,17 @@ fn render_turns_a_recording_into_a_gif_an_apng_a_last_frame_and_frames() {
         assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
         assert!(text(&out.stderr).contains(message), "{}", text(&out.stderr));
     }
+    // A recording is read from the file on each pass, so it must be a regular file: a
+    // FIFO is refused at once rather than read (and waited on) twice.
+    let fifo = work.join("pipe.cast");
+    let c_path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+    let out = dir.run(&["render", fifo.to_str().unwrap(), "-o", "x.gif"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("pipe.cast is not a regular file"),
+        "{}",
+        text(&out.stderr)
+    );
 }

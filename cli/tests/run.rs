@@ -289,3 +289,39 @@ fn a_new_snapshot_is_created_then_a_change_fails_until_updated() {
     );
     assert!(!suite.path("shot.snap.new").exists());
 }
+
+#[test]
+fn a_tape_past_its_tape_timeout_fails_at_the_command_it_was_on() {
+    // A long Type at a person's pace is stopped mid-word, not after its 60 s.
+    let long = "a".repeat(300);
+    let stderr = check(
+        &format!("Set TapeTimeout 1s\nSet Shell bash\nType@200ms \"{long}\"\n"),
+        1,
+        &[
+            "t.tape:3",
+            "the tape ran past its TapeTimeout of 1s",
+            "Set TapeTimeout",
+        ],
+    );
+    assert!(!stderr.contains("cancelled"), "{stderr}");
+    assert!(
+        stderr.contains("…[313 characters]"),
+        "a long line is cut: {stderr}"
+    );
+    // So is a Sleep, and a Wait whose own timeout is longer.
+    check(
+        "Set TapeTimeout 1.5s\nSet Shell bash\nSleep 60s\n",
+        1,
+        &["t.tape:3", "TapeTimeout of 1.5s"],
+    );
+    check(
+        "Set TapeTimeout 1s\nSet Shell bash\nWait@60s /never/\n",
+        1,
+        &["t.tape:3", "TapeTimeout of 1s"],
+    );
+    check(
+        "Set TapeTimeout 0\n",
+        2,
+        &["t.tape:1:17: `Set TapeTimeout` needs a positive time"],
+    );
+}

@@ -52,6 +52,8 @@ enum Checked {
 enum CheckedStep {
     Input(Input),
     Sleep(Duration),
+    /// Text typed a character at a time, each followed by the pause.
+    Type(String, Duration),
 }
 
 #[cfg(feature = "render")]
@@ -131,6 +133,10 @@ impl Operation {
                     .map(|step| {
                         Ok(match step {
                             Step::Text(text) => CheckedStep::Input(Input::Text(text.clone())),
+                            Step::Type { text, pause_ms } => CheckedStep::Type(
+                                text.clone(),
+                                super::checked_duration("pause_ms", *pause_ms)?,
+                            ),
                             Step::Keys(spec) => CheckedStep::Input(Input::Keys(parse_key_list(spec)?)),
                             Step::Paste(text) => CheckedStep::Input(Input::Paste(text.clone())),
                             Step::Bytes(bytes) => CheckedStep::Input(Input::Bytes(bytes.clone())),
@@ -278,6 +284,16 @@ impl Session {
                         match step {
                             CheckedStep::Input(input) => self.send_from(&input, None)?,
                             CheckedStep::Sleep(pause) => self.pause(pause, cancel)?,
+                            CheckedStep::Type(text, pause) => {
+                                let mut buffer = [0u8; 4];
+                                for c in text.chars() {
+                                    let typed = c.encode_utf8(&mut buffer);
+                                    self.send_from(&Input::Text(typed.to_string()), None)?;
+                                    if !pause.is_zero() {
+                                        self.pause(pause, cancel)?;
+                                    }
+                                }
+                            }
                         }
                     }
                     start

@@ -57,7 +57,11 @@ fn bounded(operation: &Operation) -> (Operation, usize, u64) {
     if let Operation::Send { steps, .. } = &mut operation {
         for step in steps {
             match step {
-                Step::Text(text) | Step::Paste(text) | Step::Keys(text) | Step::Mouse(text) => {
+                Step::Text(text)
+                | Step::Type { text, .. }
+                | Step::Paste(text)
+                | Step::Keys(text)
+                | Step::Mouse(text) => {
                     if text.len() > MAX_LOGGED_TEXT {
                         let whole = text.len();
                         let start = crate::terminal::signals::cut_at(text, MAX_LOGGED_TEXT);

@@ -78,6 +78,15 @@ fn is_zero(n: &u32) -> bool {
 pub enum Step {
     /// Literal text, sent as UTF-8 (a newline is LF: press `Enter` for CR).
     Text(String),
+    /// Text typed as a person types it: one character at a time, each followed by a pause
+    /// of `pause_ms` (a debounced search box or an autocompleting prompt sees every
+    /// keystroke). Fed from the text as it goes, so a long text costs its own bytes only.
+    Type {
+        /// The text.
+        text: String,
+        /// The pause after each character, in milliseconds.
+        pause_ms: u64,
+    },
     /// Key names separated by spaces or commas (`"Down Down Enter"`), each encoded for
     /// the program's modes when it is sent, one write per key.
     Keys(String),
@@ -171,8 +180,11 @@ impl Operation {
                     .iter()
                     .map(|step| match step {
                         // A secret send's text is its placeholder already: no quotes.
-                        Step::Text(text) | Step::Paste(text) if *secret => text.clone(),
+                        Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if *secret => {
+                            text.clone()
+                        }
                         Step::Text(text) => format!("{text:?}"),
+                        Step::Type { text, pause_ms } => format!("type {text:?} {pause_ms}ms each"),
                         Step::Keys(keys) => keys.clone(),
                         Step::Paste(text) => format!("paste {text:?}"),
                         Step::Bytes(bytes) => format!("{} bytes", bytes.len()),
@@ -235,6 +247,10 @@ impl Operation {
             .iter()
             .map(|step| match step {
                 Step::Text(text) => Step::Text(hide(text)),
+                Step::Type { text, pause_ms } => Step::Type {
+                    text: hide(text),
+                    pause_ms: *pause_ms,
+                },
                 Step::Paste(text) => Step::Paste(hide(text)),
                 Step::Bytes(bytes) => Step::Text(secret_placeholder(bytes.len())),
                 Step::Keys(keys) if types_characters(keys) => {

@@ -79,50 +79,27 @@ impl Recording {
     /// Reads a recording file.
     pub fn read_file(path: impl AsRef<Path>) -> Result<Recording> {
         let path = path.as_ref();
-        let file =
-            std::fs::File::open(path).map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+        let file = open_regular(path)?;
         Recording::read(std::io::BufReader::new(file), &path.display().to_string())
     }
 
     /// Reads a recording; `name` is what errors call it.
     pub fn read(reader: impl BufRead, name: &str) -> Result<Recording> {
-        let bad = |line: usize, what: String| Error::InvalidArgument {
-            message: format!("{name}:{line}: {what}"),
-        };
-        let mut lines = reader.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let (first_no, first) = loop {
-            match lines.next() {
-                Some((no, line)) => {
-                    let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
-                    if !line.trim().is_empty() {
-                        break (no, line);
-                    }
-                }
-                None => return Err(bad(1, "empty: not an asciicast recording".into())),
-            }
-        };
-        let header = parse_header(&first).map_err(|what| bad(first_no, what))?;
-        let mut events = Vec::new();
-        let mut clock = 0.0f64;
-        for (no, line) in lines {
-            let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
-            let trimmed = line.trim();
-            // v3 allows comment lines; blank lines are harmless in both.
-            if trimmed.is_empty() || (header.version == 3 && trimmed.starts_with('#')) {
-                continue;
-            }
-            let (time, kind) = parse_event(trimmed).map_err(|what| bad(no, what))?;
-            let time = if header.version == 3 { clock + time } else { time };
-            if time + 1e-9 < clock {
-                return Err(bad(
-                    no,
-                    format!("time {time} goes back (the previous event was at {clock})"),
-                ));
-            }
-            clock = time;
-            events.push(Event { time, kind });
-        }
+        let mut events = CastEvents::new(reader, name)?;
+        let header = events.header.clone();
+        let events = events.by_ref().collect::<Result<Vec<Event>>>()?;
         Ok(Recording { header, events })
+    }
+
+    /// Its markers: when, and their labels.
+    pub(crate) fn markers(&self) -> Vec<(f64, &str)> {
+        self.events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Marker(m) => Some((e.time, m.as_str())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// When the last event happened, in seconds.
@@ -142,6 +119,157 @@ impl Recording {
             event.draw(&mut terminal)?;
         }
         Ok(terminal)
+    }
+}
+
+/// A recording's events read one line at a time (the header first, when made), each
+/// checked as it comes: what [`Recording::read`] collects and a [`CastFile`] replays.
+pub struct CastEvents<R> {
+    header: Header,
+    lines: std::iter::Enumerate<std::io::Lines<R>>,
+    name: String,
+    /// The time of the event before, absolute.
+    clock: f64,
+}
+
+impl<R: BufRead> CastEvents<R> {
+    /// Reads the header; `name` is what errors call the recording.
+    pub fn new(reader: R, name: &str) -> Result<CastEvents<R>> {
+        let mut lines = reader.lines().enumerate();
+        let header = loop {
+            match lines.next() {
+                Some((index, line)) => {
+                    let line = line.map_err(|e| Error::io(format!("reading {name}"), e))?;
+                    if !line.trim().is_empty() {
+                        break parse_header(&line).map_err(|what| bad_line(name, index + 1, what))?;
+                    }
+                }
+                None => return Err(bad_line(name, 1, "empty: not an asciicast recording".into())),
+            }
+        };
+        Ok(CastEvents {
+            header,
+            lines,
+            name: name.to_string(),
+            clock: 0.0,
+        })
+    }
+
+    /// The recording's first line.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+}
+
+impl<R: BufRead> Iterator for CastEvents<R> {
+    type Item = Result<Event>;
+
+    fn next(&mut self) -> Option<Result<Event>> {
+        loop {
+            let (index, line) = self.lines.next()?;
+            let no = index + 1;
+            let line = match line {
+                Ok(line) => line,
+                Err(e) => return Some(Err(Error::io(format!("reading {}", self.name), e))),
+            };
+            let trimmed = line.trim();
+            // v3 allows comment lines; blank lines are harmless in both.
+            if trimmed.is_empty() || (self.header.version == 3 && trimmed.starts_with('#')) {
+                continue;
+            }
+            let (time, kind) = match parse_event(trimmed) {
+                Ok(event) => event,
+                Err(what) => return Some(Err(bad_line(&self.name, no, what))),
+            };
+            let time = if self.header.version == 3 {
+                self.clock + time
+            } else {
+                time
+            };
+            if time + 1e-9 < self.clock {
+                let what = format!("time {time} goes back (the previous event was at {})", self.clock);
+                return Some(Err(bad_line(&self.name, no, what)));
+            }
+            self.clock = time;
+            return Some(Ok(Event { time, kind }));
+        }
+    }
+}
+
+/// A recording on disk, replayed from the file on every pass instead of held in memory:
+/// `render` and a tape's GIFs use it, so a recording of any length costs the same.
+#[derive(Clone, Debug)]
+pub struct CastFile {
+    path: std::path::PathBuf,
+    header: Header,
+    markers: Vec<(f64, String)>,
+}
+
+impl CastFile {
+    /// Opens a recording and reads it through once: every line is checked and the markers
+    /// noted. Only a regular file is read (a FIFO would block, and could not be read twice).
+    pub fn open(path: impl AsRef<Path>) -> Result<CastFile> {
+        let path = path.as_ref().to_path_buf();
+        let file = open_regular(&path)?;
+        let mut events = CastEvents::new(std::io::BufReader::new(file), &path.display().to_string())?;
+        let mut markers = Vec::new();
+        for event in events.by_ref() {
+            let event = event?;
+            if let EventKind::Marker(label) = event.kind {
+                markers.push((event.time, label));
+            }
+        }
+        Ok(CastFile {
+            header: events.header,
+            path,
+            markers,
+        })
+    }
+
+    /// The recording's first line.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Its markers: when, and their labels.
+    pub fn markers(&self) -> Vec<(f64, &str)> {
+        self.markers.iter().map(|(t, m)| (*t, m.as_str())).collect()
+    }
+
+    /// Its events, read from the file again.
+    pub fn events(&self) -> Result<CastEvents<std::io::BufReader<std::fs::File>>> {
+        let file = open_regular(&self.path)?;
+        CastEvents::new(std::io::BufReader::new(file), &self.path.display().to_string())
+    }
+}
+
+/// Opens `path` for reading if it is a regular file.
+fn open_regular(path: &Path) -> Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // Non-blocking, so a FIFO is refused at once instead of waiting for a writer.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
+    let regular = file
+        .metadata()
+        .map_err(|e| Error::io(format!("reading {}", path.display()), e))?
+        .is_file();
+    if !regular {
+        return Err(Error::InvalidArgument {
+            message: format!(
+                "{} is not a regular file: give a recording (.cast) file",
+                path.display()
+            ),
+        });
+    }
+    Ok(file)
+}
+
+fn bad_line(name: &str, line: usize, what: String) -> Error {
+    Error::InvalidArgument {
+        message: format!("{name}:{line}: {what}"),
     }
 }
 

@@ -6,7 +6,10 @@
 //! is when the frame is due), and the clock is the recording's cut to `from..to`, its
 //! pauses capped at `idle_limit` and divided by `speed`.
 
-use super::cast::{EventKind, Recording};
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use super::cast::{CastFile, Event, EventKind, Header, Recording};
 use crate::error::{Error, Result};
 use crate::snapshot::Snapshot;
 use crate::terminal::Terminal;
@@ -88,8 +91,141 @@ pub struct Frame {
 const LAST_FRAME_HOLD: f64 = 1.0;
 
 impl Recording {
-    /// The recording's frames (see the module's docs).
+    /// The recording's frames (see the module's docs), all of them at once: for a long
+    /// recording prefer [`Recording::frame_stream`], which holds one or two.
     pub fn frames(&self, options: &FrameOptions) -> Result<Vec<Frame>> {
+        self.frame_stream(options)?.collect()
+    }
+
+    /// The recording's frames made one at a time (see the module's docs): a screen is
+    /// taken when its frame is due and let go once the frame is handed on, so memory does
+    /// not grow with the number of frames. Bad options are refused here, before any frame
+    /// is made.
+    pub fn frame_stream(&self, options: &FrameOptions) -> Result<FrameStream<'_>> {
+        let events = self.events.iter().map(|e| Ok(Cow::Borrowed(e)));
+        FrameStream::new(&self.header, &self.markers(), Box::new(events), options)
+    }
+
+    /// The recording's frames as a [`FrameSource`]; bad options are refused here.
+    pub fn frame_source(&self, options: &FrameOptions) -> Result<RecordingFrames<'_>> {
+        self.frame_stream(options)?;
+        Ok(RecordingFrames {
+            recording: Replayed::Memory(self),
+            options: options.clone(),
+        })
+    }
+}
+
+impl CastFile {
+    /// The recording's frames made one at a time as the file is read: neither its events
+    /// nor its frames are held, so memory does not grow with the recording's length.
+    pub fn frame_stream(&self, options: &FrameOptions) -> Result<FrameStream<'_>> {
+        let events = self.events()?.map(|e| e.map(Cow::Owned));
+        FrameStream::new(self.header(), &self.markers(), Box::new(events), options)
+    }
+
+    /// The recording's frames as a [`FrameSource`], each pass reading the file again; bad
+    /// options are refused here.
+    pub fn frame_source(&self, options: &FrameOptions) -> Result<RecordingFrames<'_>> {
+        self.frame_stream(options)?;
+        Ok(RecordingFrames {
+            recording: Replayed::File(self),
+            options: options.clone(),
+        })
+    }
+}
+
+/// Where a cut is, in the recording's seconds, given its markers.
+fn resolve(cut: &Cut, markers: &[(f64, &str)]) -> Result<f64> {
+    match cut {
+        Cut::Time(t) => Ok(*t),
+        Cut::Marker(label) => markers
+            .iter()
+            .find(|(_, m)| *m == label)
+            .or_else(|| markers.iter().find(|(_, m)| m.contains(label.as_str())))
+            .map(|(t, _)| *t)
+            .ok_or_else(|| {
+                let some: Vec<&str> = markers.iter().take(5).map(|(_, m)| *m).collect();
+                bad(if some.is_empty() {
+                    format!(
+                        "no marker `{label}`: the recording has no markers; cut at a time in seconds instead"
+                    )
+                } else {
+                    format!("no marker `{label}`; the first markers are: {}", some.join(" | "))
+                })
+            }),
+    }
+}
+
+/// The events a frame stream replays: borrowed from a recording in memory, or read from
+/// a file as they are needed.
+type EventsIn<'r> = Box<dyn Iterator<Item = Result<Cow<'r, Event>>> + 'r>;
+
+/// A recording's frames, made one at a time; see [`Recording::frame_stream`].
+pub struct FrameStream<'r> {
+    events: EventsIn<'r>,
+    terminal: Terminal,
+    options: FrameOptions,
+    from: f64,
+    to: f64,
+    /// The shortest time between two frames: `1 / fps_cap`.
+    interval: f64,
+    /// The animation's clock: recording time after `from`, pauses capped, sped up.
+    clock: f64,
+    /// When (in the recording) the last event in the cut happened.
+    last_event: f64,
+    /// Input on the animation's clock, from a second before the frame being handed on:
+    /// older input labels no frame still to come.
+    inputs: VecDeque<(f64, String)>,
+    /// The screen's fingerprint when the last frame was made.
+    shown: Option<u64>,
+    /// Since when the screen differs from the last frame.
+    dirty_since: Option<f64>,
+    /// The earliest time the next frame may have.
+    next_allowed: f64,
+    /// Every event of the cut has been replayed and the last frame made.
+    replayed: bool,
+    /// The newest frame made: its duration (and the overlay's pieces of it) are known once
+    /// the frame after it is made.
+    held: Option<Frame>,
+    /// The frame being handed on, piece by piece: its screen, the times its pieces start
+    /// (more than one where the keystroke overlay changes), and when the last piece ends.
+    handing: Option<(Frame, VecDeque<f64>, f64)>,
+    /// An error ends the stream.
+    failed: bool,
+}
+
+impl Iterator for FrameStream<'_> {
+    type Item = Result<Frame>;
+
+    fn next(&mut self) -> Option<Result<Frame>> {
+        loop {
+            if let Some(frame) = self.next_piece() {
+                return Some(Ok(frame));
+            }
+            if self.failed {
+                return None;
+            }
+            match self.hand_on_held() {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(error) => {
+                    self.failed = true;
+                    return Some(Err(error));
+                }
+            }
+        }
+    }
+}
+
+impl<'r> FrameStream<'r> {
+    /// A stream over `events` of a recording with this header and these markers.
+    fn new(
+        header: &Header,
+        markers: &[(f64, &str)],
+        events: EventsIn<'r>,
+        options: &FrameOptions,
+    ) -> Result<FrameStream<'r>> {
         if !(options.speed.is_finite() && options.speed > 0.0) {
             return Err(bad(format!("speed {} must be a positive number", options.speed)));
         }
@@ -103,147 +239,167 @@ impl Recording {
                 "idle limit {limit} must be a positive number of seconds"
             )));
         }
-        let from = options.from.as_ref().map_or(Ok(0.0), |c| self.resolve(c))?;
+        let from = options.from.as_ref().map_or(Ok(0.0), |c| resolve(c, markers))?;
         let to = options
             .to
             .as_ref()
-            .map_or(Ok(f64::INFINITY), |c| self.resolve(c))?;
+            .map_or(Ok(f64::INFINITY), |c| resolve(c, markers))?;
         if to < from {
             return Err(bad(format!("the end ({to} s) comes before the start ({from} s)")));
         }
-        let interval = 1.0 / f64::from(options.fps_cap);
-        let mut terminal = Terminal::new(self.header.cols, self.header.rows)?;
-        let mut frames: Vec<Frame> = Vec::new();
-        // The animation's clock: recording time after `from`, pauses capped, sped up.
-        let mut clock = 0.0;
-        let mut last_event = from;
-        let mut inputs: Vec<(f64, String)> = Vec::new();
-        let mut shown = None;
-        let mut dirty_since: Option<f64> = None;
-        let mut next_allowed = 0.0;
-        let emit = |frames: &mut Vec<Frame>, terminal: &Terminal, at: f64, inputs: &[(f64, String)]| {
-            frames.push(Frame {
-                time: at,
-                duration: 0.0,
-                screen: terminal.snapshot(),
-                keys: keys_at(inputs, at),
-            });
-        };
-        for event in &self.events {
-            if event.time > to {
-                break;
-            }
-            if event.time >= from {
-                let mut gap = visible(last_event.max(from), event.time, &options.hidden);
-                if let Some(limit) = options.idle_limit {
-                    gap = gap.min(limit);
-                }
-                clock += gap / options.speed;
-                last_event = event.time;
-                if shown.is_none() {
-                    // The screen as it was at `from` is the first frame.
-                    shown = Some(terminal.fingerprint());
-                    emit(&mut frames, &terminal, 0.0, &inputs);
-                    next_allowed = interval;
-                }
-                // A frame due before a hidden stretch is still made; inside one the clock
-                // stands still, so none is.
-                if let Some(since) = dirty_since {
-                    let due = since.max(next_allowed);
-                    if clock > due {
-                        emit(&mut frames, &terminal, due, &inputs);
-                        shown = Some(terminal.fingerprint());
-                        next_allowed = due + interval;
-                        dirty_since = None;
-                    }
-                }
-            }
-            event.draw(&mut terminal)?;
-            if let EventKind::Input(keys) = &event.kind
-                && event.time >= from
-            {
-                inputs.push((clock, keys.clone()));
-            }
-            if event.time >= from && dirty_since.is_none() && shown != Some(terminal.fingerprint()) {
-                dirty_since = Some(clock);
-            }
-        }
-        if shown.is_none() {
-            emit(&mut frames, &terminal, 0.0, &inputs);
-        } else if let Some(since) = dirty_since {
-            emit(&mut frames, &terminal, since.max(next_allowed), &inputs);
-        }
-        let end = frames.last().map_or(0.0, |f| f.time).max(clock) + LAST_FRAME_HOLD;
-        if options.keys {
-            frames = overlay_frames(frames, &inputs, interval, end);
-        }
-        let starts: Vec<f64> = frames.iter().skip(1).map(|f| f.time).chain([end]).collect();
-        for (frame, next) in frames.iter_mut().zip(starts) {
-            frame.duration = next - frame.time;
-        }
-        Ok(frames)
-    }
-
-    /// A cut's time in the recording.
-    fn resolve(&self, cut: &Cut) -> Result<f64> {
-        match cut {
-            Cut::Time(t) => Ok(*t),
-            Cut::Marker(label) => {
-                let markers: Vec<(f64, &str)> = self
-                    .events
-                    .iter()
-                    .filter_map(|e| match &e.kind {
-                        EventKind::Marker(m) => Some((e.time, m.as_str())),
-                        _ => None,
-                    })
-                    .collect();
-                markers
-                    .iter()
-                    .find(|(_, m)| *m == label)
-                    .or_else(|| markers.iter().find(|(_, m)| m.contains(label.as_str())))
-                    .map(|(t, _)| *t)
-                    .ok_or_else(|| {
-                        let some: Vec<&str> = markers.iter().take(5).map(|(_, m)| *m).collect();
-                        bad(if some.is_empty() {
-                            format!("no marker `{label}`: the recording has no markers; cut at a time in seconds instead")
-                        } else {
-                            format!("no marker `{label}`; the first markers are: {}", some.join(" | "))
-                        })
-                    })
-            }
-        }
+        Ok(FrameStream {
+            events,
+            terminal: Terminal::new(header.cols, header.rows)?,
+            options: options.clone(),
+            from,
+            to,
+            interval: 1.0 / f64::from(options.fps_cap),
+            clock: 0.0,
+            last_event: from,
+            inputs: VecDeque::new(),
+            shown: None,
+            dirty_since: None,
+            next_allowed: 0.0,
+            replayed: false,
+            held: None,
+            handing: None,
+            failed: false,
+        })
     }
 }
 
-/// The frames split where a keystroke overlay changes (each input, and its fade steps),
-/// no piece shorter than `interval`; every frame's keys recomputed for its time.
-fn overlay_frames(frames: Vec<Frame>, inputs: &[(f64, String)], interval: f64, end: f64) -> Vec<Frame> {
-    let mut points: Vec<f64> = inputs
-        .iter()
-        .flat_map(|(t, _)| std::iter::once(*t).chain(OVERLAY_FADE.iter().map(move |d| t + d)))
-        .filter(|p| *p < end)
-        .collect();
-    points.sort_by(f64::total_cmp);
-    let mut out: Vec<Frame> = Vec::with_capacity(frames.len() + points.len());
-    let mut frames = frames.into_iter().peekable();
-    while let Some(frame) = frames.next() {
-        let until = frames.peek().map_or(end, |f| f.time);
-        let mut start = frame.time;
-        out.push(frame.clone());
-        for &p in points.iter().filter(|p| **p > frame.time && **p < until) {
-            if p - start >= interval && until - p >= interval {
-                out.push(Frame {
-                    time: p,
-                    ..frame.clone()
-                });
-                start = p;
+impl FrameStream<'_> {
+    /// The next piece of the frame being handed on, with its duration and the keys shown.
+    fn next_piece(&mut self) -> Option<Frame> {
+        let (frame, starts, until) = self.handing.as_mut()?;
+        let time = starts.pop_front()?;
+        let ends = starts.front().copied().unwrap_or(*until);
+        let keys = keys_at(self.inputs.make_contiguous(), time);
+        let piece = if starts.is_empty() {
+            let (frame, _, _) = self.handing.take()?;
+            frame.screen
+        } else {
+            frame.screen.clone()
+        };
+        Some(Frame {
+            time,
+            duration: ends - time,
+            screen: piece,
+            keys,
+        })
+    }
+
+    /// Makes the frame after the held one and starts handing the held one on; false when
+    /// no frame is left.
+    fn hand_on_held(&mut self) -> Result<bool> {
+        let held = match self.held.take() {
+            Some(frame) => frame,
+            None => match self.make_frame()? {
+                Some(frame) => frame,
+                None => return Ok(false),
+            },
+        };
+        self.held = self.make_frame()?;
+        let until = match &self.held {
+            Some(next) => next.time,
+            None => held.time.max(self.clock) + LAST_FRAME_HOLD,
+        };
+        // Older input can neither label this frame nor split it.
+        while self
+            .inputs
+            .front()
+            .is_some_and(|(t, _)| t + OVERLAY_FADE[2] < held.time)
+        {
+            self.inputs.pop_front();
+        }
+        let mut starts = VecDeque::from([held.time]);
+        if self.options.keys {
+            // The frame split where a keystroke label appears or fades, no piece shorter
+            // than the interval.
+            let mut points: Vec<f64> = self
+                .inputs
+                .iter()
+                .flat_map(|(t, _)| std::iter::once(*t).chain(OVERLAY_FADE.iter().map(move |d| t + d)))
+                .filter(|p| *p > held.time && *p < until)
+                .collect();
+            points.sort_by(f64::total_cmp);
+            let mut start = held.time;
+            for p in points {
+                if p - start >= self.interval && until - p >= self.interval {
+                    starts.push_back(p);
+                    start = p;
+                }
             }
         }
+        self.handing = Some((held, starts, until));
+        Ok(true)
     }
-    for frame in &mut out {
-        frame.keys = keys_at(inputs, frame.time);
+
+    /// Replays events until the next frame is due and makes it (its duration still 0);
+    /// `None` once the cut has been replayed and its last frame made.
+    fn make_frame(&mut self) -> Result<Option<Frame>> {
+        if self.replayed {
+            return Ok(None);
+        }
+        let snap = |terminal: &Terminal, time: f64| Frame {
+            time,
+            duration: 0.0,
+            screen: terminal.snapshot(),
+            keys: Vec::new(),
+        };
+        for event in self.events.by_ref() {
+            let event = event?;
+            if event.time > self.to {
+                break;
+            }
+            let mut made = None;
+            if event.time >= self.from {
+                let mut gap = visible(self.last_event.max(self.from), event.time, &self.options.hidden);
+                if let Some(limit) = self.options.idle_limit {
+                    gap = gap.min(limit);
+                }
+                self.clock += gap / self.options.speed;
+                self.last_event = event.time;
+                if self.shown.is_none() {
+                    // The screen as it was at `from` is the first frame.
+                    self.shown = Some(self.terminal.fingerprint());
+                    made = Some(snap(&self.terminal, 0.0));
+                    self.next_allowed = self.interval;
+                } else if let Some(since) = self.dirty_since {
+                    // A frame due before a hidden stretch is still made; inside one the
+                    // clock stands still, so none is.
+                    let due = since.max(self.next_allowed);
+                    if self.clock > due {
+                        made = Some(snap(&self.terminal, due));
+                        self.shown = Some(self.terminal.fingerprint());
+                        self.next_allowed = due + self.interval;
+                        self.dirty_since = None;
+                    }
+                }
+            }
+            event.draw(&mut self.terminal)?;
+            if event.time >= self.from {
+                if let EventKind::Input(keys) = &event.kind {
+                    self.inputs.push_back((self.clock, keys.clone()));
+                }
+                if self.dirty_since.is_none() && self.shown != Some(self.terminal.fingerprint()) {
+                    self.dirty_since = Some(self.clock);
+                }
+            }
+            if made.is_some() {
+                return Ok(made);
+            }
+        }
+        self.replayed = true;
+        Ok(if self.shown.is_none() {
+            self.shown = Some(self.terminal.fingerprint());
+            Some(snap(&self.terminal, 0.0))
+        } else {
+            self.dirty_since
+                .take()
+                .map(|since| snap(&self.terminal, since.max(self.next_allowed)))
+        })
     }
-    out
 }
 
 /// The input of the second before `at` (until its label is gone), with how long ago.
@@ -264,21 +420,101 @@ fn visible(from: f64, to: f64, hidden: &[(f64, f64)]) -> f64 {
     (to - from - covered).max(0.0)
 }
 
-/// The frames rearranged so the animation starts `offset` seconds in and wraps around
-/// (VHS's `LoopOffset`): the frame showing at `offset` comes first, those before it last.
-pub fn loop_from(frames: Vec<Frame>, offset: f64) -> Vec<Frame> {
-    let at = frames.iter().rposition(|f| f.time <= offset).unwrap_or(0);
-    if at == 0 {
-        return frames;
+/// Frames that can be gone through more than once, made afresh on each pass: a GIF with
+/// one palette for all frames looks at every frame before it writes the first, an animated
+/// PNG counts them first, a loop offset finds where to start.
+pub trait FrameSource {
+    /// The frames from the first, one at a time.
+    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>>;
+}
+
+impl FrameSource for Vec<Frame> {
+    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
+        Ok(Box::new(self.iter().cloned().map(Ok)))
     }
-    let mut frames = frames;
-    frames.rotate_left(at);
-    let mut clock = 0.0;
-    for frame in &mut frames {
-        frame.time = clock;
-        clock += frame.duration;
+}
+
+/// A recording's frames made with the same options on every pass, each pass a
+/// [`FrameStream`]: nothing is kept between passes.
+pub struct RecordingFrames<'r> {
+    recording: Replayed<'r>,
+    options: FrameOptions,
+}
+
+/// A recording in memory or on disk.
+enum Replayed<'r> {
+    Memory(&'r Recording),
+    File(&'r CastFile),
+}
+
+impl FrameSource for RecordingFrames<'_> {
+    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
+        Ok(Box::new(match self.recording {
+            Replayed::Memory(recording) => recording.frame_stream(&self.options)?,
+            Replayed::File(file) => file.frame_stream(&self.options)?,
+        }))
     }
-    frames
+}
+
+/// Where a looping animation starts (VHS's `LoopOffset`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LoopOffset {
+    /// This many seconds in.
+    Seconds(f64),
+    /// This share of the animation's length in (0.5: halfway).
+    Fraction(f64),
+}
+
+/// Frames rearranged so the animation starts at an offset and wraps around: the frame
+/// showing at the offset comes first, those before it last.
+pub struct LoopFrom<'s> {
+    source: &'s dyn FrameSource,
+    offset: LoopOffset,
+}
+
+impl<'s> LoopFrom<'s> {
+    /// `source` started at `offset`.
+    pub fn new(source: &'s dyn FrameSource, offset: LoopOffset) -> LoopFrom<'s> {
+        LoopFrom { source, offset }
+    }
+}
+
+impl FrameSource for LoopFrom<'_> {
+    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
+        if let LoopOffset::Seconds(at) | LoopOffset::Fraction(at) = self.offset
+            && at <= 0.0
+        {
+            return self.source.pass();
+        }
+        // One pass over the frames' times: the animation's length, and where it starts.
+        let mut times = Vec::new();
+        let mut length = 0.0;
+        for frame in self.source.pass()? {
+            let frame = frame?;
+            times.push(frame.time);
+            length = frame.time + frame.duration;
+        }
+        let offset = match self.offset {
+            LoopOffset::Seconds(seconds) => seconds,
+            LoopOffset::Fraction(share) => share * length,
+        };
+        let first = times.iter().rposition(|t| *t <= offset).unwrap_or(0);
+        if first == 0 {
+            return self.source.pass();
+        }
+        let start = times[first];
+        let shifted = |by: f64| {
+            move |frame: Result<Frame>| {
+                frame.map(|mut frame| {
+                    frame.time += by;
+                    frame
+                })
+            }
+        };
+        let head = self.source.pass()?.skip(first).map(shifted(-start));
+        let tail = self.source.pass()?.take(first).map(shifted(length - start));
+        Ok(Box::new(head.chain(tail)))
+    }
 }
 
 fn bad(message: String) -> Error {
@@ -408,7 +644,9 @@ mod tests {
     #[test]
     fn a_loop_offset_starts_the_animation_later_and_wraps_around() {
         let r = recording("[1,\"o\",\"a\"]\n[2,\"o\",\"b\"]\n");
-        let frames = loop_from(r.frames(&FrameOptions::default()).unwrap(), 1.5);
+        let frames = r.frames(&FrameOptions::default()).unwrap();
+        let looped = LoopFrom::new(&frames, LoopOffset::Seconds(1.5));
+        let frames: Vec<Frame> = looped.pass().unwrap().map(Result::unwrap).collect();
         assert_eq!(
             frame_texts(&frames),
             [(0.0, "a".into()), (1.0, "ab".into()), (2.0, String::new())]
@@ -428,5 +666,31 @@ mod tests {
         let labels: Vec<usize> = frames.iter().map(|f| f.keys.len()).collect();
         assert_eq!(labels, [0, 0, 1, 1, 1, 0, 0]);
         assert_eq!(frames[3].screen.text().trim_end(), "a");
+    }
+
+    #[test]
+    fn a_cast_file_streams_the_same_frames_as_the_recording_read_whole() {
+        let text = "{\"version\":2,\"width\":10,\"height\":2}\n[0.5,\"o\",\"a\"]\n[0.7,\"i\",\"x\"]\n[1.0,\"m\",\"go\"]\n[1.5,\"o\",\"b\"]\n[2.0,\"o\",\"\\u001b[2Jc\"]\n";
+        let dir = std::env::temp_dir().join(format!("tuipilot-frames-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.cast");
+        std::fs::write(&path, text).unwrap();
+        let whole = Recording::read(text.as_bytes(), "t.cast").unwrap();
+        let file = CastFile::open(&path).unwrap();
+        for options in [
+            FrameOptions::default(),
+            FrameOptions {
+                from: Some(Cut::parse("go")),
+                keys: true,
+                ..FrameOptions::default()
+            },
+        ] {
+            let streamed: Vec<Frame> = file.frame_stream(&options).unwrap().map(Result::unwrap).collect();
+            let collected = whole.frames(&options).unwrap();
+            assert_eq!(frame_texts(&streamed), frame_texts(&collected));
+            let durations = |f: &[Frame]| f.iter().map(|f| f.duration).collect::<Vec<f64>>();
+            assert_eq!(durations(&streamed), durations(&collected));
+        }
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -14,6 +14,8 @@ mod cast;
 mod frames;
 pub(crate) mod recorder;
 
-pub use cast::{Event, EventKind, Header, Recording};
-pub use frames::{Cut, Frame, FrameOptions, OVERLAY_FADE, loop_from};
+pub use cast::{CastEvents, CastFile, Event, EventKind, Header, Recording};
+pub use frames::{
+    Cut, Frame, FrameOptions, FrameSource, FrameStream, LoopFrom, LoopOffset, OVERLAY_FADE, RecordingFrames,
+};
 pub(crate) use recorder::{Header as RecordHeader, Recorder};

@@ -2,14 +2,15 @@
 //! last frame as a PNG, or a folder of numbered PNGs — the one path `tuipilot render`
 //! and a tape's `Output x.gif` share.
 
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::gif::{GifPalette, write_gif};
 use super::{Image, PngCompression, RenderOptions, render};
 use crate::error::{Error, Result};
+use crate::files::{Access, Folder};
 use crate::keys::describe_input;
-use crate::record::Frame;
-use crate::record::OVERLAY_FADE;
+use crate::record::{Frame, FrameSource, OVERLAY_FADE};
 
 /// What a path asks for, by its extension (a trailing `/` or an existing folder: frames).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,96 +152,157 @@ pub struct Written {
     pub bytes: u64,
 }
 
-/// Writes `frames` to `target` (files atomically; a folder's frames are numbered from 1).
+/// Writes the frames of `source` to `target`: a GIF or animated PNG is encoded while the
+/// frames are made, one frame in memory at a time, into a temporary file renamed into
+/// place when complete; a folder's frames are numbered from 1.
 pub fn write_frames(
-    frames: &[Frame],
+    source: &dyn FrameSource,
     options: &RenderOptions,
     target: &AnimationTarget,
     palette: GifPalette,
     repeat: bool,
     keys: bool,
 ) -> Result<Written> {
-    let Some(last) = frames.last() else {
-        return Err(Error::InvalidArgument {
-            message: "no frames to write: the recording has no events in the chosen range".into(),
-        });
-    };
-    let save = |path: &Path, bytes: &[u8]| {
-        crate::files::write_file_atomically(path, bytes).map(|()| bytes.len() as u64)
+    let no_frames = || Error::InvalidArgument {
+        message: "no frames to write: the recording has no events in the chosen range".into(),
     };
     match target {
         AnimationTarget::Gif(path) => {
-            let mut bytes = Vec::new();
-            let stats = write_gif(frames, options, palette, repeat, keys, &mut bytes)?;
+            let (stats, bytes) =
+                write_whole(path, |out| write_gif(source, options, palette, repeat, keys, out))?;
             Ok(Written {
                 frames: stats.frames,
-                bytes: save(path, &bytes)?,
+                bytes,
             })
         }
         AnimationTarget::Apng(path) => {
-            let images = frames
-                .iter()
-                .map(|f| frame_image(f, options, keys))
-                .collect::<Result<Vec<Image>>>()?;
-            let bytes = apng(&images, frames, repeat)?;
-            Ok(Written {
-                frames: images.len(),
-                bytes: save(path, &bytes)?,
-            })
+            // An animated PNG says how many frames it has before the first.
+            let mut count = 0;
+            for frame in source.pass()? {
+                frame?;
+                count += 1;
+            }
+            if count == 0 {
+                return Err(no_frames());
+            }
+            let ((), bytes) = write_whole(path, |out| apng(source, count, options, repeat, keys, out))?;
+            Ok(Written { frames: count, bytes })
         }
         AnimationTarget::LastFrame(path) => {
-            let bytes = frame_image(last, options, keys)?.to_png(options.compression)?;
+            let mut last = None;
+            for frame in source.pass()? {
+                last = Some(frame?);
+            }
+            let last = last.ok_or_else(no_frames)?;
+            let bytes = frame_image(&last, options, keys)?.to_png(options.compression)?;
+            crate::files::write_file_atomically(path, &bytes)?;
             Ok(Written {
                 frames: 1,
-                bytes: save(path, &bytes)?,
+                bytes: bytes.len() as u64,
             })
         }
         AnimationTarget::Folder(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
-            let mut bytes = 0;
-            for (n, frame) in frames.iter().enumerate() {
-                let png = frame_image(frame, options, keys)?.to_png(PngCompression::Fast)?;
-                bytes += save(&dir.join(format!("frame-{:05}.png", n + 1)), &png)?;
+            let folder = Folder::open(dir)?;
+            let (mut frames, mut bytes) = (0, 0);
+            for frame in source.pass()? {
+                let png = frame_image(&frame?, options, keys)?.to_png(PngCompression::Fast)?;
+                frames += 1;
+                let name = format!("frame-{frames:05}.png");
+                folder.write(std::ffi::OsStr::new(&name), &png, Access::Shared)?;
+                bytes += png.len() as u64;
             }
-            Ok(Written {
-                frames: frames.len(),
-                bytes,
-            })
+            if frames == 0 {
+                return Err(no_frames());
+            }
+            Ok(Written { frames, bytes })
         }
     }
 }
 
-/// An animated PNG of whole frames, each shown for its duration (in milliseconds).
-fn apng(images: &[Image], frames: &[Frame], repeat: bool) -> Result<Vec<u8>> {
+/// Runs `write` on a buffered temporary file next to `path` and renames the file into
+/// place once `write` succeeds (on failure it is removed); returns what `write` returned
+/// and the file's size.
+fn write_whole<T>(path: &Path, write: impl FnOnce(&mut dyn Write) -> Result<T>) -> Result<(T, u64)> {
+    let (folder, name) = Folder::containing(path)?;
+    let file = folder.create(&name, Access::Shared)?;
+    let mut out = CountingWriter {
+        inner: BufWriter::new(file),
+        bytes: 0,
+    };
+    let result = write(&mut out)?;
+    let file = out
+        .inner
+        .into_inner()
+        .map_err(|e| Error::io(format!("cannot write {}", path.display()), e.into_error()))?;
+    file.commit()?;
+    Ok((result, out.bytes))
+}
+
+/// A writer that counts what went through it.
+struct CountingWriter<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// An animated PNG of the `count` frames of `source`, each shown for its duration (in
+/// milliseconds), encoded as they are drawn.
+fn apng(
+    source: &dyn FrameSource,
+    count: usize,
+    options: &RenderOptions,
+    repeat: bool,
+    keys: bool,
+    out: &mut dyn Write,
+) -> Result<()> {
     let failed =
         |e: png::EncodingError| Error::io("encoding the animated PNG", std::io::Error::other(e.to_string()));
-    let first = &images[0];
-    let mut out = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut out, first.width, first.height);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::Fast);
-        let frame_count = u32::try_from(images.len()).unwrap_or(u32::MAX);
-        encoder
-            .set_animated(frame_count, if repeat { 0 } else { 1 })
-            .map_err(failed)?;
-        let mut writer = encoder.write_header().map_err(failed)?;
-        for (image, frame) in images.iter().zip(frames) {
-            if (image.width, image.height) != (first.width, first.height) {
-                return Err(Error::Unsupported {
-                    what: "an animated PNG of a recording that changes size".into(),
-                    fix: "write a GIF (its frames are drawn on the first frame's canvas) or a folder of PNGs"
-                        .into(),
-                });
-            }
-            let millis = (frame.duration * 1000.0).round().clamp(1.0, f64::from(u16::MAX)) as u16;
-            writer.set_frame_delay(millis, 1000).map_err(failed)?;
-            writer.write_image_data(&image.pixels).map_err(failed)?;
+    let mut frames = source.pass()?;
+    let Some(first) = frames.next().transpose()? else {
+        return Ok(());
+    };
+    let first_image = frame_image(&first, options, keys)?;
+    let size = (first_image.width, first_image.height);
+    let mut encoder = png::Encoder::new(out, size.0, size.1);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let frame_count = u32::try_from(count).unwrap_or(u32::MAX);
+    encoder
+        .set_animated(frame_count, if repeat { 0 } else { 1 })
+        .map_err(failed)?;
+    let mut writer = encoder.write_header().map_err(failed)?;
+    let mut write = |image: &Image, frame: &Frame| -> Result<()> {
+        if (image.width, image.height) != size {
+            return Err(Error::Unsupported {
+                what: "an animated PNG of a recording that changes size".into(),
+                fix: "write a GIF (its frames are drawn on the first frame's canvas) or a folder of PNGs"
+                    .into(),
+            });
         }
-        writer.finish().map_err(failed)?;
+        let millis = (frame.duration * 1000.0).round().clamp(1.0, f64::from(u16::MAX)) as u16;
+        writer.set_frame_delay(millis, 1000).map_err(failed)?;
+        writer.write_image_data(&image.pixels).map_err(failed)
+    };
+    write(&first_image, &first)?;
+    drop(first_image);
+    for frame in frames {
+        let frame = frame?;
+        write(&frame_image(&frame, options, keys)?, &frame)?;
     }
-    Ok(out)
+    writer.finish().map_err(failed)
 }
 
 #[cfg(test)]

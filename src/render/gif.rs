@@ -15,7 +15,7 @@ use std::io::Write;
 use super::animation::frame_image;
 use super::{Image, RenderOptions};
 use crate::error::{Error, Result};
-use crate::record::Frame;
+use crate::record::{Frame, FrameSource};
 
 /// How a GIF's colours are chosen (see the module's docs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,9 +55,10 @@ struct Rect {
     height: u32,
 }
 
-/// Writes `frames` as a GIF that loops forever (`repeat`: or plays once).
+/// Writes the frames of `source` as a GIF that loops forever (`repeat`: or plays once),
+/// drawing and encoding one frame at a time.
 pub fn write_gif(
-    frames: &[Frame],
+    source: &dyn FrameSource,
     options: &RenderOptions,
     palette: GifPalette,
     repeat: bool,
@@ -65,12 +66,13 @@ pub fn write_gif(
     out: impl Write,
 ) -> Result<GifStats> {
     let failed = |e: gif::EncodingError| Error::io("encoding the GIF", std::io::Error::other(e.to_string()));
-    let Some(first) = frames.first() else {
+    let mut frames = source.pass()?;
+    let Some(first) = frames.next().transpose()? else {
         return Err(Error::InvalidArgument {
             message: "no frames to write: the recording has no events in the chosen range".into(),
         });
     };
-    let first_image = frame_image(first, options, keys)?;
+    let first_image = frame_image(&first, options, keys)?;
     let (width, height) = (first_image.width, first_image.height);
     let too_big = |what: u32| u16::try_from(what).is_err();
     if too_big(width) || too_big(height) {
@@ -81,17 +83,14 @@ pub fn write_gif(
         });
     }
     let background = options.theme.background;
-    let images = RenderedFrames {
-        frames,
+    let canvas = Canvas {
         options,
         keys,
-        first: Some(first_image),
-        next: 0,
         size: (width, height),
         background: [background.0, background.1, background.2, 255],
     };
     let global = match palette {
-        GifPalette::Global => Some(global_palette(images.clone_fresh()?)?),
+        GifPalette::Global => Some(global_palette(&canvas, source.pass()?)?),
         GifPalette::PerFrame => None,
     };
     let mut encoder = gif::Encoder::new(
@@ -136,8 +135,18 @@ pub fn write_gif(
         };
         encoder.write_frame(&gif_frame).map_err(failed)
     };
-    for (frame, image) in images {
-        let image = image?;
+    let mut first = Some((first, first_image));
+    let mut next = || -> Option<Result<(Frame, Image)>> {
+        if let Some(drawn) = first.take() {
+            return Some(Ok(drawn));
+        }
+        Some(frames.next()?.and_then(|frame| {
+            let image = canvas.draw(&frame)?;
+            Ok((frame, image))
+        }))
+    };
+    while let Some(drawn) = next() {
+        let (frame, image) = drawn?;
         let end = frame.time + frame.duration;
         let Some(rect) = changed(previous.as_deref(), &image.pixels, width, height) else {
             if let Some(p) = &mut pending {
@@ -175,35 +184,21 @@ pub fn write_gif(
     Ok(stats)
 }
 
-/// Frames rendered one at a time on a canvas of the first frame's size (a frame of
+/// How frames are drawn for one GIF: on a canvas of the first frame's size (a frame of
 /// another size, after a resize, is drawn at the top left on the theme's background).
-struct RenderedFrames<'a> {
-    frames: &'a [Frame],
+struct Canvas<'a> {
     options: &'a RenderOptions,
     keys: bool,
-    first: Option<Image>,
-    next: usize,
     size: (u32, u32),
     background: [u8; 4],
 }
 
-impl RenderedFrames<'_> {
-    fn clone_fresh(&self) -> Result<RenderedFrames<'_>> {
-        Ok(RenderedFrames {
-            frames: self.frames,
-            options: self.options,
-            keys: self.keys,
-            first: self.first.clone(),
-            next: 0,
-            size: self.size,
-            background: self.background,
-        })
-    }
-
-    fn fit(&self, image: Image) -> Image {
+impl Canvas<'_> {
+    fn draw(&self, frame: &Frame) -> Result<Image> {
+        let image = frame_image(frame, self.options, self.keys)?;
         let (width, height) = self.size;
         if (image.width, image.height) == (width, height) {
-            return image;
+            return Ok(image);
         }
         let mut pixels: Vec<u8> = self.background.repeat((width * height) as usize);
         let (w, h) = (image.width.min(width) as usize, image.height.min(height) as usize);
@@ -212,25 +207,11 @@ impl RenderedFrames<'_> {
             let to = y * width as usize * 4;
             pixels[to..to + w * 4].copy_from_slice(&image.pixels[from..from + w * 4]);
         }
-        Image {
+        Ok(Image {
             width,
             height,
             pixels,
-        }
-    }
-}
-
-impl<'a> Iterator for RenderedFrames<'a> {
-    type Item = (&'a Frame, Result<Image>);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let frame = self.frames.get(self.next)?;
-        self.next += 1;
-        let image = match self.first.take() {
-            Some(image) if self.next == 1 => Ok(image),
-            _ => frame_image(frame, self.options, self.keys),
-        };
-        Some((frame, image.map(|i| self.fit(i))))
+        })
     }
 }
 
@@ -391,12 +372,12 @@ impl Global {
 }
 
 /// The 255 colours most used across the animation's changes.
-fn global_palette(images: RenderedFrames<'_>) -> Result<Global> {
+fn global_palette(canvas: &Canvas<'_>, frames: impl Iterator<Item = Result<Frame>>) -> Result<Global> {
     let mut counts: HashMap<u32, u64> = HashMap::new();
     let mut previous: Option<Vec<u8>> = None;
-    let (width, height) = images.size;
-    for (_, image) in images {
-        let image = image?;
+    let (width, height) = canvas.size;
+    for frame in frames {
+        let image = canvas.draw(&frame?)?;
         if let Some(rect) = changed(previous.as_deref(), &image.pixels, width, height) {
             for (x, y) in rect_pixels(rect) {
                 *counts.entry(rgb_at(&image.pixels, width, x, y)).or_default() += 1;
@@ -507,7 +488,7 @@ mod tests {
     #[test]
     fn no_frames_is_a_clear_error() {
         let error = write_gif(
-            &[],
+            &Vec::new(),
             &RenderOptions::default(),
             GifPalette::PerFrame,
             true,

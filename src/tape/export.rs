@@ -97,7 +97,9 @@ impl ExportOptions {
                 if let Operation::Send { steps, .. } = &mut entry.operation {
                     for step in steps {
                         match step {
-                            Step::Text(text) | Step::Paste(text) => *text = clean(text),
+                            Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } => {
+                                *text = clean(text)
+                            }
                             Step::Bytes(bytes) => {
                                 if let Ok(text) = std::str::from_utf8(bytes) {
                                     *bytes = clean(text).into_bytes();
@@ -272,11 +274,15 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 let secret = kept.is_secret();
                 for step in steps {
                     out.push(match step {
-                        Step::Text(text) | Step::Paste(text) if secret => Step2::Secret {
-                            placeholder: text.clone(),
-                            paste: matches!(step, Step::Paste(_)),
-                        },
-                        Step::Text(text) => Step2::Type(text.clone()),
+                        Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if secret => {
+                            Step2::Secret {
+                                placeholder: text.clone(),
+                                paste: matches!(step, Step::Paste(_)),
+                            }
+                        }
+                        // The export replays at full speed (`Set TypingSpeed 0`): typing's
+                        // pauses were for the program's sake, and its waits follow.
+                        Step::Text(text) | Step::Type { text, .. } => Step2::Type(text.clone()),
                         Step::Keys(keys) => Step2::Keys(keys.replace(',', " ")),
                         Step::Paste(text) => Step2::Paste(text.clone()),
                         Step::Mouse(action) => Step2::Mouse(action.clone()),

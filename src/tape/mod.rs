@@ -39,6 +39,7 @@ pub use outcome::{Failure, FailureKind, Report};
 pub use parse::{ParseError, ParseErrors};
 pub use program::{Command, CommandKind, Location, Scope, Setting, Tape, ThemeSpec, WaitKind};
 pub use run::{RunOptions, run, run_file};
+pub use settings::DEFAULT_TAPE_TIMEOUT;
 
 /// The tape files under `dir` (recursively, `*.tape`), sorted by path: the order the
 /// runner and the harness list them in.

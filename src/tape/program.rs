@@ -223,6 +223,8 @@ pub enum Setting {
     WaitTimeout(Duration),
     /// `WaitPattern`.
     WaitPattern(String),
+    /// `TapeTimeout` (ours, not VHS's): how long the whole run may take.
+    TapeTimeout(Duration),
     /// A setting only a video shows (`Framerate`, `PlaybackSpeed`, `LoopOffset`,
     /// `CursorBlink`, `Margin`, `MarginFill`, `WindowBar`, `WindowBarSize`,
     /// `BorderRadius`, `Subtitle…`): its name and value.
@@ -245,6 +247,7 @@ impl Setting {
             Setting::Theme(_) => "Theme",
             Setting::WaitTimeout(_) => "WaitTimeout",
             Setting::WaitPattern(_) => "WaitPattern",
+            Setting::TapeTimeout(_) => "TapeTimeout",
             Setting::Video(name, _) => name,
         }
     }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod bundle;
+mod deadline;
 mod outputs;
 
 use super::outcome::{Failure, FailureKind, Report};
@@ -23,6 +24,7 @@ use crate::operation::{Operation, PngRequest, Reply, Screen, Step, WaitFor};
 use crate::session::{Cancel, Session};
 use crate::{Error, ErrorKind};
 use bundle::{LOGGED_OPERATIONS, Logged};
+use deadline::Deadline;
 use outputs::{absolute, make_parent};
 
 /// How a run goes.
@@ -36,8 +38,6 @@ pub struct RunOptions {
     /// Run tapes whose `Output` asks for a GIF, video or recording without that output
     /// (with a note) instead of failing.
     pub skip_media: bool,
-    /// Ends the run early (its waits and pauses) when cancelled from another thread.
-    pub cancel: Option<Cancel>,
 }
 
 /// The tape's state while it runs.
@@ -68,6 +68,10 @@ struct Runner<'a> {
     gifs: Vec<PathBuf>,
     /// The markers of `Hide` (true) and `Show` (false) lines, for the GIFs.
     visibility: Vec<(String, bool)>,
+    /// When the run started, for `TapeTimeout`.
+    started: Instant,
+    /// `TapeTimeout`, armed with the session's canceller once the session runs.
+    deadline: Option<(Deadline, Cancel)>,
 }
 
 /// Parses and runs a tape file.
@@ -102,8 +106,13 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         scratch: None,
         gifs: Vec::new(),
         visibility: Vec::new(),
+        started,
+        deadline: None,
     };
     let result = runner.run_all();
+    // The time limit covers the tape's commands; ending the program and writing its
+    // outputs come after, and are bounded on their own.
+    runner.deadline = None;
     let elapsed = started.elapsed();
     let screen = runner
         .session
@@ -210,6 +219,11 @@ impl Runner<'_> {
         let actions = &self.tape.commands[first_action..];
         let mut at = 0;
         while let Some(command) = actions.get(at) {
+            if let Some((deadline, _)) = &self.deadline
+                && deadline.passed()
+            {
+                return Err(self.failure(FailureKind::Failed, command, deadline.message()));
+            }
             self.mark_line(command);
             let framed = self.action(command, actions.get(at + 1))?;
             if framed && !self.hidden {
@@ -260,6 +274,11 @@ impl Runner<'_> {
                 spec.command.first().map_or("", String::as_str)
             ))
         })?;
+        let cancel = session.canceller();
+        self.deadline = Some((
+            Deadline::arm(self.started, self.setup.tape_timeout, cancel.clone()),
+            cancel,
+        ));
         self.session = Some(session);
         // A person waits for the prompt before typing; keys typed earlier would be echoed
         // twice (once by the terminal driver, once by the shell's line editor).
@@ -304,7 +323,16 @@ impl Runner<'_> {
     fn source<'c>(&self, command: &'c Command) -> std::borrow::Cow<'c, str> {
         use std::borrow::Cow;
         if !self.hidden {
-            return Cow::Borrowed(&command.source);
+            // A line of megabytes (a huge `Type`) is shown by its start and its length.
+            const MOST: usize = 200;
+            return match command.source.char_indices().nth(MOST) {
+                Some((cut, _)) => Cow::Owned(format!(
+                    "{}…[{} characters]",
+                    &command.source[..cut],
+                    command.source.chars().count()
+                )),
+                None => Cow::Borrowed(&command.source),
+            };
         }
         let placeholder = |text: &str| crate::operation::secret_placeholder(text.chars().count());
         match &command.kind {
@@ -359,9 +387,10 @@ impl Runner<'_> {
                 let steps = if pause.is_zero() {
                     vec![Step::Text(text.clone())]
                 } else {
-                    text.chars()
-                        .flat_map(|c| [Step::Text(c.to_string()), Step::SleepMs(millis(pause))])
-                        .collect()
+                    vec![Step::Type {
+                        text: text.clone(),
+                        pause_ms: millis(pause),
+                    }]
                 };
                 self.scrolled_back = 0;
                 self.send_input(command, steps, next)
@@ -621,9 +650,19 @@ impl Runner<'_> {
             }
             _ => FailureKind::Error,
         };
-        let message = format!("`{}`: {}", self.source(command), summary(&error));
+        let stopped = match &self.deadline {
+            Some((deadline, _)) if error.kind() == ErrorKind::Cancelled && deadline.passed() => {
+                Some(deadline.message())
+            }
+            _ => None,
+        };
+        let (kind, why, report) = match stopped {
+            Some(why) => (FailureKind::Failed, why.clone(), why),
+            None => (kind, summary(&error), error.to_string()),
+        };
+        let message = format!("`{}`: {why}", self.source(command));
         let mut failure = self.failure(kind, command, message);
-        failure.report = Some(error.to_string());
+        failure.report = Some(report);
         failure
     }
 
@@ -633,8 +672,8 @@ impl Runner<'_> {
             caller: None,
         })?;
         let started = Instant::now();
-        let result = match &self.options.cancel {
-            Some(cancel) => session.apply_cancellable(operation, cancel),
+        let result = match &self.deadline {
+            Some((_, cancel)) => session.apply_cancellable(operation, cancel),
             None => session.apply(operation),
         };
         if self.log.len() == LOGGED_OPERATIONS {

@@ -22,6 +22,9 @@ const DEFAULT_PADDING: u32 = 60;
 const DEFAULT_LETTER_SPACING: f32 = 1.0;
 const DEFAULT_TYPING_SPEED: Duration = Duration::from_millis(50);
 const DEFAULT_WAIT_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a whole tape may run unless it says otherwise (`Set TapeTimeout`): far longer
+/// than any tape meant as a test, short enough that a runaway one cannot hold a CI job.
+pub const DEFAULT_TAPE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 /// The pattern `Wait` looks for on the cursor's line when the tape names none: VHS's
 /// prompt, `> `, with trailing spaces trimmed.
 pub(super) const DEFAULT_WAIT_PATTERN: &str = ">$";
@@ -46,6 +49,7 @@ pub(super) struct Setup {
     pub typing_speed: Duration,
     pub wait_timeout: Duration,
     pub wait_pattern: String,
+    pub tape_timeout: Duration,
     pub env: Vec<(String, String)>,
     /// `PlaybackSpeed`, `Framerate` and `LoopOffset`: how a GIF of the run plays.
     pub playback_speed: f64,
@@ -67,6 +71,7 @@ impl Default for Setup {
             typing_speed: DEFAULT_TYPING_SPEED,
             wait_timeout: DEFAULT_WAIT_TIMEOUT,
             wait_pattern: DEFAULT_WAIT_PATTERN.into(),
+            tape_timeout: DEFAULT_TAPE_TIMEOUT,
             env: Vec::new(),
             playback_speed: 1.0,
             framerate: DEFAULT_FRAMERATE,
@@ -95,6 +100,7 @@ impl Setup {
             Setting::TypingSpeed(t) => self.typing_speed = *t,
             Setting::WaitTimeout(t) => self.wait_timeout = *t,
             Setting::WaitPattern(p) => self.wait_pattern = p.clone(),
+            Setting::TapeTimeout(t) => self.tape_timeout = *t,
             Setting::Theme(ThemeSpec::Json(json)) => self.theme = Some(json.clone()),
             Setting::Theme(ThemeSpec::Name(name)) => match Theme::by_name(name) {
                 Some(_) => self.theme = Some(name.clone()),
@@ -132,14 +138,17 @@ impl Setup {
         }
     }
 
-    /// `LoopOffset` in seconds of an animation `total` seconds long: `20%` of it, or a
-    /// number of frames at the frame rate.
-    pub fn loop_offset_seconds(&self, total: f64) -> f64 {
+    /// Where `LoopOffset` starts the animation: `20%` of its length, or a number of frames
+    /// at the frame rate.
+    pub fn loop_offset(&self) -> crate::record::LoopOffset {
+        use crate::record::LoopOffset;
         match &self.loop_offset {
-            None => 0.0,
+            None => LoopOffset::Seconds(0.0),
             Some(text) => match text.strip_suffix('%') {
-                Some(percent) => percent.parse::<f64>().unwrap_or(0.0) / 100.0 * total,
-                None => text.parse::<f64>().unwrap_or(0.0) / f64::from(self.framerate.max(1)),
+                Some(percent) => LoopOffset::Fraction(percent.parse::<f64>().unwrap_or(0.0) / 100.0),
+                None => {
+                    LoopOffset::Seconds(text.parse::<f64>().unwrap_or(0.0) / f64::from(self.framerate.max(1)))
+                }
             },
         }
     }

@@ -40,8 +40,10 @@ pub(super) fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
         .map_err(|e| Failure::internal(format!("unreadable reply from the host: {e}")))
 }
 
-/// The send steps in the order they appeared on the command line.
+/// The send steps in the order they appeared on the command line (each text typed a
+/// character at a time when `--typing-ms` is given).
 pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
+    let typing_ms = matches.get_one::<u64>("typing_ms").copied();
     let mut ordered: Vec<(usize, Step)> = Vec::new();
     let mut collect = |id: &str, make: &dyn Fn(&str) -> Result<Step, Failure>| {
         if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
@@ -51,7 +53,15 @@ pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
         }
         Ok::<(), Failure>(())
     };
-    collect("text", &|v| Ok(Step::Text(v.to_string())))?;
+    collect("text", &|v| {
+        Ok(match typing_ms {
+            Some(pause_ms) => Step::Type {
+                text: v.to_string(),
+                pause_ms,
+            },
+            None => Step::Text(v.to_string()),
+        })
+    })?;
     collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
     collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
     collect("mouse", &|v| Ok(Step::Mouse(v.to_string())))?;

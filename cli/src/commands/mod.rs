@@ -90,6 +90,10 @@ enum Command {
         /// Pause this many milliseconds (repeatable).
         #[arg(long = "sleep-ms", value_name = "N", action = ArgAction::Append)]
         sleep_ms: Vec<u64>,
+        /// Type each --text as a person would: one character at a time, with this many
+        /// milliseconds after each.
+        #[arg(long, value_name = "N")]
+        typing_ms: Option<u64>,
         /// A mouse action: `[C-|M-|S-]*ACTION TARGET [N]`, ACTION one of click,
         /// double-click, right-click, middle-click, press, release, move, drag (TARGET
         /// FROM..TO), scroll-up/down/left/right (N notches); TARGET `COL,ROW` (0-based) or

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use serde_json::json;
 use tuipilot::operation::PngRequest;
-use tuipilot::record::{Cut, FrameOptions, Recording};
+use tuipilot::record::{CastFile, Cut, FrameOptions};
 use tuipilot::render::animation::{AnimationTarget, write_frames};
 use tuipilot::render::gif::GifPalette;
 use tuipilot::render::{FONT_SIZES, SCALES};
@@ -72,8 +72,8 @@ pub(super) fn render(args: RenderRecordingArgs, json: bool) -> Result<(), Failur
     .options()?;
     let target = AnimationTarget::from_path(&args.output)?;
     let started = std::time::Instant::now();
-    let recording = Recording::read_file(&args.recording)?;
-    let frames = recording.frames(&FrameOptions {
+    let recording = CastFile::open(&args.recording)?;
+    let frames = recording.frame_source(&FrameOptions {
         speed: args.speed,
         idle_limit: args.idle_limit,
         fps_cap: args.fps_cap,

@@ -42,6 +42,7 @@ use super::protocol::{
 };
 use crate::error::{ErrorCode, Failure};
 use crate::watchdog::Watchdog;
+use tuipilot::operation::Step;
 use tuipilot::{Cancel, Operation, Session, StartSpec};
 
 /// Requests served at once; beyond this, connections go to the control lane.
@@ -410,7 +411,7 @@ fn can_wait(request: &Request) -> bool {
             wait.is_some()
                 || steps
                     .iter()
-                    .any(|s| matches!(s, tuipilot::operation::Step::SleepMs(_)))
+                    .any(|s| matches!(s, Step::SleepMs(_) | Step::Type { .. }))
         }
         Request::Op(Operation::Wait { .. }) => true,
         Request::Op(Operation::Capture { wait, .. }) => wait.is_some(),

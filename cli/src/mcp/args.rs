@@ -117,6 +117,11 @@ pub(super) struct TerminalArgs {
     /// mouse actions; refused when it has not enabled focus events.
     #[serde(default)]
     pub(super) focus: Option<FocusArg>,
+    /// send: type `text` as a person would, one character at a time with this many
+    /// milliseconds after each (a debounced search box sees every keystroke).
+    #[serde(default)]
+    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
+    pub(super) typing_ms: Option<u64>,
     /// send: pause after the input, in milliseconds (prefer a wait).
     #[serde(default)]
     #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
@@ -300,8 +305,13 @@ impl TerminalArgs {
     /// pause.
     pub(super) fn steps(&self) -> Vec<Step> {
         let mut steps = Vec::new();
-        if let Some(text) = &self.text {
-            steps.push(Step::Text(text.clone()));
+        match (&self.text, self.typing_ms) {
+            (Some(text), Some(pause_ms)) => steps.push(Step::Type {
+                text: text.clone(),
+                pause_ms,
+            }),
+            (Some(text), None) => steps.push(Step::Text(text.clone())),
+            (None, _) => {}
         }
         if let Some(paste) = &self.paste {
             steps.push(Step::Paste(paste.clone()));

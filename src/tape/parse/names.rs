@@ -52,8 +52,9 @@ pub(super) const OUR_COMMANDS: &[&str] = &[
     "Focus",
 ];
 
-/// Every setting VHS has.
+/// Every setting VHS has, and ours (`TapeTimeout`).
 pub(super) const SETTINGS: &[&str] = &[
+    "TapeTimeout",
     "Shell",
     "FontSize",
     "FontFamily",

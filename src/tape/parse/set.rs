@@ -77,6 +77,10 @@ impl Parser<'_> {
                 Duration::ZERO => return bad(self, "a positive time"),
                 t => Setting::WaitTimeout(t),
             },
+            "TapeTimeout" => match self.time(&name)? {
+                Duration::ZERO => return bad(self, "a positive time"),
+                t => Setting::TapeTimeout(t),
+            },
             "WaitPattern" => {
                 let token = match value.kind {
                     Kind::Regex | Kind::Str | Kind::Word => self.next(),

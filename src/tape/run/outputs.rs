@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::{Runner, first_line};
 use crate::operation::PngRequest;
-use crate::record::{EventKind, Recording, loop_from};
+use crate::record::{CastFile, LoopFrom};
 use crate::render::animation::{AnimationTarget, write_frames};
 use crate::render::gif::GifPalette;
 use crate::tape::outcome::{Failure, FailureKind};
@@ -205,30 +205,27 @@ impl Runner<'_> {
         if self.gifs.is_empty() {
             return Ok(());
         }
-        let recording = Recording::read_file(recording).map_err(|e| e.to_string())?;
+        let recording = CastFile::open(recording).map_err(|e| e.to_string())?;
         let mut hidden = Vec::new();
         let mut hid_at = None;
-        for event in &recording.events {
-            if let EventKind::Marker(label) = &event.kind {
-                match self.visibility.iter().position(|(l, _)| l == label) {
-                    Some(i) if self.visibility[i].1 => hid_at = hid_at.or(Some(event.time)),
-                    Some(_) => {
-                        if let Some(start) = hid_at.take() {
-                            hidden.push((start, event.time));
-                        }
+        for (time, label) in recording.markers() {
+            match self.visibility.iter().position(|(l, _)| l == label) {
+                Some(i) if self.visibility[i].1 => hid_at = hid_at.or(Some(time)),
+                Some(_) => {
+                    if let Some(start) = hid_at.take() {
+                        hidden.push((start, time));
                     }
-                    None => {}
                 }
+                None => {}
             }
         }
         if let Some(start) = hid_at {
             hidden.push((start, f64::INFINITY));
         }
-        let frames = recording
-            .frames(&self.setup.frame_options(hidden))
+        let made = recording
+            .frame_source(&self.setup.frame_options(hidden))
             .map_err(|e| e.to_string())?;
-        let total = frames.last().map_or(0.0, |f| f.time + f.duration);
-        let frames = loop_from(frames, self.setup.loop_offset_seconds(total));
+        let frames = LoopFrom::new(&made, self.setup.loop_offset());
         let options = self.setup.png().options().map_err(|e| e.to_string())?;
         for path in self.gifs.clone() {
             make_parent(&path)?;
