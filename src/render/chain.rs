@@ -82,12 +82,17 @@ impl Chain {
             .then(|| bundled.styled_ascii(bold, italic))
             .into_iter()
             .chain(std::iter::once_with(|| bundled.styled_core(bold, italic)))
-            .chain(std::iter::once_with(|| bundled.styled(bold, italic)))
-            .chain(std::iter::once_with(|| bundled.regular()))
-            .chain(std::iter::once_with(|| bundled.sans()))
             .find(|f| f.has(c));
         if let Some(face) = found {
             return Some(Source::Bundled(face));
+        }
+        // Beyond the cuts, the full faces, drawn from their outlines.
+        let full = [bundled.styled(bold, italic), bundled.regular(), bundled.sans()];
+        if let Some((face, glyph)) = full.into_iter().find_map(|f| {
+            let glyph = f.glyph_for(c)?;
+            Some((f, glyph))
+        }) {
+            return Some(Source::External(face, glyph));
         }
         if let Some(found) = self.external.borrow().get(&c) {
             return found.clone().map(|(face, glyph)| Source::External(face, glyph));

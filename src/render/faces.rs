@@ -167,8 +167,24 @@ fn map_font_file(path: &Path) -> Result<&'static [u8]> {
 
 fn read_face(id: usize, path: &Path, index: u32) -> Result<Arc<ExternalFace>> {
     let bytes = file_bytes(path)?;
-    let face = ttf_parser::Face::parse(bytes, index)
-        .map_err(|e| invalid(path, format!("not a TrueType/OpenType font ({e})")))?;
+    parsed(id, bytes, index).map_err(|e| invalid(path, format!("not a TrueType/OpenType font ({e})")))
+}
+
+/// A face compiled into the binary, read like a file's: by its outlines, one glyph at a
+/// time.
+pub(crate) fn bundled_face(
+    id: usize,
+    bytes: &'static [u8],
+) -> std::result::Result<Arc<ExternalFace>, String> {
+    parsed(id, bytes, 0).map_err(|e| e.to_string())
+}
+
+fn parsed(
+    id: usize,
+    bytes: &'static [u8],
+    index: u32,
+) -> std::result::Result<Arc<ExternalFace>, ttf_parser::FaceParsingError> {
+    let face = ttf_parser::Face::parse(bytes, index)?;
     let tables = face.tables();
     let color = tables.cbdt.is_some() || tables.sbix.is_some() || tables.colr.is_some();
     Ok(Arc::new(ExternalFace { id, face, color }))

@@ -1,14 +1,21 @@
 //! Fonts and the glyph cache.
 //!
 //! The bundled faces (DejaVu Sans Mono in four styles, DejaVu Sans as a symbol fallback)
-//! are compiled into the binary and each parsed once per process, when first needed.
-//! Rasterised glyphs are cached per face, character and pixel size for the life of the
-//! process. Faces from files (the caller's and the system's) are in `faces`.
+//! are compiled into the binary. Their ASCII and core cuts, which draw nearly every cell
+//! of nearly every screen, are parsed whole by fontdue once per process, when first
+//! needed; the full faces, which only draw what the cuts lack (Greek, Cyrillic,
+//! symbols), are drawn one glyph at a time from their outlines like the faces from files
+//! (`faces`, `outline`): fontdue builds every outline of a face when it parses it, and the
+//! full faces' 9,000 glyphs held 28 MB of a host's memory for the sake of a few
+//! characters. Rasterised glyphs are cached per face, character and pixel size for the
+//! life of the process.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use fontdue::{Font, FontSettings, Metrics};
+
+use super::faces::ExternalFace;
 
 const MONO: &[u8] = include_bytes!("../../fonts/DejaVuSansMono.ttf");
 const MONO_BOLD: &[u8] = include_bytes!("../../fonts/DejaVuSansMono-Bold.ttf");
@@ -65,8 +72,15 @@ impl Face {
 /// lacks.
 #[derive(Default)]
 pub(crate) struct Bundled {
+    /// The cuts, parsed by fontdue (the full faces' slots stay empty: see `outlines`).
     faces: [OnceLock<Face>; 13],
+    /// The full faces (the four styles, then DejaVu Sans), read by their outlines.
+    outlines: [OnceLock<Arc<ExternalFace>>; 5],
 }
+
+/// The glyph-cache ids of the full faces read by their outlines: above the cuts' ids,
+/// below the ids of faces from files.
+const FIRST_OUTLINE_ID: usize = 90;
 
 /// Where DejaVu Sans and the first core face are in [`FACES`].
 const SANS_ID: usize = 4;
@@ -114,9 +128,22 @@ impl Bundled {
         self.face(CORE + Self::style_index(bold, italic))
     }
 
-    /// The full monospace face for a bold/italic combination.
-    pub fn styled(&self, bold: bool, italic: bool) -> &Face {
-        self.face(Self::style_index(bold, italic))
+    /// A full face (a monospace style, or DejaVu Sans at [`SANS_ID`]), drawn from its
+    /// outlines one glyph at a time.
+    fn outline_face(&self, index: usize) -> Arc<ExternalFace> {
+        self.outlines[index]
+            .get_or_init(|| {
+                let (bytes, name) = FACES[index];
+                // The bundled files are known-good; a failure here is a build defect.
+                super::faces::bundled_face(FIRST_OUTLINE_ID + index, bytes)
+                    .unwrap_or_else(|e| panic!("bundled font {name}: {e}"))
+            })
+            .clone()
+    }
+
+    /// The full monospace face for a bold/italic combination, by its outlines.
+    pub fn styled(&self, bold: bool, italic: bool) -> Arc<ExternalFace> {
+        self.outline_face(Self::style_index(bold, italic))
     }
 
     /// The ASCII cut of the regular monospace face: it sets the cell size (its metrics
@@ -125,9 +152,9 @@ impl Bundled {
         self.face(ASCII)
     }
 
-    /// The full regular monospace face.
-    pub fn regular(&self) -> &Face {
-        self.face(0)
+    /// The full regular monospace face, by its outlines.
+    pub fn regular(&self) -> Arc<ExternalFace> {
+        self.outline_face(0)
     }
 
     /// Whether `face` is one of the monospace faces (core or full, any style), whose
@@ -136,9 +163,9 @@ impl Bundled {
         face.id < FACES.len() && face.id != SANS_ID
     }
 
-    /// DejaVu Sans: symbols the monospace face lacks.
-    pub fn sans(&self) -> &Face {
-        self.face(SANS_ID)
+    /// DejaVu Sans, by its outlines: symbols the monospace face lacks.
+    pub fn sans(&self) -> Arc<ExternalFace> {
+        self.outline_face(SANS_ID)
     }
 }
 
