@@ -126,7 +126,14 @@ pub fn tuipilot_in(bin: &str, dir: &str, args: &[&str]) -> Result<Output, String
 
 /// Runs `command` to its end and returns whether it succeeded, its peak resident memory
 /// (KiB, the kernel's `ru_maxrss` for that one child) and how long it took.
+///
+/// A child spawned by `vfork` shares this process's memory until it execs, and the kernel
+/// carries that memory's high-water mark into the child's `ru_maxrss`: this process's own
+/// peak (a large cast it built, say) would be counted as the child's. The mark is reset to
+/// the current size first, so the child's figure includes only what this process holds
+/// now (a few MB, the same for every measurement).
 pub fn peak_memory_of(command: &mut Command) -> (bool, u64, Duration) {
+    std::fs::write("/proc/self/clear_refs", "5").expect("resetting this process's peak memory");
     let start = Instant::now();
     let child = command.spawn().expect("the command starts");
     let pid = child.id() as libc::pid_t;

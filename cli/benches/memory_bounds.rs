@@ -9,6 +9,11 @@
 //!   30 frames a second, and its last frame at 1,000 frames a second (every event a frame,
 //!   all of them made). The baseline is the same recording's frames collected whole
 //!   (`Recording::frames`, which `render` did before it streamed).
+//! - **A session host's memory after screenshots** with CJK and colour-emoji fallback
+//!   fonts (goal: at most 20 MB resident). Baseline: the same host after an ASCII-only
+//!   screenshot. The bundled full faces and the system's fonts are read one glyph at a
+//!   time from memory-mapped files; before, fontdue's whole-face parse of DejaVu held
+//!   28 MB, and files were read onto the heap.
 //! - **A tape's `Type`** of 4 MiB at the default typing speed, ended by `Set TapeTimeout
 //!   3s`: the text is typed from the string as it goes (it was a step per character,
 //!   ~430 bytes each). Baseline: the same tape typing 1,000 characters.
@@ -93,6 +98,7 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     render_section(&dir);
     type_section(&dir);
+    host_section(&dir);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -184,5 +190,120 @@ fn render_section(dir: &Path) {
     println!(
         "\n  streamed GIF peak, 100,000 events ÷ 10,000 events: {:.2}× (goal: ≤ 200 MB, not growing with length)",
         gif_peaks[1] as f64 / gif_peaks[0] as f64
+    );
+}
+
+/// `tuipilot` with the runtime directory of this bench.
+fn cli(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args(args)
+        .env("TUIPILOT_DIR", dir.join("run"))
+        .output()
+        .expect("tuipilot runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A host's resident memory (KiB): all of it, and the part that is its own (anonymous).
+fn resident(pid: i64) -> (u64, u64) {
+    (
+        support::status_kib(Some(pid), "VmRSS"),
+        support::status_kib(Some(pid), "RssAnon"),
+    )
+}
+
+/// A session host's memory after an ASCII screenshot and after CJK and emoji ones.
+fn host_section(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).expect("a runtime folder");
+    std::fs::set_permissions(&run, std::fs::Permissions::from_mode(0o700)).expect("a private runtime folder");
+    let png = dir.join("shot.png");
+    let png = png.to_str().expect("a UTF-8 path");
+    cli(
+        dir,
+        &[
+            "start",
+            "-s",
+            "m",
+            "--env",
+            "PS1=$ ",
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ],
+    );
+    cli(dir, &["wait", "-s", "m", "--text", r"^\$"]);
+    let info: serde_json::Value =
+        serde_json::from_str(&cli(dir, &["--json", "info", "-s", "m"])).expect("info is JSON");
+    let host = info["host_pid"].as_i64().expect("a host pid");
+    let started = resident(host);
+    cli(
+        dir,
+        &[
+            "send",
+            "-s",
+            "m",
+            "-t",
+            "echo plain ascii text",
+            "-k",
+            "Enter",
+            "--wait",
+            "^plain",
+        ],
+    );
+    cli(dir, &["capture", "-s", "m", "--png", png]);
+    let ascii = resident(host);
+    cli(
+        dir,
+        &[
+            "send",
+            "-s",
+            "m",
+            "-t",
+            "echo 漢字かな 한글 αβγ ∀∂ ☺ 😀 👍🏽 🇯🇵 ❤️",
+            "-k",
+            "Enter",
+            "--wait",
+            "^漢字",
+        ],
+    );
+    cli(dir, &["capture", "-s", "m", "--png", png]);
+    let wide = resident(host);
+    for _ in 0..5 {
+        cli(dir, &["capture", "-s", "m", "--png", png]);
+    }
+    let again = resident(host);
+    cli(dir, &["exit", "-s", "m"]);
+    let mb = |kib: u64| kib as f64 / 1024.0;
+    println!("\nsession host resident memory (all / its own), MB");
+    println!(
+        "    started, no screenshot yet                  {:>6.1} / {:.1}",
+        mb(started.0),
+        mb(started.1)
+    );
+    println!(
+        "    baseline: after an ASCII screenshot         {:>6.1} / {:.1}",
+        mb(ascii.0),
+        mb(ascii.1)
+    );
+    println!(
+        "    after CJK + emoji screenshots               {:>6.1} / {:.1}  (goal: ≤ 20 MB)",
+        mb(wide.0),
+        mb(wide.1)
+    );
+    println!(
+        "    after five more                             {:>6.1} / {:.1}",
+        mb(again.0),
+        mb(again.1)
+    );
+    println!(
+        "    CJK + emoji cost over the ASCII baseline: {:.1} MB",
+        mb(wide.0.saturating_sub(ascii.0))
     );
 }
