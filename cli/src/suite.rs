@@ -242,6 +242,8 @@ impl Progress {
                 }
             }
         }
+        // Tapes and the programs they run are not the operator's terminal's to control.
+        let text = crate::commands::printable(&text);
         let _guard = self.lock.lock();
         match &self.bar {
             Some(bar) if !text.is_empty() => bar.suspend(|| eprint!("{text}")),

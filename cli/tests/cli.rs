@@ -621,3 +621,39 @@ fn capture_masks_what_changes_between_runs() {
 fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
+
+#[test]
+fn list_info_and_tape_errors_show_escape_sequences_instead_of_sending_them_to_the_terminal() {
+    let dir = Dir::new();
+    // A command line holding an escape sequence that would set the operator's title.
+    dir.ok(&[
+        "start",
+        "-s",
+        "esc",
+        "--",
+        "sh",
+        "-c",
+        "sleep 60 # \x1b]0;pwned\x07",
+    ]);
+    for args in [&["list"][..], &["info", "-s", "esc"][..]] {
+        let out = dir.ok(args);
+        assert!(
+            !out.contains('\x1b') && !out.contains('\x07'),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.contains(r"\e]0;pwned\x07"), "{args:?}: {out}");
+    }
+    dir.ok(&["exit", "-s", "esc"]);
+    // A tape line holding one, in the error that quotes it.
+    let work = dir.work();
+    std::fs::write(
+        work.join("t.tape"),
+        "Set Shell bash\nWait@300ms /never\x1b]0;x\x07/\n",
+    )
+    .unwrap();
+    let out = dir.run_in(&work, &["run", "t.tape"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "{stderr:?}");
+    assert!(stderr.contains(r"/never\e]0;x\x07/"), "{stderr}");
+}

@@ -368,3 +368,67 @@ fn a_megabyte_title_is_cut_and_every_call_still_works() {
     dir.ok(&["send", "-s", "title", "-t", "x"]);
     dir.ok(&["exit", "-s", "title"]);
 }
+
+#[test]
+fn idle_connections_crowding_a_full_hosts_control_lane_do_not_delay_info() {
+    let dir = Dir::new();
+    start_bash(&dir, "s");
+    let mut clients = fill_with_waiting_clients(&dir, "s");
+    // Connections that say nothing, each handed to the control lane; served one after
+    // another with a second each, they held `info` back for a minute.
+    let _idle: Vec<UnixStream> = (0..48)
+        .map(|_| UnixStream::connect(dir.socket("s")).expect("connect"))
+        .collect();
+    let started = std::time::Instant::now();
+    let out = dir.run(&["--json", "info", "-s", "s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let info: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(info["running"], true, "{info}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "info waited {:?} behind idle connections",
+        started.elapsed()
+    );
+    dir.ok(&["exit", "-s", "s", "--timeout-ms", "5000"]);
+    kill_all(&mut clients);
+}
+
+#[test]
+fn a_host_out_of_descriptors_keeps_its_program_and_serves_again_once_some_close() {
+    let dir = Dir::new();
+    // A host with few descriptors to spare: each connection takes two.
+    let started = std::process::Command::new("sh")
+        .args(["-c", "ulimit -n 40 && exec \"$0\" \"$@\""])
+        .arg(env!("CARGO_BIN_EXE_tuipilot"))
+        .args([
+            "start",
+            "-s",
+            "s",
+            "--env",
+            "PS1=$ ",
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ])
+        .env("TUIPILOT_DIR", &dir.0)
+        .output()
+        .expect("start runs");
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    let pid = dir.info("s")["pid"].as_i64().expect("the program's pid") as i32;
+    // More silent connections than the host has descriptors for: accepting fails (EMFILE)
+    // until the host closes the silent ones at their line deadline.
+    let idle: Vec<UnixStream> = (0..40)
+        .map(|_| UnixStream::connect(dir.socket("s")).expect("connect"))
+        .collect();
+    let served = eventually(Duration::from_secs(60), || {
+        dir.run(&["capture", "-s", "s"]).status.code() == Some(0)
+    });
+    assert!(
+        served,
+        "the host stopped serving after running out of descriptors"
+    );
+    assert!(common::alive(pid), "the program was ended");
+    drop(idle);
+    dir.ok(&["exit", "-s", "s", "--timeout-ms", "5000"]);
+}

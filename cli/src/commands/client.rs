@@ -216,8 +216,9 @@ pub(super) fn list(json: bool) -> Result<(), Failure> {
                 use std::io::Write;
                 let _ = writeln!(
                     std::io::stderr(),
-                    "tuipilot: not listing session `{name}`: {}",
-                    e.message
+                    "tuipilot: not listing session `{}`: {}",
+                    super::output::printable(&name),
+                    super::output::printable(&e.message)
                 );
             }
             Err(e) => return Err(e),
@@ -241,7 +242,7 @@ pub(super) fn list(json: bool) -> Result<(), Failure> {
         "AGE"
     );
     for r in &rows {
-        say!(
+        let row = format!(
             "{:<16} {:>8}  {:<9} {:<18} {:>6}s  {}",
             r.session,
             r.info.pid,
@@ -250,6 +251,7 @@ pub(super) fn list(json: bool) -> Result<(), Failure> {
             r.info.age_secs,
             r.info.command
         );
+        say!("{}", super::output::printable(&row));
     }
     Ok(())
 }

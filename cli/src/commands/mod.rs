@@ -36,6 +36,7 @@ mod describe;
 mod export;
 mod once;
 mod output;
+pub(crate) use output::printable;
 mod render;
 
 use client::{call, decode, list, send_steps, start};
@@ -468,7 +469,7 @@ pub fn main() -> ExitCode {
             if json {
                 let _ = output::say(json!({ "error": e }));
             } else {
-                eprintln!("tuipilot: {e}");
+                eprintln!("tuipilot: {}", output::printable(&e.to_string()));
             }
             ExitCode::from(e.exit_code())
         }
@@ -640,8 +641,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 return print_json(name, &info);
             }
             let i = &info.info;
-            say!("session   {}", info.session);
-            say!("command   {}", i.command);
+            say!("session   {}", output::printable(&info.session));
+            say!("command   {}", output::printable(&i.command));
             say!("pid       {}", i.pid);
             say!("size      {}x{}", i.cols, i.rows);
             say!("status    {}", i.exit.words());

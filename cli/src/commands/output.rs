@@ -20,6 +20,27 @@ pub(super) fn say(line: impl std::fmt::Display) -> Result<(), Failure> {
     }
 }
 
+/// `text` safe to print on the operator's terminal: control characters from tapes,
+/// programs' command lines or session names (an escape sequence that sets the title, moves
+/// the cursor or rewrites what was printed) are shown as escapes (`\e`, `\x07`, `\u{9b}`);
+/// newlines and tabs stay.
+pub(crate) fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\u{1b}' => out.push_str("\\e"),
+            c if unsafe_char(c) && u32::from(c) < 0x80 => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Prints `value` as JSON with the session's name added.
 pub(super) fn print_json(name: &str, value: &impl serde::Serialize) -> Result<(), Failure> {
     let mut value =

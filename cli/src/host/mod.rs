@@ -15,6 +15,7 @@
 //! - [`client`]: connecting and making requests.
 
 pub mod client;
+mod control;
 pub mod guards;
 pub mod paths;
 pub mod protocol;

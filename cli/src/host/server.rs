@@ -52,11 +52,12 @@ pub const MAX_CONNECTIONS: usize = 32;
 /// connected or got its previous answer. A slower connection is closed.
 pub const LINE_DEADLINE: Duration = Duration::from_secs(5);
 
-/// The same for the control lane, which serves one connection at a time.
-const CONTROL_LINE_DEADLINE: Duration = Duration::from_secs(1);
-
-/// Connections waiting for the control lane; more are told the host is busy at once.
+/// Connections handed to the control lane and not yet taken in by it.
 const CONTROL_QUEUE: usize = 64;
+
+/// How long the host pauses accepting after running out of descriptors or memory, so
+/// connections already open can finish and free theirs.
+const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
 /// How often the host checks that its socket is still its own.
 const SOCKET_CHECK: Duration = Duration::from_secs(1);
@@ -100,7 +101,7 @@ impl HostFiles {
     }
 }
 
-struct Host {
+pub(super) struct Host {
     files: HostFiles,
     session: Session,
     idle_timeout: Duration,
@@ -290,11 +291,7 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
         let host = host.clone();
         std::thread::Builder::new()
             .name("tuipilot-control".into())
-            .spawn(move || {
-                for stream in streams {
-                    connection(&host, stream, Lane::Control);
-                }
-            })
+            .spawn(move || super::control::serve(&host, &streams))
             .map(|_| queue)
             .ok()
     };
@@ -304,10 +301,28 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
     let (queue, streams) = std::sync::mpsc::channel::<UnixStream>();
     let streams = Arc::new(Mutex::new(streams));
     let idle = Arc::new(AtomicUsize::new(0));
+    let mut starved = false;
     for stream in listener.incoming() {
-        let Ok(stream) = stream else {
-            eprintln!("tuipilot host: accepting connections failed; stopping");
-            break;
+        let stream = match stream {
+            Ok(stream) => {
+                starved = false;
+                stream
+            }
+            // Out of descriptors or memory (a low `ulimit -n`, many clients at once): the
+            // connections being served will free theirs, and the one waiting is accepted
+            // then. The program is never ended for it.
+            Err(e) if is_transient(&e) => {
+                if !std::mem::replace(&mut starved, true) {
+                    eprintln!("tuipilot host: cannot accept a connection ({e}); retrying");
+                }
+                std::thread::sleep(ACCEPT_BACKOFF);
+                continue;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                eprintln!("tuipilot host: accepting connections failed ({e}); stopping");
+                break;
+            }
         };
         if host.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
             host.connections.fetch_sub(1, Ordering::SeqCst);
@@ -335,7 +350,7 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
             .spawn(move || {
                 let mut next = Some(stream);
                 while let Some(stream) = next.take() {
-                    connection(&worker_host, stream, Lane::Worker);
+                    connection(&worker_host, stream);
                     worker_host.connections.fetch_sub(1, Ordering::SeqCst);
                     worker_idle.fetch_add(1, Ordering::SeqCst);
                     next = streams.lock().unwrap_or_else(|p| p.into_inner()).recv().ok();
@@ -349,7 +364,23 @@ fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
     shutdown(&host, 1)
 }
 
-fn busy() -> Failure {
+/// Whether an `accept` error passes: the host ran short of descriptors or memory, or the
+/// connection was gone before it was taken.
+fn is_transient(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EMFILE | libc::ENFILE | libc::ENOBUFS | libc::ENOMEM | libc::ECONNABORTED | libc::EPROTO)
+    )
+}
+
+/// The answer to a request line over [`MAX_LINE`] bytes.
+pub(super) fn too_long() -> Failure {
+    Failure::bad_request(format!(
+        "request line longer than {MAX_LINE} bytes: send smaller requests (split long text over several)"
+    ))
+}
+
+pub(super) fn busy() -> Failure {
     Failure::new(
         ErrorCode::Busy,
         format!(
@@ -399,8 +430,10 @@ fn idle_watch(host: &Host) {
 /// Which requests a connection may make: all of them, or (in the control lane, when the
 /// host is full) only those that must always get through.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Lane {
+pub(super) enum Lane {
+    /// A worker thread: every request.
     Worker,
+    /// The control lane (see `control`): `hello`, `info` and `exit`.
     Control,
 }
 
@@ -419,7 +452,8 @@ fn can_wait(request: &Request) -> bool {
     }
 }
 
-fn connection(host: &Host, stream: UnixStream, lane: Lane) {
+/// Serves a worker's connection, request after request, until it hangs up or is slow.
+fn connection(host: &Host, stream: UnixStream) {
     // SAFETY: getuid cannot fail.
     let own = unsafe { libc::getuid() };
     let mut writer = match stream.try_clone() {
@@ -434,63 +468,74 @@ fn connection(host: &Host, stream: UnixStream, lane: Lane) {
         return;
     }
     let fd = stream.as_raw_fd();
-    let line_deadline = match lane {
-        Lane::Worker => LINE_DEADLINE,
-        Lane::Control => CONTROL_LINE_DEADLINE,
-    };
     let mut reader = BufReader::new(DeadlineReader {
         stream,
-        deadline: Instant::now() + line_deadline,
+        deadline: Instant::now() + LINE_DEADLINE,
     });
     loop {
-        reader.get_mut().deadline = Instant::now() + line_deadline;
+        reader.get_mut().deadline = Instant::now() + LINE_DEADLINE;
         let line = match read_line_limited(&mut reader, MAX_LINE) {
             Ok(Line::Complete(line)) => line,
             Ok(Line::TooLong) => {
-                let e = Failure::bad_request(format!(
-                    "request line longer than {MAX_LINE} bytes: send smaller requests (split long text over several)"
-                ));
-                let _ = writeln!(writer, "{}", error_line(None, &e));
+                let _ = writeln!(writer, "{}", error_line(None, &too_long()));
                 return;
             }
             Ok(Line::Eof) | Err(_) => return,
         };
-        *host.last_request.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
-        let (id, request) = parse_request(&line);
-        let stopping = matches!(request, Ok(Request::Op(Operation::Exit { .. })));
-        let always_served = matches!(
-            request,
-            Ok(Request::Hello { .. } | Request::Op(Operation::Info | Operation::Exit { .. })) | Err(_)
-        );
-        let result = match request {
-            Ok(_) if lane == Lane::Control && !always_served => Err(busy()),
-            Ok(request) => {
-                let cancel = host.session.canceller();
-                let _watched = can_wait(&request).then(|| host.hangups.register(fd, cancel.clone()));
-                handle(host, request, &cancel)
-            }
-            Err(e) => Err(e),
-        };
-        // An `exit` refused as bad input (a timeout too long) ended nothing: the host and its
-        // program stay, and the caller can ask again.
-        let stopping = stopping && !matches!(&result, Err(e) if e.code == ErrorCode::BadRequest);
-        let reply = match result {
-            Ok(body) => ok_line(id, &body),
-            Err(e) => error_line(id, &e),
-        };
-        if stopping {
-            // The name is free once the client has its answer, so a `start` right after
-            // an `exit` never finds the old socket; and a client gone by now changes nothing.
-            host.files.remove();
-            let _ = writer.write_all(format!("{reply}\n").as_bytes());
-            std::process::exit(0);
-        }
-        // One write per reply: `writeln!` on a socket sends the line and its newline as two
-        // packets, and the client wakes for each.
-        if writer.write_all(format!("{reply}\n").as_bytes()).is_err() {
+        let answer = answer(host, &line, Lane::Worker, fd);
+        if !deliver(host, &mut writer, &answer) {
             return;
         }
     }
+}
+
+/// A request's reply, and whether the host stops once it is sent.
+pub(super) struct Answer {
+    reply: String,
+    stopping: bool,
+}
+
+/// Serves one request line from connection `fd` in `lane`.
+pub(super) fn answer(host: &Host, line: &[u8], lane: Lane, fd: std::os::fd::RawFd) -> Answer {
+    *host.last_request.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
+    let (id, request) = parse_request(line);
+    let stopping = matches!(request, Ok(Request::Op(Operation::Exit { .. })));
+    let always_served = matches!(
+        request,
+        Ok(Request::Hello { .. } | Request::Op(Operation::Info | Operation::Exit { .. })) | Err(_)
+    );
+    let result = match request {
+        Ok(_) if lane == Lane::Control && !always_served => Err(busy()),
+        Ok(request) => {
+            let cancel = host.session.canceller();
+            let _watched = can_wait(&request).then(|| host.hangups.register(fd, cancel.clone()));
+            handle(host, request, &cancel)
+        }
+        Err(e) => Err(e),
+    };
+    // An `exit` refused as bad input (a timeout too long) ended nothing: the host and its
+    // program stay, and the caller can ask again.
+    let stopping = stopping && !matches!(&result, Err(e) if e.code == ErrorCode::BadRequest);
+    let reply = match result {
+        Ok(body) => ok_line(id, &body),
+        Err(e) => error_line(id, &e),
+    };
+    Answer { reply, stopping }
+}
+
+/// Sends an answer; whether the connection can go on. After an `exit` the host ends here.
+pub(super) fn deliver(host: &Host, writer: &mut impl Write, answer: &Answer) -> bool {
+    let line = format!("{}\n", answer.reply);
+    if answer.stopping {
+        // The name is free once the client has its answer, so a `start` right after an
+        // `exit` never finds the old socket; and a client gone by now changes nothing.
+        host.files.remove();
+        let _ = writer.write_all(line.as_bytes());
+        std::process::exit(0);
+    }
+    // One write per reply: `writeln!` on a socket sends the line and its newline as two
+    // packets, and the client wakes for each.
+    writer.write_all(line.as_bytes()).is_ok()
 }
 
 impl Host {
