@@ -9,9 +9,12 @@
 //! - `keys`: the key grammar (`Key::parse`, `parse_key_list`) and every parsed key's
 //!   encoding in both cursor modes;
 //! - `protocol`: the host's request-line parser on mutated valid requests and noise;
-//! - `tape`: the tape parser on mutated real tapes and on soups of the language's own
-//!   tokens; every error must be one line at a place inside the tape, every command's
-//!   place and text must be the tape's, and parsing twice must give the same result.
+//! - `tape`: the tape parser on mutated real tapes, on soups of the language's own
+//!   tokens and on tapes typing megabytes; every error must be one line at a place inside
+//!   the tape, every command's place and text must be the tape's, and parsing twice must
+//!   give the same result;
+//! - `paste`: pastes made of bracketed-paste markers, whole, nested and split: the
+//!   encoded paste must hold no marker between its own.
 //!
 //! Zero panics and zero hangs: each input runs under a time bound ([`PER_INPUT`]); a
 //! panic, a hang, a fault or a split that changes the screen stops the run, writes the
@@ -26,6 +29,7 @@
 #[path = "../../src/error.rs"]
 mod error;
 mod keys;
+mod paste;
 #[path = "../../src/host/protocol.rs"]
 mod protocol;
 mod requests;
@@ -37,6 +41,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use keys::{check_keys, keys_input};
+use paste::{check_paste, paste_input};
 use requests::{check_protocol, protocol_input};
 use tapes::{check_tape, tape_input};
 use terminal::{check_terminal, terminal_input};
@@ -136,16 +141,20 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     println!("fuzz: seed {seed}, {seconds} s");
     let mut rng = Rng(seed);
-    let mut counts = [0u64; 4];
+    let mut counts = [0u64; 5];
     let mut bytes = 0u64;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < deadline {
-        for (i, target) in ["terminal", "keys", "protocol", "tape"].into_iter().enumerate() {
+        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste"]
+            .into_iter()
+            .enumerate()
+        {
             let input = match i {
                 0 => terminal_input(&mut rng),
                 1 => keys_input(&mut rng).into_bytes(),
                 2 => protocol_input(&mut rng),
-                _ => tape_input(&mut rng),
+                3 => tape_input(&mut rng),
+                _ => paste_input(&mut rng).into_bytes(),
             };
             *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
             bytes += input.len() as u64;
@@ -154,18 +163,20 @@ fn main() {
                 0 => run_one(target, &input, || check_terminal(&mut split_rng, &input)),
                 1 => run_one(target, &input, || check_keys(&String::from_utf8_lossy(&input))),
                 2 => run_one(target, &input, || check_protocol(&input)),
-                _ => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
+                3 => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
+                _ => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
             }
             counts[i] += 1;
         }
         done.fetch_add(1, Ordering::Relaxed);
     }
     println!(
-        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes; {:.1} MB of input",
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes; {:.1} MB of input",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
+        counts[4],
         bytes as f64 / 1e6
     );
 }

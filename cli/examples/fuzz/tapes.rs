@@ -126,6 +126,13 @@ const TAPE_PARTS: &[&str] = &[
 ];
 
 pub(super) fn tape_input(rng: &mut Rng) -> Vec<u8> {
+    if rng.chance(2) {
+        // A `Type` of up to 4 MiB, at a person's speed or at once, amid other lines.
+        let piece = rng.pick::<&str>(&["a", "漢", "é1", "\\\"", "😀x"]);
+        let text = piece.repeat(1 + rng.below(4 << 20) / piece.len());
+        let speed = rng.pick::<&str>(&["", "@1ms", "@0"]);
+        return format!("Set TypingSpeed 10ms\nType{speed} \"{text}\"\nEnter\n").into_bytes();
+    }
     if rng.chance(50) {
         let mut tape = rng.pick::<&str>(TAPES).as_bytes().to_vec();
         for _ in 0..1 + rng.below(8) {
