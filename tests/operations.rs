@@ -18,6 +18,17 @@ fn send(steps: Vec<Step>, wait: Option<WaitFor>, timeout_ms: Option<u64>) -> Ope
     }
 }
 
+/// Every byte `keyecho` shows it read, in hex, whatever reads they came in.
+fn received(reply: &Reply) -> String {
+    let text = &reply.screen().expect("a screen").text;
+    let bytes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .flat_map(|l| l.split(' ').skip(1))
+        .collect();
+    bytes.join(" ")
+}
+
 fn keyecho() -> tuipilot::Session {
     let s = common::fixture_session("keyecho").spawn().unwrap();
     s.wait_for_text("^ready$").unwrap();
@@ -39,13 +50,7 @@ fn steps_are_sent_in_order_one_write_per_key_and_raw_bytes_unchanged() {
         ))
         .unwrap();
     // Writes sent back to back may arrive in one read: compare the bytes, not the reads.
-    let text = &reply.screen().expect("a screen").text;
-    let bytes: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with('#'))
-        .flat_map(|l| l.split(' ').skip(1))
-        .collect();
-    assert_eq!(bytes.join(" "), "61 62 1b 5b 41 03 1b 78", "{text}");
+    assert_eq!(received(&reply), "61 62 1b 5b 41 03 1b 78");
 }
 
 #[test]
@@ -305,13 +310,7 @@ fn typed_text_goes_one_character_at_a_time_with_the_pause_after_each() {
             None,
         ))
         .unwrap();
-    let text = &reply.screen().expect("a screen").text;
-    let bytes: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with('#'))
-        .flat_map(|l| l.split(' ').skip(1))
-        .collect();
-    assert_eq!(bytes.join(" "), "61 c3 a9 e2 82 ac", "{text}");
+    assert_eq!(received(&reply), "61 c3 a9 e2 82 ac");
     s.apply(&Operation::Exit { timeout_ms: None }).unwrap();
     // The recording holds one input per character (whole characters, never split bytes),
     // each at least the pause after the one before.

@@ -243,38 +243,26 @@ fn host_section(dir: &Path) {
         serde_json::from_str(&cli(dir, &["--json", "info", "-s", "m"])).expect("info is JSON");
     let host = info["host_pid"].as_i64().expect("a host pid");
     let started = resident(host);
-    cli(
-        dir,
-        &[
-            "send",
-            "-s",
-            "m",
-            "-t",
-            "echo plain ascii text",
-            "-k",
-            "Enter",
-            "--wait",
-            "^plain",
-        ],
-    );
-    cli(dir, &["capture", "-s", "m", "--png", png]);
-    let ascii = resident(host);
-    cli(
-        dir,
-        &[
-            "send",
-            "-s",
-            "m",
-            "-t",
-            "echo 漢字かな 한글 αβγ ∀∂ ☺ 😀 👍🏽 🇯🇵 ❤️",
-            "-k",
-            "Enter",
-            "--wait",
-            "^漢字",
-        ],
-    );
-    cli(dir, &["capture", "-s", "m", "--png", png]);
-    let wide = resident(host);
+    let shot = |text: &str, shown: &str| {
+        cli(
+            dir,
+            &[
+                "send",
+                "-s",
+                "m",
+                "-t",
+                &format!("echo {text}"),
+                "-k",
+                "Enter",
+                "--wait",
+                shown,
+            ],
+        );
+        cli(dir, &["capture", "-s", "m", "--png", png]);
+        resident(host)
+    };
+    let ascii = shot("plain ascii text", "^plain");
+    let wide = shot("漢字かな 한글 αβγ ∀∂ ☺ 😀 👍🏽 🇯🇵 ❤️", "^漢字");
     for _ in 0..5 {
         cli(dir, &["capture", "-s", "m", "--png", png]);
     }
