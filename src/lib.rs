@@ -55,6 +55,7 @@ pub mod locate;
 pub mod operation;
 pub mod process;
 mod pty;
+pub mod readiness;
 pub mod record;
 #[cfg(feature = "render")]
 pub mod render;
@@ -72,6 +73,7 @@ pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use locate::{Locator, StyleMatch};
 pub use operation::{Operation, Reply, StartSpec};
 pub use process::ExitStatus;
+pub use readiness::Readiness;
 pub use session::{
     Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart,
 };

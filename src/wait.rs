@@ -63,7 +63,20 @@ pub enum Condition {
     /// A caller-supplied test with the words a failed wait's report uses for it
     /// ([`Condition::described`]).
     Described(String, Predicate),
+    /// The program has finished reacting and waits for input, as the kernel sees it (see
+    /// [`readiness`](crate::readiness)): every process of the terminal's foreground group
+    /// asleep, one blocked on the terminal, no output or input in flight; seen twice a few
+    /// milliseconds apart with no output between. Where the kernel cannot tell, a screen
+    /// quiet for [`READY_FALLBACK_QUIET`].
+    Ready,
 }
+
+/// How often a readiness wait asks the kernel while the program is busy.
+const READY_POLL: Duration = Duration::from_millis(2);
+/// How long after a first "ready" a readiness wait asks again to confirm it.
+const READY_CONFIRM: Duration = Duration::from_millis(3);
+/// What a readiness wait holds on where the kernel cannot tell: the screen quiet this long.
+pub const READY_FALLBACK_QUIET: Duration = Duration::from_millis(300);
 
 impl Condition {
     /// Text on the screen matching `pattern`.
@@ -134,6 +147,7 @@ impl fmt::Display for Condition {
             Condition::Cwd(re) => write!(f, "the working directory (OSC 7) to match /{re}/"),
             Condition::Predicate(_) => write!(f, "a condition on the screen"),
             Condition::Described(what, _) => f.write_str(what),
+            Condition::Ready => write!(f, "the program to wait for input"),
         }
     }
 }
@@ -358,6 +372,9 @@ pub(crate) fn wait_until(
     cancelled: Option<&AtomicBool>,
     caller: Option<&'static std::panic::Location<'static>>,
 ) -> Result<Satisfied> {
+    if let Condition::Ready = condition {
+        return wait_ready(shared, baseline, timeout, cancelled, caller);
+    }
     let start = Instant::now();
     let deadline = start + timeout.min(NEVER);
     let mut state = shared.lock();
@@ -423,6 +440,8 @@ pub(crate) fn wait_until(
                 .cwd
                 .as_deref()
                 .is_some_and(|cwd| re.is_match(cwd)),
+            // Handled by `wait_ready`.
+            Condition::Ready => false,
         };
         if holds {
             return Ok(Satisfied::Screen(state.snapshot()));
@@ -457,6 +476,106 @@ pub(crate) fn wait_until(
             wake = wake.min(quiet_since.checked_add(*quiet).unwrap_or(deadline));
         }
         state = shared.sleep(state, wake.saturating_duration_since(now));
+    }
+}
+
+/// Whether the session's program waits for input now: output the reader holds that is not
+/// yet on the screen keeps it busy, then the kernel is asked.
+pub(crate) fn readiness(shared: &Shared) -> crate::readiness::Readiness {
+    use crate::readiness::Readiness;
+    if shared.in_flight() > 0 {
+        return Readiness::Busy {
+            pid: None,
+            program: None,
+            why: "output not yet on the screen".into(),
+        };
+    }
+    match shared.probe() {
+        Some(probe) => probe.check(),
+        None => Readiness::Unknown {
+            why: "the session's terminal cannot be probed".into(),
+        },
+    }
+}
+
+/// [`Condition::Ready`]: asks the kernel every [`READY_POLL`] (and on every output), and
+/// holds once "ready" is seen twice [`READY_CONFIRM`] apart with no output between, so a
+/// program caught between reading its input and drawing its answer is not taken as done.
+/// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
+fn wait_ready(
+    shared: &Shared,
+    baseline: Baseline,
+    timeout: Duration,
+    cancelled: Option<&AtomicBool>,
+    caller: Option<&'static std::panic::Location<'static>>,
+) -> Result<Satisfied> {
+    use crate::readiness::Readiness;
+    let start = Instant::now();
+    let deadline = start + timeout.min(NEVER);
+    // The output generation at a first "ready", to be confirmed.
+    let mut confirming: Option<u64> = None;
+    loop {
+        let (generation, exited) = {
+            let state = shared.lock();
+            if let Some(fault) = state.terminal.fault() {
+                return Err(fault);
+            }
+            if state.closed {
+                return Err(Error::Closed {
+                    action: "wait",
+                    caller,
+                });
+            }
+            (state.generation, state.exit)
+        };
+        if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            return Err(Error::Cancelled { action: "the wait" });
+        }
+        let now = if exited.is_some() {
+            Readiness::Busy {
+                pid: None,
+                program: None,
+                why: "the program has exited".into(),
+            }
+        } else {
+            readiness(shared)
+        };
+        let pause = match &now {
+            Readiness::Unknown { .. } => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let quiet = Condition::Stable(READY_FALLBACK_QUIET);
+                return wait_until(shared, &quiet, baseline, left, cancelled, caller);
+            }
+            Readiness::Ready { .. } if confirming == Some(generation) => {
+                return Ok(Satisfied::Screen(shared.lock().snapshot()));
+            }
+            Readiness::Ready { .. } => {
+                confirming = Some(generation);
+                READY_CONFIRM
+            }
+            Readiness::Busy { .. } => {
+                confirming = None;
+                READY_POLL
+            }
+        };
+        let late = Instant::now() >= deadline;
+        if exited.is_some() || late {
+            let mut state = shared.lock();
+            let attempt = Attempt {
+                start,
+                timeout,
+                caller,
+            };
+            let scan = OutputScan::new(baseline.output_offset);
+            let mut error = failure(&mut state, &Condition::Ready, &attempt, exited, &scan, false);
+            if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = &mut error {
+                report.notes.push(format!("when the wait ended: {now}"));
+            }
+            return Err(error);
+        }
+        let state = shared.lock();
+        let wake = pause.min(deadline.saturating_duration_since(Instant::now()));
+        drop(shared.sleep(state, wake));
     }
 }
 

@@ -45,6 +45,7 @@ pub struct SessionBuilder {
     record_input: bool,
     secret_input: bool,
     record_title: Option<String>,
+    kernel_readiness: bool,
 }
 
 /// Where a recording goes.
@@ -85,6 +86,7 @@ impl SessionBuilder {
             record: None,
             record_input: true,
             secret_input: false,
+            kernel_readiness: true,
             record_title: None,
         }
     }
@@ -118,6 +120,14 @@ impl SessionBuilder {
     /// ([`record_input(false)`](Self::record_input)) implies it.
     pub fn secret_input(mut self, secret: bool) -> Self {
         self.secret_input = secret;
+        self
+    }
+
+    /// Whether readiness ([`Condition::Ready`](crate::Condition::Ready)) is asked of the
+    /// kernel (the default, on Linux); off, readiness waits hold on a quiet screen, as
+    /// they do where the kernel cannot tell.
+    pub fn kernel_readiness(mut self, on: bool) -> Self {
+        self.kernel_readiness = on;
         self
     }
 
@@ -346,6 +356,13 @@ impl SessionBuilder {
             terminal,
             OutputRing::new(self.log_capacity),
         )));
+        if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {
+            shared.set_probe(crate::readiness::Probe::new(
+                master,
+                spawned.master.tty_name(),
+                spawned.pid,
+            ));
+        }
         let (jobs, job_rx) = mpsc::channel();
         let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let pid = spawned.pid;
@@ -355,8 +372,8 @@ impl SessionBuilder {
                 move || write_loop(writer, job_rx)
             }),
             spawn_thread("tuipilot-reader", {
-                let reader = spawned.reader;
-                move || read_loop(reader, chunk_tx)
+                let (reader, shared) = (spawned.reader, shared.clone());
+                move || read_loop(reader, chunk_tx, &shared)
             }),
             spawn_thread("tuipilot-parser", {
                 let (shared, jobs, recorder) = (shared.clone(), jobs.clone(), recorder.clone());

@@ -66,7 +66,7 @@ const MAX_LOCKED_BYTES: usize = 128 * 1024;
 
 /// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
 /// separate cores.
-pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Chunk>) {
+pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Chunk>, shared: &Shared) {
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {
@@ -78,6 +78,7 @@ pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Chu
         };
         // Stamped here, as it arrives: a recording's times are the program's, not the
         // parser's.
+        shared.note_read(n);
         if chunks.send((Instant::now(), buf[..n].to_vec())).is_err() {
             break;
         }
@@ -146,6 +147,7 @@ pub(super) fn parse_loop(
                 }
                 state.note_screen();
                 state.generation += 1;
+                shared.note_parsed(size);
                 state.terminal.take_replies()
             };
             // Handed over outside the lock: readers and waiters never wait on it.

@@ -32,6 +32,10 @@ pub(crate) struct Shared {
     /// Rung (its count bumped) whenever the state changes in a way a waiter may care for.
     doorbell: Mutex<u64>,
     rung: Condvar,
+    /// Bytes the reader has read and the parser not yet put on the screen.
+    in_flight: AtomicUsize,
+    /// Asks the kernel whether the program waits for input (set once the PTY exists).
+    probe: std::sync::OnceLock<crate::readiness::Probe>,
 }
 
 pub(crate) struct State {
@@ -91,7 +95,34 @@ impl Shared {
             waiting: AtomicUsize::new(0),
             doorbell: Mutex::new(0),
             rung: Condvar::new(),
+            in_flight: AtomicUsize::new(0),
+            probe: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Notes `bytes` read from the PTY, on their way to the parser.
+    pub(crate) fn note_read(&self, bytes: usize) {
+        self.in_flight.fetch_add(bytes, Ordering::SeqCst);
+    }
+
+    /// Notes `bytes` put on the screen.
+    pub(crate) fn note_parsed(&self, bytes: usize) {
+        self.in_flight.fetch_sub(bytes, Ordering::SeqCst);
+    }
+
+    /// Bytes read from the PTY and not yet on the screen.
+    pub(crate) fn in_flight(&self) -> usize {
+        self.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Gives the session its readiness probe (once).
+    pub(crate) fn set_probe(&self, probe: crate::readiness::Probe) {
+        let _ = self.probe.set(probe);
+    }
+
+    /// The readiness probe, once the PTY exists.
+    pub(crate) fn probe(&self) -> Option<&crate::readiness::Probe> {
+        self.probe.get()
     }
 
     /// Takes the state lock, saying so while blocked so the parser lets this reader in.

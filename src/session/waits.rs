@@ -191,6 +191,27 @@ impl Session {
         self.wait_timeout(&Condition::Stable(quiet), timeout)
     }
 
+    /// Whether the program waits for input now, as the kernel sees it, with the reason
+    /// (see [`readiness`](crate::readiness)): `ready: vim (pid 4711) reading the
+    /// terminal`, `busy: sleep (pid 88) sleeping on a timer (clock_nanosleep)`.
+    pub fn readiness(&self) -> crate::Readiness {
+        crate::wait::readiness(&self.shared)
+    }
+
+    /// Waits until the program has finished reacting and waits for input
+    /// ([`Condition::Ready`]); where the kernel cannot tell, until the screen is quiet for
+    /// [`READY_FALLBACK_QUIET`](crate::wait::READY_FALLBACK_QUIET).
+    #[track_caller]
+    pub fn wait_ready(&self) -> Result<Snapshot> {
+        self.wait_ready_timeout(self.timeout)
+    }
+
+    /// Like [`wait_ready`](Self::wait_ready) with an explicit timeout.
+    #[track_caller]
+    pub fn wait_ready_timeout(&self, timeout: Duration) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::Ready, timeout)
+    }
+
     /// Waits until a test on the screen passes.
     #[track_caller]
     pub fn wait_for(&self, test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Result<Snapshot> {

@@ -1,0 +1,559 @@
+//! Whether the program has finished reacting and waits for the next key, asked of the
+//! kernel rather than guessed from the screen.
+//!
+//! A program waits for input when every thread of every process in the terminal's
+//! foreground process group is asleep and one of them is blocked on the terminal: in a
+//! `read` of it, or in `poll`, `ppoll`, `select`, `pselect6`, `epoll_wait` or
+//! `epoll_pwait(2)` with it among the watched descriptors. The probe reads that from
+//! `/proc`: the foreground group from the PTY (`tcgetpgrp`), its processes by walking the
+//! session's process tree, each thread's state (`task/TID/stat`) and system call
+//! (`task/TID/syscall`: its number and arguments); the descriptors a `poll` or `select`
+//! watches from the process's memory (`/proc/PID/mem`, which the host may read as the
+//! program's ancestor), an epoll set from `/proc/PID/fdinfo`. A descriptor is the terminal
+//! when it is the PTY's slave device, or `/dev/tty` in a process whose controlling
+//! terminal that is.
+//!
+//! Anything else is *busy*, with the reason: a thread running, output not yet read from the
+//! PTY, a shell waiting for its child, a program sleeping on a timer, blocked on a pipe or
+//! socket with the terminal not watched. Where the probe cannot see (no `/proc`, another
+//! architecture, a program whose system calls its user may not read, such as a setuid one)
+//! it says so: the caller then falls back to a quiet screen.
+//!
+//! This module knows the PTY and `/proc`, nothing of screens; the session combines its
+//! answer with what only the session knows (output read but not yet on the screen).
+
+use std::fmt;
+use std::os::fd::RawFd;
+use std::path::PathBuf;
+
+/// The probe's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// The program waits for input: `program` (pid `pid`) is blocked on the terminal in
+    /// the way `how` says (`reading the terminal`, `polling the terminal (ppoll)`).
+    Ready {
+        /// The process blocked on the terminal.
+        pid: i32,
+        /// Its name (`/proc/PID/comm`).
+        program: String,
+        /// How it waits.
+        how: String,
+    },
+    /// The program is not waiting for input yet.
+    Busy {
+        /// The process the reason is about, when it is about one.
+        pid: Option<i32>,
+        /// Its name.
+        program: Option<String>,
+        /// What it is doing (`running`, `in clock_nanosleep`, `waiting for a child`,
+        /// `output not yet read`).
+        why: String,
+    },
+    /// The probe cannot tell, and why; the caller falls back to a quiet screen.
+    Unknown {
+        /// Why it cannot tell.
+        why: String,
+    },
+}
+
+impl Readiness {
+    /// Whether the program waits for input.
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Readiness::Ready { .. })
+    }
+
+    fn busy(process: Option<&Process>, why: impl Into<String>) -> Readiness {
+        Readiness::Busy {
+            pid: process.map(|p| p.pid),
+            program: process.map(|p| p.name.clone()),
+            why: why.into(),
+        }
+    }
+
+    fn unknown(why: impl Into<String>) -> Readiness {
+        Readiness::Unknown { why: why.into() }
+    }
+}
+
+impl fmt::Display for Readiness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Readiness::Ready { pid, program, how } => write!(f, "ready: {program} (pid {pid}) {how}"),
+            Readiness::Busy {
+                pid: Some(pid),
+                program: Some(program),
+                why,
+            } => write!(f, "busy: {program} (pid {pid}) {why}"),
+            Readiness::Busy { why, .. } => write!(f, "busy: {why}"),
+            Readiness::Unknown { why } => write!(f, "readiness unknown: {why}"),
+        }
+    }
+}
+
+/// What the probe needs of a session's terminal: the PTY's master descriptor (owned by the
+/// session, which keeps it open as long as the probe is used), the slave's device, and the
+/// process the session started (the root of the tree the foreground group is found in).
+#[derive(Clone, Debug)]
+pub struct Probe {
+    master: RawFd,
+    slave: Option<(PathBuf, u64)>,
+    leader: i32,
+}
+
+impl Probe {
+    /// A probe of the terminal whose master is `master` and slave is `slave` (its path),
+    /// for the program started as `leader`.
+    pub fn new(master: RawFd, slave: Option<PathBuf>, leader: i32) -> Probe {
+        use std::os::unix::fs::MetadataExt;
+        let slave = slave.and_then(|path| {
+            let device = std::fs::metadata(&path).ok()?.rdev();
+            Some((path, device))
+        });
+        Probe {
+            master,
+            slave,
+            leader,
+        }
+    }
+
+    /// Whether the program waits for input now (see the module's docs).
+    pub fn check(&self) -> Readiness {
+        if pending_bytes(self.master) > 0 {
+            return Readiness::busy(None, "output not yet read from the terminal");
+        }
+        let Some((path, slave)) = &self.slave else {
+            return Readiness::unknown("the terminal's device is not known");
+        };
+        if unread_input(path) > 0 {
+            return Readiness::busy(None, "input not yet read by the program");
+        }
+        linux::check(self.master, *slave, self.leader)
+    }
+}
+
+/// Bytes waiting to be read on `fd` (`FIONREAD`; 0 when it cannot be asked).
+fn pending_bytes(fd: RawFd) -> libc::c_int {
+    let mut pending: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int through the pointer; a bad descriptor is an error.
+    let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut pending) };
+    if r == 0 { pending } else { 0 }
+}
+
+/// Input written to the terminal that the program has not read: what the slave side holds
+/// for reading (whole lines only, in canonical mode, so a line being typed is not counted).
+/// The slave is opened for the question and closed at once, never kept: a slave held
+/// open would keep the master from seeing the program hang up.
+fn unread_input(slave: &std::path::Path) -> libc::c_int {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+        .open(slave)
+    {
+        Ok(file) => pending_bytes(file.as_raw_fd()),
+        Err(_) => 0,
+    }
+}
+
+/// A process of the foreground group.
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
+struct Process {
+    pid: i32,
+    name: String,
+    /// Its controlling terminal's device (`stat` field 7).
+    tty: u64,
+}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod linux {
+    use std::collections::BTreeSet;
+    use std::os::fd::RawFd;
+
+    use super::{Process, Readiness};
+
+    /// System call numbers of this architecture.
+    #[cfg(target_arch = "x86_64")]
+    mod nr {
+        pub const READ: i64 = 0;
+        pub const READV: i64 = 19;
+        pub const PREAD64: i64 = 17;
+        pub const POLL: Option<i64> = Some(7);
+        pub const SELECT: Option<i64> = Some(23);
+        pub const PPOLL: i64 = 271;
+        pub const PSELECT6: i64 = 270;
+        pub const EPOLL_WAIT: Option<i64> = Some(232);
+        pub const EPOLL_PWAIT: i64 = 281;
+        pub const EPOLL_PWAIT2: i64 = 441;
+        pub const WAIT4: i64 = 61;
+        pub const WAITID: i64 = 247;
+        pub const NANOSLEEP: i64 = 35;
+        pub const CLOCK_NANOSLEEP: i64 = 230;
+        pub const FUTEX: i64 = 202;
+        pub const PAUSE: Option<i64> = Some(34);
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    mod nr {
+        pub const READ: i64 = 63;
+        pub const READV: i64 = 65;
+        pub const PREAD64: i64 = 67;
+        pub const POLL: Option<i64> = None;
+        pub const SELECT: Option<i64> = None;
+        pub const PPOLL: i64 = 73;
+        pub const PSELECT6: i64 = 72;
+        pub const EPOLL_WAIT: Option<i64> = None;
+        pub const EPOLL_PWAIT: i64 = 22;
+        pub const EPOLL_PWAIT2: i64 = 441;
+        pub const WAIT4: i64 = 260;
+        pub const WAITID: i64 = 95;
+        pub const NANOSLEEP: i64 = 101;
+        pub const CLOCK_NANOSLEEP: i64 = 115;
+        pub const FUTEX: i64 = 98;
+        pub const PAUSE: Option<i64> = None;
+    }
+
+    /// What one thread is doing.
+    enum Thread {
+        Running,
+        /// Blocked on the terminal, in the way the text says.
+        OnTerminal(String),
+        /// Asleep for another reason.
+        Asleep(Sleep),
+        /// Its system call cannot be read.
+        Unreadable(String),
+    }
+
+    /// Why a thread sleeps, most telling first.
+    #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+    enum Sleep {
+        Timer(&'static str),
+        Other(String),
+        Child,
+        Lock,
+    }
+
+    impl Sleep {
+        fn words(&self) -> String {
+            match self {
+                Sleep::Timer(call) => format!("sleeping on a timer ({call})"),
+                Sleep::Other(what) => what.clone(),
+                Sleep::Child => "waiting for a child process".into(),
+                Sleep::Lock => "waiting on a lock".into(),
+            }
+        }
+    }
+
+    pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
+        if !std::path::Path::new("/proc/self/stat").exists() {
+            return Readiness::unknown("/proc is not mounted");
+        }
+        // SAFETY: tcgetpgrp only reads the descriptor's terminal state.
+        let group = unsafe { libc::tcgetpgrp(master) };
+        if group <= 0 {
+            return Readiness::unknown(format!(
+                "the terminal has no foreground process group ({})",
+                std::io::Error::last_os_error()
+            ));
+        }
+        let members = match group_members(leader, group) {
+            Ok(members) if !members.is_empty() => members,
+            Ok(_) => return Readiness::busy(None, "no process in the terminal's foreground group"),
+            Err(why) => return Readiness::unknown(why),
+        };
+        let mut ready: Option<(Process, String)> = None;
+        let mut asleep: Option<(Process, Sleep)> = None;
+        for process in &members {
+            let Ok(threads) = std::fs::read_dir(format!("/proc/{}/task", process.pid)) else {
+                // Gone since it was listed: it waits for nothing.
+                continue;
+            };
+            for tid in threads
+                .flatten()
+                .filter_map(|t| t.file_name().to_str()?.parse::<i32>().ok())
+            {
+                match thread(process, tid, slave) {
+                    Thread::Running => return Readiness::busy(Some(process), "running"),
+                    Thread::OnTerminal(how) => {
+                        ready.get_or_insert((process.clone(), how));
+                    }
+                    Thread::Asleep(sleep) => {
+                        if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
+                            asleep = Some((process.clone(), sleep));
+                        }
+                    }
+                    Thread::Unreadable(why) => {
+                        return Readiness::unknown(format!("{} (pid {}): {why}", process.name, process.pid));
+                    }
+                }
+            }
+        }
+        match (ready, asleep) {
+            (Some((process, how)), _) => Readiness::Ready {
+                pid: process.pid,
+                program: process.name,
+                how,
+            },
+            (None, Some((process, sleep))) => Readiness::busy(Some(&process), sleep.words()),
+            (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
+        }
+    }
+
+    /// The processes of foreground group `group`: the session's tree from `leader`
+    /// (children by `/proc/PID/task/TID/children`), or every process when that file is
+    /// missing.
+    fn group_members(leader: i32, group: i32) -> Result<Vec<Process>, String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![leader];
+        let mut members = Vec::new();
+        let mut tree_readable = true;
+        while let Some(pid) = todo.pop() {
+            if !seen.insert(pid) {
+                continue;
+            }
+            if let Some((process, pgrp)) = stat(pid)
+                && pgrp == group
+            {
+                members.push(process);
+            }
+            let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+                continue;
+            };
+            for task in tasks.flatten() {
+                match std::fs::read_to_string(task.path().join("children")) {
+                    Ok(children) => {
+                        todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()))
+                    }
+                    Err(_) => tree_readable = false,
+                }
+            }
+        }
+        if tree_readable {
+            return Ok(members);
+        }
+        // No `children` files (a kernel without them): every process, by its group.
+        let all = std::fs::read_dir("/proc").map_err(|e| format!("/proc cannot be listed: {e}"))?;
+        Ok(all
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+            .filter_map(stat)
+            .filter(|(_, pgrp)| *pgrp == group)
+            .map(|(process, _)| process)
+            .collect())
+    }
+
+    /// A process's name, controlling terminal and process group, from `/proc/PID/stat`.
+    fn stat(pid: i32) -> Option<(Process, i32)> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let (name, fields) = split_stat(&text)?;
+        // After the name: state, ppid, pgrp, session, tty_nr.
+        let pgrp = fields.get(2)?.parse().ok()?;
+        let tty = fields.get(4)?.parse::<i64>().ok()? as u64;
+        Some((
+            Process {
+                pid,
+                name: name.to_string(),
+                tty,
+            },
+            pgrp,
+        ))
+    }
+
+    /// A `stat` line's name (between the first `(` and the last `)`) and the fields after.
+    fn split_stat(text: &str) -> Option<(&str, Vec<&str>)> {
+        let open = text.find('(')?;
+        let close = text.rfind(')')?;
+        let name = text.get(open + 1..close)?;
+        Some((name, text.get(close + 1..)?.split_whitespace().collect()))
+    }
+
+    /// What thread `tid` of `process` is doing.
+    fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
+        let base = format!("/proc/{}/task/{tid}", process.pid);
+        let state = std::fs::read_to_string(format!("{base}/stat"))
+            .ok()
+            .and_then(|text| split_stat(&text).and_then(|(_, f)| f.first().map(|s| s.to_string())));
+        match state.as_deref() {
+            // Gone, or a zombie: it holds nothing up.
+            None | Some("Z") | Some("X") | Some("x") => {
+                return Thread::Asleep(Sleep::Other("exiting".into()));
+            }
+            Some("R") => return Thread::Running,
+            Some("D") => return Thread::Asleep(Sleep::Other("in uninterruptible disk wait".into())),
+            Some("T") | Some("t") => return Thread::Asleep(Sleep::Other("stopped".into())),
+            _ => {}
+        }
+        let call = match std::fs::read_to_string(format!("{base}/syscall")) {
+            Ok(call) => call,
+            Err(e) => return Thread::Unreadable(format!("its system calls cannot be read ({e})")),
+        };
+        let mut words = call.split_whitespace();
+        let number = match words.next() {
+            Some("running") => return Thread::Running,
+            Some(number) => number.parse::<i64>().unwrap_or(-1),
+            None => return Thread::Unreadable("its system call file is empty".into()),
+        };
+        let args: Vec<u64> = words
+            .take(6)
+            .map(|w| u64::from_str_radix(w.trim_start_matches("0x"), 16).unwrap_or(0))
+            .collect();
+        let arg = |i: usize| args.get(i).copied().unwrap_or(0);
+        let is_terminal = |fd: u64| is_terminal(process, fd, slave);
+        use nr::*;
+        let on_terminal = |how: &str| Thread::OnTerminal(how.to_string());
+        match number {
+            n if n == READ || n == READV || n == PREAD64 => {
+                if is_terminal(arg(0)) {
+                    on_terminal("reading the terminal")
+                } else {
+                    Thread::Asleep(Sleep::Other(format!(
+                        "reading {}",
+                        describe_fd(process.pid, arg(0))
+                    )))
+                }
+            }
+            n if Some(n) == POLL || n == PPOLL => {
+                let name = if n == PPOLL { "ppoll" } else { "poll" };
+                match polled(process.pid, arg(0), arg(1)) {
+                    Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
+                        on_terminal(&format!("polling the terminal ({name})"))
+                    }
+                    Ok(_) => Thread::Asleep(Sleep::Other(format!("in {name} without the terminal"))),
+                    Err(e) => {
+                        Thread::Unreadable(format!("the descriptors its {name} watches cannot be read ({e})"))
+                    }
+                }
+            }
+            n if Some(n) == SELECT || n == PSELECT6 => {
+                let name = if n == PSELECT6 { "pselect6" } else { "select" };
+                match selected(process.pid, arg(0), arg(1)) {
+                    Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
+                        on_terminal(&format!("waiting for the terminal ({name})"))
+                    }
+                    Ok(_) => Thread::Asleep(Sleep::Other(format!("in {name} without the terminal"))),
+                    Err(e) => {
+                        Thread::Unreadable(format!("the descriptors its {name} watches cannot be read ({e})"))
+                    }
+                }
+            }
+            n if Some(n) == EPOLL_WAIT || n == EPOLL_PWAIT || n == EPOLL_PWAIT2 => {
+                match epolled(process.pid, arg(0)) {
+                    Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
+                        on_terminal("waiting for the terminal (epoll)")
+                    }
+                    Ok(_) => Thread::Asleep(Sleep::Other("in epoll_wait without the terminal".into())),
+                    Err(e) => Thread::Unreadable(format!("its epoll set cannot be read ({e})")),
+                }
+            }
+            n if n == WAIT4 || n == WAITID => Thread::Asleep(Sleep::Child),
+            n if n == NANOSLEEP => Thread::Asleep(Sleep::Timer("nanosleep")),
+            n if n == CLOCK_NANOSLEEP => Thread::Asleep(Sleep::Timer("clock_nanosleep")),
+            n if Some(n) == PAUSE => Thread::Asleep(Sleep::Other("in pause".into())),
+            n if n == FUTEX => Thread::Asleep(Sleep::Lock),
+            -1 => Thread::Asleep(Sleep::Other("asleep outside a system call".into())),
+            n => Thread::Asleep(Sleep::Other(format!("in system call {n}"))),
+        }
+    }
+
+    /// Whether descriptor `fd` of `process` is the terminal: the slave device itself, or
+    /// `/dev/tty` in a process whose controlling terminal it is.
+    fn is_terminal(process: &Process, fd: u64, slave: u64) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::metadata(format!("/proc/{}/fd/{fd}", process.pid)) else {
+            return false;
+        };
+        let dev_tty = libc::makedev(5, 0);
+        meta.rdev() == slave || (meta.rdev() == dev_tty && process.tty == slave)
+    }
+
+    /// What a descriptor is, for a reason: `a pipe`, `a socket`, a file's path.
+    fn describe_fd(pid: i32, fd: u64) -> String {
+        match std::fs::read_link(format!("/proc/{pid}/fd/{fd}")) {
+            Ok(target) => {
+                let target = target.to_string_lossy().into_owned();
+                if target.starts_with("pipe:") {
+                    "a pipe".into()
+                } else if target.starts_with("socket:") {
+                    "a socket".into()
+                } else {
+                    target
+                }
+            }
+            Err(_) => format!("descriptor {fd}"),
+        }
+    }
+
+    /// `len` bytes at `address` in process `pid`'s memory.
+    fn memory(pid: i32, address: u64, len: usize) -> std::io::Result<Vec<u8>> {
+        use std::os::unix::fs::FileExt;
+        let file = std::fs::File::open(format!("/proc/{pid}/mem"))?;
+        let mut bytes = vec![0u8; len];
+        file.read_exact_at(&mut bytes, address)?;
+        Ok(bytes)
+    }
+
+    /// The descriptors a `poll` on `count` entries at `address` waits to read.
+    fn polled(pid: i32, address: u64, count: u64) -> std::io::Result<Vec<u64>> {
+        // struct pollfd { int fd; short events; short revents; }
+        let count = count.min(4096) as usize;
+        let bytes = memory(pid, address, count * 8)?;
+        Ok(bytes
+            .chunks_exact(8)
+            .filter(|entry| {
+                let events = i16::from_ne_bytes([entry[4], entry[5]]);
+                events & (libc::POLLIN | libc::POLLPRI) != 0
+            })
+            .filter_map(|entry| {
+                u64::try_from(i32::from_ne_bytes([entry[0], entry[1], entry[2], entry[3]])).ok()
+            })
+            .collect())
+    }
+
+    /// The descriptors below `count` set in the read set at `address` of a `select`.
+    fn selected(pid: i32, count: u64, address: u64) -> std::io::Result<Vec<u64>> {
+        if address == 0 {
+            return Ok(Vec::new());
+        }
+        let count = count.min(libc::FD_SETSIZE as u64);
+        let bytes = memory(pid, address, count.div_ceil(8) as usize)?;
+        Ok((0..count)
+            .filter(|fd| bytes[(fd / 8) as usize] & (1 << (fd % 8)) != 0)
+            .collect())
+    }
+
+    /// The descriptors epoll set `epfd` of `pid` waits to read (`tfd:` lines of its fdinfo
+    /// whose events include EPOLLIN).
+    fn epolled(pid: i32, epfd: u64) -> std::io::Result<Vec<u64>> {
+        let info = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{epfd}"))?;
+        Ok(info
+            .lines()
+            .filter_map(|line| {
+                let mut words = line.split_whitespace();
+                if words.next()? != "tfd:" {
+                    return None;
+                }
+                let fd = words.next()?.parse::<u64>().ok()?;
+                let events = words
+                    .skip_while(|w| *w != "events:")
+                    .nth(1)
+                    .and_then(|e| u32::from_str_radix(e, 16).ok())?;
+                (events & (libc::EPOLLIN | libc::EPOLLPRI) as u32 != 0).then_some(fd)
+            })
+            .collect())
+    }
+}
+
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod linux {
+    use std::os::fd::RawFd;
+
+    use super::Readiness;
+
+    pub(super) fn check(_: RawFd, _: u64, _: i32) -> Readiness {
+        Readiness::unknown("the kernel's view of a program is read from Linux's /proc, on x86-64 and arm64")
+    }
+}
