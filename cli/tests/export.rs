@@ -52,8 +52,20 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
         "--wait",
         r"^done at .*\n\$$",
     ]);
+    // A step that waited for nothing but the program being ready.
+    dir.ok(&[
+        "send",
+        "-s",
+        "sh1",
+        "-t",
+        "echo ready-check",
+        "-k",
+        "Enter",
+        "--wait-ready",
+    ]);
     dir.ok(&["capture", "-s", "sh1"]);
     let rust = dir.ok(&["export", "-s", "sh1", "--rust"]);
+    assert!(rust.contains("Condition::Ready"), "{rust}");
     assert!(
         rust.contains("fn replays_sh1() -> tuipilot::Result<()>"),
         "{rust}"
@@ -67,6 +79,7 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     // runs.
     assert!(source.contains("\nEnv PS1\n"), "{source}");
     assert!(!source.contains("Env PS1 \""), "{source}");
+    assert!(source.contains("\nWait+Ready"), "{source}");
     let tape = std::fs::read_to_string(work.join("sh1.tape")).unwrap();
     assert!(
         tape.contains("Mask /"),

@@ -667,3 +667,27 @@ async fn the_schema_advertises_the_real_limits() {
     assert_eq!(limits("timeout_ms").1, Some(86_400_000.0));
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wait_ready_returns_once_the_program_has_answered_without_naming_the_answer() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["sh", "-c", "read x; sleep 0.3; printf 'answer %s\\n' \"$x\"; read y"]}),
+    )
+    .await;
+    let first = call(&client, json!({"action": "wait", "wait_ready": true})).await;
+    assert!(!is_error(&first), "{:?}", texts(&first));
+    let answered = call(
+        &client,
+        json!({"action": "send", "text": "42", "keys": "Enter", "wait_ready": true}),
+    )
+    .await;
+    assert!(!is_error(&answered), "{:?}", texts(&answered));
+    assert!(
+        texts(&answered)[0].contains("answer 42"),
+        "{:?}",
+        texts(&answered)
+    );
+    client.cancel().await.unwrap();
+}

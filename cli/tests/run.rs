@@ -325,3 +325,17 @@ fn a_tape_past_its_tape_timeout_fails_at_the_command_it_was_on() {
         &["t.tape:1:17: `Set TapeTimeout` needs a positive time"],
     );
 }
+
+#[test]
+fn wait_ready_in_a_tape_waits_for_the_command_to_finish_without_a_pattern() {
+    check(
+        "Set Shell bash\nType \"sleep 0.3; echo r-$((1+1))\"\nEnter\nWait+Ready\nExpect /^r-2$/\n",
+        0,
+        &[],
+    );
+    check(
+        "Set Shell bash\nWait+Raedy\n",
+        2,
+        &["t.tape:2:6: `Wait+Raedy` is not a wait: did you mean `Ready`?"],
+    );
+}

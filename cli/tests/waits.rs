@@ -147,3 +147,31 @@ fn a_megabyte_clipboard_write_and_long_links_leave_every_reply_small() {
     assert_eq!(links.len(), 64);
     assert!(links.iter().all(|l| l["uri"].as_str().unwrap().len() <= 1024));
 }
+
+#[test]
+fn send_wait_ready_returns_after_the_command_and_wait_ready_holds_at_the_prompt() {
+    let dir = Dir::new();
+    start_bash(&dir, "r");
+    dir.ok(&["wait", "-s", "r", "--ready"]);
+    let out = dir.ok(&[
+        "send",
+        "-s",
+        "r",
+        "-t",
+        "sleep 0.3; echo done-$((6*7))",
+        "-k",
+        "Enter",
+        "--wait-ready",
+        "--capture",
+    ]);
+    assert!(out.contains("\ndone-42\n$"), "{out}");
+    // A program still working is not ready: the wait runs out and says why.
+    dir.ok(&["send", "-s", "r", "-t", "sleep 30", "-k", "Enter"]);
+    let busy = dir.run(&["wait", "-s", "r", "--ready", "--timeout-ms", "300"]);
+    assert_eq!(busy.status.code(), Some(1), "{}", text(&busy.stderr));
+    assert!(
+        text(&busy.stderr).contains("busy: sleep (pid"),
+        "{}",
+        text(&busy.stderr)
+    );
+}

@@ -129,6 +129,9 @@ pub enum WaitFor {
     Title(String),
     /// The working directory the program reports (OSC 7) matching the regex.
     Cwd(String),
+    /// The program has finished reacting and waits for input, as the kernel sees it
+    /// ([`Condition::Ready`]); a quiet screen where the kernel cannot tell.
+    Ready,
 }
 
 impl WaitFor {
@@ -145,6 +148,7 @@ impl WaitFor {
             WaitFor::Bell => Condition::Bell,
             WaitFor::Title(re) => Condition::title(re)?,
             WaitFor::Cwd(re) => Condition::cwd(re)?,
+            WaitFor::Ready => Condition::Ready,
         })
     }
 }
@@ -163,6 +167,7 @@ impl WaitFor {
             WaitFor::Bell => "bell".into(),
             WaitFor::Title(re) => format!("title /{re}/"),
             WaitFor::Cwd(re) => format!("cwd /{re}/"),
+            WaitFor::Ready => "ready".into(),
         }
     }
 }
@@ -325,6 +330,7 @@ fn wait_as_object<S: serde::Serializer>(
         Some(WaitFor::Exit) => "exit",
         Some(WaitFor::Command) => "command",
         Some(WaitFor::Bell) => "bell",
+        Some(WaitFor::Ready) => "ready",
         other => return other.serialize(serializer),
     };
     let mut map = serializer.serialize_map(Some(1))?;

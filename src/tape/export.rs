@@ -330,7 +330,25 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
             }
         }
     }
+    settle_after_launch(&mut out);
     out
+}
+
+/// Makes the replay wait, after the launch's first wait, until the program reads the
+/// terminal (`Wait+Ready`): its first screen can be up before it has set the terminal's
+/// modes, and keys a replay types at once would then be echoed twice. The agent's
+/// session never met that moment, its calls being slower than a program's start.
+fn settle_after_launch(steps: &mut Vec<Step2>) {
+    let first_input = steps
+        .iter()
+        .position(|s| !matches!(s, Step2::Comment(_) | Step2::Wait(..)))
+        .unwrap_or(steps.len());
+    let waits_for_ready = steps[..first_input]
+        .iter()
+        .any(|s| matches!(s, Step2::Wait(WaitFor::Ready, _)));
+    if !waits_for_ready {
+        steps.insert(first_input, Step2::Wait(WaitFor::Ready, None));
+    }
 }
 
 /// A string in tape syntax: the first quote kind it does not contain (a tape string has
@@ -440,6 +458,7 @@ pub fn to_tape(
                     WaitFor::Bell => format!("Wait+Bell{at}"),
                     WaitFor::Title(re) => format!("Wait+Title{at} {}", tape_regex(&re)),
                     WaitFor::Cwd(re) => format!("Wait+Cwd{at} {}", tape_regex(&re)),
+                    WaitFor::Ready => format!("Wait+Ready{at}"),
                 });
             }
             Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
@@ -533,6 +552,7 @@ pub fn to_rust(
             WaitFor::Bell => "Condition::Bell".into(),
             WaitFor::Title(re) => format!("Condition::title({})?", raw(re)),
             WaitFor::Cwd(re) => format!("Condition::cwd({})?", raw(re)),
+            WaitFor::Ready => "Condition::Ready".into(),
         };
         let timeout = timeout.map_or("s.timeout()".to_string(), |ms| {
             format!("Duration::from_millis({ms})")

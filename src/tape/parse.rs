@@ -563,9 +563,11 @@ impl<'a> Parser<'a> {
                 "Bell" => WaitKind::Bell,
                 "Title" => WaitKind::Title(self.regex(token, true)?),
                 "Cwd" => WaitKind::Cwd(self.regex(token, true)?),
+                "Ready" => WaitKind::Ready,
                 other => {
                     const WAITS: &[&str] = &[
                         "Line", "Screen", "Stable", "Exit", "Output", "Command", "Bell", "Title", "Cwd",
+                        "Ready",
                     ];
                     let hint = did_you_mean(other, WAITS);
                     let message = format!("`Wait+{other}` is not a wait{hint} ({})", WAITS.join(", "));

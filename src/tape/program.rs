@@ -82,6 +82,9 @@ pub enum WaitKind {
     Title(String),
     /// `Wait+Cwd /re/`: the working directory the program reports (OSC 7) matches.
     Cwd(String),
+    /// `Wait+Ready`: the program has finished reacting and waits for input (the kernel's
+    /// answer; a quiet screen where it cannot tell).
+    Ready,
 }
 
 /// A command's meaning.

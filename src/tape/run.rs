@@ -524,6 +524,7 @@ impl Runner<'_> {
             WaitKind::Bell => WaitFor::Bell,
             WaitKind::Title(re) => WaitFor::Title(re.clone()),
             WaitKind::Cwd(re) => WaitFor::Cwd(re.clone()),
+            WaitKind::Ready => WaitFor::Ready,
         }
     }
 
@@ -541,7 +542,11 @@ impl Runner<'_> {
             CommandKind::Wait { kind, timeout }
                 if matches!(
                     kind,
-                    WaitKind::Pattern(..) | WaitKind::Output(_) | WaitKind::Command | WaitKind::Bell
+                    WaitKind::Pattern(..)
+                        | WaitKind::Output(_)
+                        | WaitKind::Command
+                        | WaitKind::Bell
+                        | WaitKind::Ready
                 ) =>
             {
                 Some((next, kind, timeout))

@@ -107,8 +107,12 @@ enum Command {
         #[arg(long, value_name = "in|out", action = ArgAction::Append)]
         focus: Vec<String>,
         /// Then wait until this regex is on the screen (baseline taken before sending).
-        #[arg(long, value_name = "REGEX", conflicts_with = "wait_command")]
+        #[arg(long, value_name = "REGEX", conflicts_with_all = ["wait_command", "wait_ready"])]
         wait: Option<String>,
+        /// Then wait until the program has finished reacting and waits for input (asked of
+        /// the kernel; a quiet screen where it cannot tell).
+        #[arg(long, conflicts_with = "wait_command")]
+        wait_ready: bool,
         /// Then wait for the shell command to finish (its OSC 133;D mark after the input);
         /// prints its exit code and exits 0 whatever the code.
         #[arg(long)]
@@ -127,7 +131,7 @@ enum Command {
         secret: bool,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd"])))]
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
@@ -154,6 +158,11 @@ enum Command {
         /// A bell rung after this call.
         #[arg(long)]
         bell: bool,
+        /// The program has finished reacting and waits for input: every process of the
+        /// terminal's foreground group asleep, one blocked on the terminal (asked of the
+        /// kernel; a quiet screen of 300 ms where it cannot tell).
+        #[arg(long)]
+        ready: bool,
         /// The window title matching this regex.
         #[arg(long, value_name = "REGEX")]
         title: Option<String>,
@@ -495,6 +504,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             timeout_ms,
             capture,
             secret,
+            wait_ready,
             ..
         } => {
             let steps = send_steps(
@@ -502,7 +512,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     .subcommand_matches("send")
                     .ok_or_else(|| Failure::internal("the send arguments went missing"))?,
             )?;
-            if steps.is_empty() && wait.is_none() && !wait_command && !capture {
+            if steps.is_empty() && wait.is_none() && !wait_command && !wait_ready && !capture {
                 return Err(Failure::bad_request(
                     "nothing to send: give -t TEXT, -k KEYS, --paste TEXT, --mouse ACTION, --focus in|out or --sleep-ms N",
                 ));
@@ -511,6 +521,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 steps,
                 wait: if wait_command {
                     Some(WaitFor::Command)
+                } else if wait_ready {
+                    Some(WaitFor::Ready)
                 } else {
                     wait.map(WaitFor::Text)
                 },
@@ -540,11 +552,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             exit,
             command,
             bell,
+            ready,
             title,
             cwd,
             timeout_ms,
         } => {
             let condition = match (text, no_text, output, stable) {
+                _ if ready => WaitFor::Ready,
                 _ if command => WaitFor::Command,
                 _ if bell => WaitFor::Bell,
                 _ if title.is_some() => WaitFor::Title(title.unwrap_or_default()),
@@ -557,7 +571,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if exit => WaitFor::Exit,
                 _ => {
                     return Err(Failure::bad_request(
-                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --title, --cwd",
+                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --ready, --title, --cwd",
                     ));
                 }
             };

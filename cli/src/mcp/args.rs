@@ -154,6 +154,12 @@ pub(super) struct TerminalArgs {
     /// wait/send: wait for a bell.
     #[serde(default)]
     pub(super) wait_bell: Option<bool>,
+    /// wait/send/capture: wait until the program has finished reacting and waits for input
+    /// — every process of the terminal's foreground group asleep, one blocked reading the
+    /// terminal — asked of the kernel (a 300 ms quiet screen where it cannot tell). No
+    /// text to predict: the right wait after input when the answer's wording is unknown.
+    #[serde(default)]
+    pub(super) wait_ready: Option<bool>,
     /// wait/send: wait until the window title matches this regex.
     #[serde(default)]
     pub(super) wait_title: Option<String>,
@@ -278,6 +284,9 @@ impl TerminalArgs {
         if self.wait_bell == Some(true) {
             waits.push(WaitFor::Bell);
         }
+        if self.wait_ready == Some(true) {
+            waits.push(WaitFor::Ready);
+        }
         if let Some(re) = &self.wait_title {
             waits.push(WaitFor::Title(re.clone()));
         }
@@ -287,7 +296,7 @@ impl TerminalArgs {
         match waits.len() {
             0 | 1 => Ok(waits.pop()),
             _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_title or wait_cwd",
+                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_title or wait_cwd",
             ),
         }
     }
