@@ -185,7 +185,15 @@ fn two_sessions_side_by_side() {
 #[test]
 fn list_after_the_program_exits() {
     let dir = Dir::new();
-    dir.ok(&["start", "-s", "done", "--", "sh", "-c", "echo finished; exit 3"]);
+    // A program that fails at once fails its start, with its status and last screen.
+    let start = dir.run(&["start", "-s", "done", "--", "sh", "-c", "echo finished; exit 3"]);
+    let stderr = text(&start.stderr);
+    assert_eq!(start.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("`sh -c echo finished; exit 3` exited with code 3 before it was ready for input"),
+        "{stderr}"
+    );
+    assert!(stderr.ends_with("finished\n"), "{stderr}");
     assert_eq!(
         dir.ok(&["wait", "-s", "done", "--exit"]).trim(),
         "exited with code 3"
@@ -656,4 +664,25 @@ fn list_info_and_tape_errors_show_escape_sequences_instead_of_sending_them_to_th
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "{stderr:?}");
     assert!(stderr.contains(r"/never\e]0;x\x07/"), "{stderr}");
+}
+
+#[test]
+fn start_reports_a_program_that_fails_at_once_and_wait_ready_returns_once_it_reads() {
+    let dir = Dir::new();
+    let bad = dir.run(&["start", "-s", "bad", "--", "bash", "--cwd", "/tmp"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
+    assert!(
+        text(&bad.stderr).contains("exited with code 2 before it was ready"),
+        "{}",
+        text(&bad.stderr)
+    );
+    dir.ok(&["exit", "-s", "bad"]);
+    // A program that succeeds at once is fine: it was run for its output.
+    dir.ok(&["start", "-s", "quick", "--", "sh", "-c", "echo output"]);
+    dir.ok(&["exit", "-s", "quick"]);
+    // --wait-ready: the prompt is there when start returns.
+    dir.ok(&["start", "-s", "py", "--wait-ready", "--", "python3", "-q"]);
+    let screen = dir.ok(&["capture", "-s", "py"]);
+    assert!(screen.starts_with(">>>"), "{screen}");
+    dir.ok(&["exit", "-s", "py"]);
 }

@@ -175,3 +175,45 @@ fn send_wait_ready_returns_after_the_command_and_wait_ready_holds_at_the_prompt(
         text(&busy.stderr)
     );
 }
+
+#[test]
+fn send_capture_without_a_wait_shows_the_screen_after_the_program_reacted() {
+    let dir = Dir::new();
+    start_bash(&dir, "c");
+    // The answer comes 300 ms after the input: a capture taken at once would miss it.
+    let out = dir.ok(&[
+        "send",
+        "-s",
+        "c",
+        "-t",
+        "sleep 0.3; echo late-$((40+2))",
+        "-k",
+        "Enter",
+        "--capture",
+    ]);
+    assert!(out.contains("\nlate-42\n$"), "{out}");
+    // Still busy when the time is up: the screen as it is, and a note why.
+    let busy = dir.run(&[
+        "send",
+        "-s",
+        "c",
+        "-t",
+        "sleep 30",
+        "-k",
+        "Enter",
+        "--capture",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert_eq!(busy.status.code(), Some(0), "{}", text(&busy.stderr));
+    assert!(
+        text(&busy.stdout).contains("$ sleep 30"),
+        "{}",
+        text(&busy.stdout)
+    );
+    assert!(
+        text(&busy.stderr).contains("not ready within the timeout (busy: sleep (pid"),
+        "{}",
+        text(&busy.stderr)
+    );
+}

@@ -218,6 +218,21 @@ impl Operation {
 }
 
 impl Operation {
+    /// A plain capture: the screen's text as it is now, with no wait and no picture.
+    pub fn capture_text() -> Operation {
+        Operation::Capture {
+            wait: None,
+            timeout_ms: None,
+            ansi: false,
+            scrollback: false,
+            png: None,
+            svg: None,
+            text: true,
+            mask: Vec::new(),
+            scrolled_back: 0,
+        }
+    }
+
     /// Whether this is a send whose input is secret.
     pub fn is_secret(&self) -> bool {
         matches!(self, Operation::Send { secret: true, .. })

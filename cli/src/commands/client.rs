@@ -7,7 +7,7 @@ use std::time::Duration;
 use clap::ArgMatches;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use tuipilot::operation::Step;
+use tuipilot::operation::{Screen, Step, WaitFor};
 use tuipilot::{Operation, StartSpec};
 
 use super::{StartArgs, current_dir};
@@ -90,6 +90,8 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         no_shell_integration,
         scrollback,
         idle_timeout,
+        wait_ready,
+        timeout_ms,
         record,
         command,
     } = args;
@@ -142,6 +144,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     };
     let reply = launch_host(&paths, &spec, &lock)?;
     let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
+    settle(name, &command, wait_ready.then_some(timeout_ms))?;
     if json {
         say!(
             "{}",
@@ -154,6 +157,53 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         );
     }
     Ok(())
+}
+
+/// How long a plain `start` watches a new program for an early failure.
+const START_WATCH_MS: u64 = 1000;
+
+/// A new program's first moments: waits until it is ready for input, and fails the start
+/// when it exits first with an error — a mistyped option, a missing file — instead of
+/// leaving the next call to find out.
+/// `ready_within` is `--wait-ready`'s bound (`Some(None)`: the default timeout); without
+/// it the watch lasts [`START_WATCH_MS`], a program still busy then is fine, and one that
+/// exits successfully at once (a command run for its output) is too.
+fn settle(name: &str, command: &[String], ready_within: Option<Option<u64>>) -> Result<(), Failure> {
+    let timeout_ms = match ready_within {
+        Some(timeout) => timeout,
+        None => Some(START_WATCH_MS),
+    };
+    let wait = Operation::Wait {
+        condition: WaitFor::Ready,
+        timeout_ms,
+    };
+    let error = match call(name, wait, timeout_ms) {
+        Ok(_) => return Ok(()),
+        Err(e) => e,
+    };
+    match error.code {
+        ErrorCode::Timeout if ready_within.is_none() => Ok(()),
+        ErrorCode::Exited => {
+            let reply = call(name, Operation::capture_text(), None)?;
+            let screen: Screen = decode(reply.get("screen").cloned().unwrap_or_default())?;
+            let succeeded = screen.exit.exit_code == Some(0) && ready_within.is_none();
+            if succeeded {
+                return Ok(());
+            }
+            // The session stays, as it does for any program that ended: its screen and
+            // status can still be read, and `exit` frees the name.
+            Err(Failure::new(
+                ErrorCode::SpawnFailed,
+                format!(
+                    "`{}` {} before it was ready for input (the session stays for a look; `tuipilot exit -s {name}` ends it); its last screen:\n{}",
+                    command.join(" "),
+                    screen.exit.words(),
+                    screen.text.trim_end()
+                ),
+            ))
+        }
+        _ => Err(error),
+    }
 }
 
 /// Starts the host in the background and waits for its ready (or error) line. The host

@@ -22,7 +22,7 @@ use tuipilot::render::{FONT_SIZES, SCALES};
 use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
 use tuipilot::{Operation, StartSpec};
 
-use crate::error::Failure;
+use crate::error::{ErrorCode, Failure};
 
 /// `println!` through [`output::say`], returning its error from the calling function.
 macro_rules! say {
@@ -294,6 +294,14 @@ struct StartArgs {
     /// Stop the session after this many seconds without requests.
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     idle_timeout: u64,
+    /// Return once the program waits for input (asked of the kernel), failing if it
+    /// exits first or is not ready within --timeout-ms. Without it, `start` still watches
+    /// the program's first second and fails if it exits with an error in it.
+    #[arg(long)]
+    wait_ready: bool,
+    /// The wait for --wait-ready, in milliseconds.
+    #[arg(long, value_name = "N", requires = "wait_ready")]
+    timeout_ms: Option<u64>,
     #[command(flatten)]
     record: RecordArgs,
     /// The program and its arguments.
@@ -517,11 +525,15 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     "nothing to send: give -t TEXT, -k KEYS, --paste TEXT, --mouse ACTION, --focus in|out or --sleep-ms N",
                 ));
             }
+            // A capture with no wait of its own shows the screen once the program has
+            // reacted: it waits for ready, and a program still busy when the time is up
+            // is shown as it is then, with a note (the capture was asked for, not a wait).
+            let ready_by_default = capture && wait.is_none() && !wait_command && !wait_ready;
             let operation = Operation::Send {
                 steps,
                 wait: if wait_command {
                     Some(WaitFor::Command)
-                } else if wait_ready {
+                } else if wait_ready || ready_by_default {
                     Some(WaitFor::Ready)
                 } else {
                     wait.map(WaitFor::Text)
@@ -530,7 +542,22 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 capture: capture || wait_command,
                 secret,
             };
-            let reply = call(name, operation, timeout_ms)?;
+            let reply = match call(name, operation, timeout_ms) {
+                Err(e) if ready_by_default && e.code == ErrorCode::Timeout => {
+                    // The report's note says what the program was still doing.
+                    let doing = e
+                        .report
+                        .as_deref()
+                        .and_then(|r| r.lines().find_map(|l| l.split_once("when the wait ended: ")))
+                        .map_or(e.message.as_str(), |(_, why)| why);
+                    eprintln!(
+                        "tuipilot: not ready within the timeout ({}); the screen as it is now",
+                        output::printable(doing)
+                    );
+                    call(name, Operation::capture_text(), None)?
+                }
+                reply => reply?,
+            };
             match reply.get("screen") {
                 Some(screen) => {
                     let screen: Screen = decode(screen.clone())?;
