@@ -38,6 +38,10 @@ pub enum Readiness {
         program: String,
         /// How it waits.
         how: String,
+        /// The soonest a thread of the foreground group wakes by itself (a poll, select,
+        /// epoll or sleep with a timeout: a spinner's tick, a debounced redraw, a runtime's
+        /// timer), as its call was made: the program may draw then without new input.
+        wakes_in: Option<std::time::Duration>,
     },
     /// The program is not waiting for input yet.
     Busy {
@@ -78,7 +82,9 @@ impl Readiness {
 impl fmt::Display for Readiness {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Readiness::Ready { pid, program, how } => write!(f, "ready: {program} (pid {pid}) {how}"),
+            Readiness::Ready {
+                pid, program, how, ..
+            } => write!(f, "ready: {program} (pid {pid}) {how}"),
             Readiness::Busy {
                 pid: Some(pid),
                 program: Some(program),
@@ -173,6 +179,7 @@ struct Process {
 mod linux {
     use std::collections::BTreeSet;
     use std::os::fd::RawFd;
+    use std::time::Duration;
 
     use super::{Process, Readiness};
 
@@ -221,7 +228,9 @@ mod linux {
     enum Thread {
         Running,
         /// Blocked on the terminal, in the way the text says.
-        OnTerminal(String),
+        OnTerminal(String, Option<Duration>),
+        /// Asleep in a call with a timeout of its own: it wakes by itself then.
+        Timed(Sleep, Duration),
         /// Asleep for another reason.
         Asleep(Sleep),
         /// Its system call cannot be read.
@@ -254,6 +263,10 @@ mod linux {
         }
         // SAFETY: tcgetpgrp only reads the descriptor's terminal state.
         let group = unsafe { libc::tcgetpgrp(master) };
+        if group <= 0 && !alive(leader) {
+            // The session's program has ended and taken the terminal's session with it.
+            return Readiness::busy(None, "the program has ended");
+        }
         if group <= 0 {
             return Readiness::unknown(format!(
                 "the terminal has no foreground process group ({})",
@@ -266,6 +279,13 @@ mod linux {
             Err(why) => return Readiness::unknown(why),
         };
         let mut ready: Option<(Process, String)> = None;
+        // The soonest timer of any thread: the program may draw then without new input.
+        let mut soonest: Option<Duration> = None;
+        let mut note_timer = |timer: Option<Duration>| {
+            if let Some(t) = timer {
+                soonest = Some(soonest.map_or(t, |s: Duration| s.min(t)));
+            }
+        };
         let mut asleep: Option<(Process, Sleep)> = None;
         for process in &members {
             let Ok(threads) = std::fs::read_dir(format!("/proc/{}/task", process.pid)) else {
@@ -278,8 +298,15 @@ mod linux {
             {
                 match thread(process, tid, slave) {
                     Thread::Running => return Readiness::busy(Some(process), "running"),
-                    Thread::OnTerminal(how) => {
+                    Thread::OnTerminal(how, timer) => {
+                        note_timer(timer);
                         ready.get_or_insert((process.clone(), how));
+                    }
+                    Thread::Timed(sleep, timer) => {
+                        note_timer(Some(timer));
+                        if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
+                            asleep = Some((process.clone(), sleep));
+                        }
                     }
                     Thread::Asleep(sleep) => {
                         if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
@@ -297,10 +324,22 @@ mod linux {
                 pid: process.pid,
                 program: process.name,
                 how,
+                wakes_in: soonest,
             },
             (None, Some((process, sleep))) => Readiness::busy(Some(&process), sleep.words()),
             (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
         }
+    }
+
+    /// Whether process `pid` still runs (a zombie has ended).
+    fn alive(pid: i32) -> bool {
+        stat_state(pid).is_some_and(|state| !matches!(state.as_str(), "Z" | "X" | "x"))
+    }
+
+    /// A process's state letter (`/proc/PID/stat` field 3).
+    fn stat_state(pid: i32) -> Option<String> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
     }
 
     /// The processes of foreground group `group`: the session's tree from `leader`
@@ -404,11 +443,33 @@ mod linux {
         let arg = |i: usize| args.get(i).copied().unwrap_or(0);
         let is_terminal = |fd: u64| is_terminal(process, fd, slave);
         use nr::*;
-        let on_terminal = |how: &str| Thread::OnTerminal(how.to_string());
+        let pid = process.pid;
+        // The call's own timeout: milliseconds in a register (negative: none), or a
+        // timespec/timeval in the process's memory (NULL: none).
+        let millis = |value: u64| (value as i32 >= 0).then(|| Duration::from_millis(u64::from(value as u32)));
+        let timespec = |address: u64, micros: bool| -> Option<Duration> {
+            if address == 0 {
+                return None;
+            }
+            let bytes = memory(pid, address, 16).ok()?;
+            let secs = i64::from_ne_bytes(bytes[..8].try_into().ok()?);
+            let frac = i64::from_ne_bytes(bytes[8..].try_into().ok()?);
+            let nanos = if micros { frac.checked_mul(1000)? } else { frac };
+            Some(Duration::new(
+                u64::try_from(secs).ok()?,
+                u32::try_from(nanos).ok()?,
+            ))
+        };
+        let on_terminal =
+            |how: &str, wakes_in: Option<Duration>| Thread::OnTerminal(how.to_string(), wakes_in);
+        let timed = |sleep: Sleep, timer: Option<Duration>| match timer {
+            Some(timer) => Thread::Timed(sleep, timer),
+            None => Thread::Asleep(sleep),
+        };
         match number {
             n if n == READ || n == READV || n == PREAD64 => {
                 if is_terminal(arg(0)) {
-                    on_terminal("reading the terminal")
+                    on_terminal("reading the terminal", None)
                 } else {
                     Thread::Asleep(Sleep::Other(format!(
                         "reading {}",
@@ -420,9 +481,21 @@ mod linux {
                 let name = if n == PPOLL { "ppoll" } else { "poll" };
                 match polled(process.pid, arg(0), arg(1)) {
                     Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
-                        on_terminal(&format!("polling the terminal ({name})"))
+                        let wakes_in = if n == PPOLL {
+                            timespec(arg(2), false)
+                        } else {
+                            millis(arg(2))
+                        };
+                        on_terminal(&format!("polling the terminal ({name})"), wakes_in)
                     }
-                    Ok(_) => Thread::Asleep(Sleep::Other(format!("in {name} without the terminal"))),
+                    Ok(_) => {
+                        let timer = if n == PPOLL {
+                            timespec(arg(2), false)
+                        } else {
+                            millis(arg(2))
+                        };
+                        timed(Sleep::Other(format!("in {name} without the terminal")), timer)
+                    }
                     Err(e) => {
                         Thread::Unreadable(format!("the descriptors its {name} watches cannot be read ({e})"))
                     }
@@ -432,9 +505,13 @@ mod linux {
                 let name = if n == PSELECT6 { "pselect6" } else { "select" };
                 match selected(process.pid, arg(0), arg(1)) {
                     Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
-                        on_terminal(&format!("waiting for the terminal ({name})"))
+                        let wakes_in = timespec(arg(4), n != PSELECT6);
+                        on_terminal(&format!("waiting for the terminal ({name})"), wakes_in)
                     }
-                    Ok(_) => Thread::Asleep(Sleep::Other(format!("in {name} without the terminal"))),
+                    Ok(_) => timed(
+                        Sleep::Other(format!("in {name} without the terminal")),
+                        timespec(arg(4), n != PSELECT6),
+                    ),
                     Err(e) => {
                         Thread::Unreadable(format!("the descriptors its {name} watches cannot be read ({e})"))
                     }
@@ -443,17 +520,37 @@ mod linux {
             n if Some(n) == EPOLL_WAIT || n == EPOLL_PWAIT || n == EPOLL_PWAIT2 => {
                 match epolled(process.pid, arg(0)) {
                     Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
-                        on_terminal("waiting for the terminal (epoll)")
+                        let wakes_in = if n == EPOLL_PWAIT2 {
+                            timespec(arg(3), false)
+                        } else {
+                            millis(arg(3))
+                        };
+                        on_terminal("waiting for the terminal (epoll)", wakes_in)
                     }
-                    Ok(_) => Thread::Asleep(Sleep::Other("in epoll_wait without the terminal".into())),
+                    Ok(_) => {
+                        let timer = if n == EPOLL_PWAIT2 {
+                            timespec(arg(3), false)
+                        } else {
+                            millis(arg(3))
+                        };
+                        timed(Sleep::Other("in epoll_wait without the terminal".into()), timer)
+                    }
                     Err(e) => Thread::Unreadable(format!("its epoll set cannot be read ({e})")),
                 }
             }
             n if n == WAIT4 || n == WAITID => Thread::Asleep(Sleep::Child),
-            n if n == NANOSLEEP => Thread::Asleep(Sleep::Timer("nanosleep")),
-            n if n == CLOCK_NANOSLEEP => Thread::Asleep(Sleep::Timer("clock_nanosleep")),
+            n if n == NANOSLEEP => timed(Sleep::Timer("nanosleep"), timespec(arg(0), false)),
+            // An absolute deadline (TIMER_ABSTIME) is not a duration: no timer is noted.
+            n if n == CLOCK_NANOSLEEP => timed(
+                Sleep::Timer("clock_nanosleep"),
+                (arg(1) & 1 == 0).then(|| timespec(arg(2), false)).flatten(),
+            ),
             n if Some(n) == PAUSE => Thread::Asleep(Sleep::Other("in pause".into())),
-            n if n == FUTEX => Thread::Asleep(Sleep::Lock),
+            // FUTEX_WAIT's timeout is relative (FUTEX_WAIT_BITSET's absolute: not noted).
+            n if n == FUTEX => timed(
+                Sleep::Lock,
+                (arg(1) & 0x7f == 0).then(|| timespec(arg(3), false)).flatten(),
+            ),
             -1 => Thread::Asleep(Sleep::Other("asleep outside a system call".into())),
             n => Thread::Asleep(Sleep::Other(format!("in system call {n}"))),
         }

@@ -69,12 +69,21 @@ pub enum Condition {
     /// milliseconds apart with no output between. Where the kernel cannot tell, a screen
     /// quiet for [`READY_FALLBACK_QUIET`].
     Ready,
+    /// A shell waits at its prompt: [`Condition::Ready`], and, once the shell has sent
+    /// OSC 133 marks, its last marks a prompt with no command running. For a shell's first
+    /// prompt, where the screen's text is anyone's guess (`$`, `#`, `%`, a theme).
+    Prompt,
 }
 
 /// How often a readiness wait asks the kernel while the program is busy.
 const READY_POLL: Duration = Duration::from_millis(2);
 /// How long after a first "ready" a readiness wait asks again to confirm it.
 const READY_CONFIRM: Duration = Duration::from_millis(3);
+/// A program waiting on the terminal with a timer due within this on any of its threads
+/// (a debounced redraw, an event loop's next tick: fzf redraws 45 ms after a key) is
+/// confirmed only after the timer has fired, as it may draw then without new input.
+/// Longer timers (htop's refresh) are a program at rest.
+const SHORT_TIMER: Duration = Duration::from_millis(50);
 /// What a readiness wait holds on where the kernel cannot tell: the screen quiet this long.
 pub const READY_FALLBACK_QUIET: Duration = Duration::from_millis(300);
 
@@ -148,6 +157,7 @@ impl fmt::Display for Condition {
             Condition::Predicate(_) => write!(f, "a condition on the screen"),
             Condition::Described(what, _) => f.write_str(what),
             Condition::Ready => write!(f, "the program to wait for input"),
+            Condition::Prompt => write!(f, "the shell to wait at its prompt"),
         }
     }
 }
@@ -372,8 +382,8 @@ pub(crate) fn wait_until(
     cancelled: Option<&AtomicBool>,
     caller: Option<&'static std::panic::Location<'static>>,
 ) -> Result<Satisfied> {
-    if let Condition::Ready = condition {
-        return wait_ready(shared, baseline, timeout, cancelled, caller);
+    if let Condition::Ready | Condition::Prompt = condition {
+        return wait_ready(shared, condition, baseline, timeout, cancelled, caller);
     }
     let start = Instant::now();
     let deadline = start + timeout.min(NEVER);
@@ -441,7 +451,7 @@ pub(crate) fn wait_until(
                 .as_deref()
                 .is_some_and(|cwd| re.is_match(cwd)),
             // Handled by `wait_ready`.
-            Condition::Ready => false,
+            Condition::Ready | Condition::Prompt => false,
         };
         if holds {
             return Ok(Satisfied::Screen(state.snapshot()));
@@ -504,6 +514,7 @@ pub(crate) fn readiness(shared: &Shared) -> crate::readiness::Readiness {
 /// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
 fn wait_ready(
     shared: &Shared,
+    condition: &Condition,
     baseline: Baseline,
     timeout: Duration,
     cancelled: Option<&AtomicBool>,
@@ -515,7 +526,7 @@ fn wait_ready(
     // The output generation at a first "ready", to be confirmed.
     let mut confirming: Option<u64> = None;
     loop {
-        let (generation, exited) = {
+        let (generation, exited, no_prompt) = {
             let state = shared.lock();
             if let Some(fault) = state.terminal.fault() {
                 return Err(fault);
@@ -526,7 +537,11 @@ fn wait_ready(
                     caller,
                 });
             }
-            (state.generation, state.exit)
+            // A shell that speaks OSC 133 must be at its prompt, not in a command.
+            let signals = state.terminal.signals();
+            let no_prompt =
+                matches!(condition, Condition::Prompt) && signals.shell_integration && !signals.at_prompt();
+            (state.generation, state.exit, no_prompt)
         };
         if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
             return Err(Error::Cancelled { action: "the wait" });
@@ -537,6 +552,12 @@ fn wait_ready(
                 program: None,
                 why: "the program has exited".into(),
             }
+        } else if no_prompt {
+            Readiness::Busy {
+                pid: None,
+                program: None,
+                why: "the shell runs a command (no prompt mark since its last output mark)".into(),
+            }
         } else {
             readiness(shared)
         };
@@ -544,14 +565,36 @@ fn wait_ready(
             Readiness::Unknown { .. } => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 let quiet = Condition::Stable(READY_FALLBACK_QUIET);
-                return wait_until(shared, &quiet, baseline, left, cancelled, caller);
+                let settled = wait_until(shared, &quiet, baseline, left, cancelled, caller)?;
+                // A quiet screen holds once the program has exited; ready it is not.
+                let mut state = shared.lock();
+                if let Some(status) = state.exit {
+                    let attempt = Attempt {
+                        start,
+                        timeout,
+                        caller,
+                    };
+                    let scan = OutputScan::new(baseline.output_offset);
+                    return Err(failure(
+                        &mut state,
+                        condition,
+                        &attempt,
+                        Some(status),
+                        &scan,
+                        false,
+                    ));
+                }
+                return Ok(settled);
             }
             Readiness::Ready { .. } if confirming == Some(generation) => {
                 return Ok(Satisfied::Screen(shared.lock().snapshot()));
             }
-            Readiness::Ready { .. } => {
+            Readiness::Ready { wakes_in, .. } => {
                 confirming = Some(generation);
-                READY_CONFIRM
+                match wakes_in {
+                    Some(timer) if *timer <= SHORT_TIMER => *timer + READY_CONFIRM,
+                    _ => READY_CONFIRM,
+                }
             }
             Readiness::Busy { .. } => {
                 confirming = None;
@@ -567,7 +610,7 @@ fn wait_ready(
                 caller,
             };
             let scan = OutputScan::new(baseline.output_offset);
-            let mut error = failure(&mut state, &Condition::Ready, &attempt, exited, &scan, false);
+            let mut error = failure(&mut state, condition, &attempt, exited, &scan, false);
             if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = &mut error {
                 report.notes.push(format!("when the wait ended: {now}"));
             }

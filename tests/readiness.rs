@@ -128,3 +128,22 @@ fn without_the_kernel_probe_a_ready_wait_holds_on_a_quiet_screen() {
     let screen = s.wait_ready().unwrap();
     assert!(screen.text().contains("quiet-5"), "{}", screen.text());
 }
+
+#[test]
+fn wait_prompt_holds_at_a_shells_prompt_whatever_it_looks_like_and_not_during_a_command() {
+    let s = Session::builder("bash")
+        .args(["--norc", "--noprofile"])
+        .env("PS1", "λ> ")
+        .spawn()
+        .unwrap();
+    let screen = s.wait_prompt().unwrap();
+    assert!(screen.text().starts_with("λ>"), "{}", screen.text());
+    // During a command the shell has no prompt: the wait holds once the next is drawn.
+    s.send_text("sleep 0.3; echo after\r").unwrap();
+    let screen = s.wait_prompt().unwrap();
+    assert!(screen.text().contains("\nafter\nλ>"), "{}", screen.text());
+    // A program that is not a shell: its prompt is its being ready.
+    let py = Session::builder("python3").args(["-q"]).spawn().unwrap();
+    let screen = py.wait_prompt().unwrap();
+    assert!(screen.text().starts_with(">>>"), "{}", screen.text());
+}

@@ -6,7 +6,9 @@
 //! until the text shows, `capture-pane -p`, `kill-session`. Also: each step of our loop
 //! on its own, the per-call cost of a trivial request (`capture` of an idle session,
 //! against `tmux capture-pane` and a bare process spawn), `capture --png`, and the host's
-//! resident memory before and after it has rendered.
+//! resident memory before and after it has rendered. Last, a step whose answer's text the
+//! agent cannot predict: `send --wait-ready --capture` against a 300 ms quiet period and
+//! against tmux with a one-second sleep, with how often each saw the answer.
 //!
 //! `cargo bench -p tuipilot-cli --bench agent_loop`
 
@@ -148,5 +150,81 @@ fn main() {
     );
 
     tuipilot(&dir, &["exit"]);
+    unknown_answer_step(&dir, &tmux);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An agent's step when it cannot predict the answer's text: a command that answers after
+/// half a second, then the screen. Ours waits for ready; the same step with a 300 ms
+/// quiet period; tmux with the one-second sleep an agent would guess. Each time, and
+/// whether the screen it returned held the answer.
+fn unknown_answer_step(dir: &str, tmux: &Tmux) {
+    const STEPS: usize = 10;
+    let command = |n: usize| format!("sleep 0.5; echo answer-{n}");
+    tuipilot(
+        dir,
+        &[
+            "start",
+            "--wait-ready",
+            "--env",
+            "PS1=$ ",
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ],
+    );
+    tmux.new_session("step", "bash --norc --noprofile");
+    let (mut ready, mut quiet, mut slept) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut ready_ok, mut quiet_ok, mut slept_ok) = (0, 0, 0);
+    for n in 0..STEPS {
+        let started = Instant::now();
+        let out = tuipilot(
+            dir,
+            &[
+                "send",
+                "-t",
+                &command(n),
+                "-k",
+                "Enter",
+                "--wait-ready",
+                "--capture",
+            ],
+        );
+        ready.push(started.elapsed());
+        ready_ok += usize::from(String::from_utf8_lossy(&out.stdout).contains(&format!("\nanswer-{n}\n")));
+
+        let n = n + STEPS;
+        let started = Instant::now();
+        tuipilot(dir, &["send", "-t", &command(n), "-k", "Enter"]);
+        tuipilot(dir, &["wait", "--stable", "300"]);
+        let out = tuipilot(dir, &["capture"]);
+        quiet.push(started.elapsed());
+        quiet_ok += usize::from(String::from_utf8_lossy(&out.stdout).contains(&format!("\nanswer-{n}\n")));
+        // Let the missed answer arrive before the next step.
+        tuipilot(dir, &["wait", "--ready"]);
+
+        let n = n + STEPS;
+        let started = Instant::now();
+        tmux.run(&["send-keys", "-t", "step", &command(n), "Enter"]);
+        std::thread::sleep(Duration::from_secs(1));
+        let out = tmux.run(&["capture-pane", "-p", "-t", "step"]);
+        slept.push(started.elapsed());
+        slept_ok += usize::from(String::from_utf8_lossy(&out.stdout).contains(&format!("\nanswer-{n}\n")));
+    }
+    tuipilot(dir, &["exit"]);
+    tmux.run(&["kill-session", "-t", "step"]);
+    println!("a step whose answer's text is unknown (the program answers after 0.5 s), median of {STEPS}:");
+    println!(
+        "  tuipilot send --wait-ready --capture:      {:>7.1} ms, answer on the screen {ready_ok} of {STEPS}",
+        ms(median(ready))
+    );
+    println!(
+        "  tuipilot send; wait --stable 300; capture: {:>7.1} ms, answer on the screen {quiet_ok} of {STEPS}",
+        ms(median(quiet))
+    );
+    println!(
+        "  tmux send-keys; sleep 1; capture-pane:     {:>7.1} ms, answer on the screen {slept_ok} of {STEPS}",
+        ms(median(slept))
+    );
 }

@@ -686,3 +686,14 @@ fn start_reports_a_program_that_fails_at_once_and_wait_ready_returns_once_it_rea
     assert!(screen.starts_with(">>>"), "{screen}");
     dir.ok(&["exit", "-s", "py"]);
 }
+
+#[test]
+fn once_prints_the_screen_when_the_program_waits_for_input_or_has_exited() {
+    let dir = Dir::new();
+    // Quiet for 400 ms, then the answer: a 300 ms quiet period printed the empty screen.
+    let out = dir.ok(&["once", "--", "sh", "-c", "sleep 0.4; echo late-answer; read x"]);
+    assert!(out.starts_with("late-answer"), "{out:?}");
+    // A program that is done is printed as it ended.
+    let out = dir.ok(&["once", "--", "sh", "-c", "echo all done"]);
+    assert!(out.starts_with("all done"), "{out:?}");
+}

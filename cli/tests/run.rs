@@ -329,7 +329,7 @@ fn a_tape_past_its_tape_timeout_fails_at_the_command_it_was_on() {
 #[test]
 fn wait_ready_in_a_tape_waits_for_the_command_to_finish_without_a_pattern() {
     check(
-        "Set Shell bash\nType \"sleep 0.3; echo r-$((1+1))\"\nEnter\nWait+Ready\nExpect /^r-2$/\n",
+        "Set Shell bash\nType \"sleep 0.3; echo r-$((1+1))\"\nEnter\nWait+Ready\nExpect /^r-2$/\nType \"sleep 0.2; echo p-3\"\nEnter\nWait+Prompt\nExpect /^p-3$/\n",
         0,
         &[],
     );

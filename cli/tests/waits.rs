@@ -217,3 +217,22 @@ fn send_capture_without_a_wait_shows_the_screen_after_the_program_reacted() {
         text(&busy.stderr)
     );
 }
+
+#[test]
+fn wait_prompt_then_wait_command_on_a_fresh_shell() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "p",
+        "--env",
+        "PS1=# ",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    dir.ok(&["wait", "-s", "p", "--prompt"]);
+    let out = dir.ok(&["send", "-s", "p", "-t", "true", "-k", "Enter", "--wait-command"]);
+    assert_eq!(out.trim(), "command exited with code 0");
+}

@@ -132,6 +132,8 @@ pub enum WaitFor {
     /// The program has finished reacting and waits for input, as the kernel sees it
     /// ([`Condition::Ready`]); a quiet screen where the kernel cannot tell.
     Ready,
+    /// A shell waits at its prompt ([`Condition::Prompt`]).
+    Prompt,
 }
 
 impl WaitFor {
@@ -149,6 +151,7 @@ impl WaitFor {
             WaitFor::Title(re) => Condition::title(re)?,
             WaitFor::Cwd(re) => Condition::cwd(re)?,
             WaitFor::Ready => Condition::Ready,
+            WaitFor::Prompt => Condition::Prompt,
         })
     }
 }
@@ -168,6 +171,7 @@ impl WaitFor {
             WaitFor::Title(re) => format!("title /{re}/"),
             WaitFor::Cwd(re) => format!("cwd /{re}/"),
             WaitFor::Ready => "ready".into(),
+            WaitFor::Prompt => "prompt".into(),
         }
     }
 }
@@ -346,6 +350,7 @@ fn wait_as_object<S: serde::Serializer>(
         Some(WaitFor::Command) => "command",
         Some(WaitFor::Bell) => "bell",
         Some(WaitFor::Ready) => "ready",
+        Some(WaitFor::Prompt) => "prompt",
         other => return other.serialize(serializer),
     };
     let mut map = serializer.serialize_map(Some(1))?;

@@ -212,6 +212,13 @@ impl Session {
         self.wait_timeout(&Condition::Ready, timeout)
     }
 
+    /// Waits until a shell waits at its prompt ([`Condition::Prompt`]): its first prompt
+    /// after start, or the next after a command.
+    #[track_caller]
+    pub fn wait_prompt(&self) -> Result<Snapshot> {
+        self.wait_timeout(&Condition::Prompt, self.timeout)
+    }
+
     /// Waits until a test on the screen passes.
     #[track_caller]
     pub fn wait_for(&self, test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static) -> Result<Snapshot> {

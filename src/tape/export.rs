@@ -459,6 +459,7 @@ pub fn to_tape(
                     WaitFor::Title(re) => format!("Wait+Title{at} {}", tape_regex(&re)),
                     WaitFor::Cwd(re) => format!("Wait+Cwd{at} {}", tape_regex(&re)),
                     WaitFor::Ready => format!("Wait+Ready{at}"),
+                    WaitFor::Prompt => format!("Wait+Prompt{at}"),
                 });
             }
             Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
@@ -553,6 +554,7 @@ pub fn to_rust(
             WaitFor::Title(re) => format!("Condition::title({})?", raw(re)),
             WaitFor::Cwd(re) => format!("Condition::cwd({})?", raw(re)),
             WaitFor::Ready => "Condition::Ready".into(),
+            WaitFor::Prompt => "Condition::Prompt".into(),
         };
         let timeout = timeout.map_or("s.timeout()".to_string(), |ms| {
             format!("Duration::from_millis({ms})")

@@ -564,10 +564,11 @@ impl<'a> Parser<'a> {
                 "Title" => WaitKind::Title(self.regex(token, true)?),
                 "Cwd" => WaitKind::Cwd(self.regex(token, true)?),
                 "Ready" => WaitKind::Ready,
+                "Prompt" => WaitKind::Prompt,
                 other => {
                     const WAITS: &[&str] = &[
                         "Line", "Screen", "Stable", "Exit", "Output", "Command", "Bell", "Title", "Cwd",
-                        "Ready",
+                        "Ready", "Prompt",
                     ];
                     let hint = did_you_mean(other, WAITS);
                     let message = format!("`Wait+{other}` is not a wait{hint} ({})", WAITS.join(", "));

@@ -85,6 +85,8 @@ pub enum WaitKind {
     /// `Wait+Ready`: the program has finished reacting and waits for input (the kernel's
     /// answer; a quiet screen where it cannot tell).
     Ready,
+    /// `Wait+Prompt`: the shell waits at its prompt.
+    Prompt,
 }
 
 /// A command's meaning.

@@ -525,6 +525,7 @@ impl Runner<'_> {
             WaitKind::Title(re) => WaitFor::Title(re.clone()),
             WaitKind::Cwd(re) => WaitFor::Cwd(re.clone()),
             WaitKind::Ready => WaitFor::Ready,
+            WaitKind::Prompt => WaitFor::Prompt,
         }
     }
 
@@ -547,6 +548,7 @@ impl Runner<'_> {
                         | WaitKind::Command
                         | WaitKind::Bell
                         | WaitKind::Ready
+                        | WaitKind::Prompt
                 ) =>
             {
                 Some((next, kind, timeout))

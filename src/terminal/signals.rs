@@ -263,6 +263,12 @@ impl Signals {
         });
     }
 
+    /// Whether the shell shows a prompt and runs no command: its last OSC 133 marks are a
+    /// prompt (`A`, perhaps `B`) with no command output (`C`) after them.
+    pub fn at_prompt(&self) -> bool {
+        self.current.prompt.is_some() && self.current.output.is_none()
+    }
+
     fn shell_mark(&mut self, rest: &str, screen: &mut vt100::Screen) {
         self.shell_integration = true;
         let mut fields = rest.split(';');

@@ -131,7 +131,7 @@ enum Command {
         secret: bool,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready"])))]
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready", "prompt"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
@@ -163,6 +163,10 @@ enum Command {
         /// kernel; a quiet screen of 300 ms where it cannot tell).
         #[arg(long)]
         ready: bool,
+        /// A shell waits at its prompt: ready for input, and at a prompt by its OSC 133
+        /// marks when it sends them (the first prompt, whatever it looks like).
+        #[arg(long)]
+        prompt: bool,
         /// The window title matching this regex.
         #[arg(long, value_name = "REGEX")]
         title: Option<String>,
@@ -357,9 +361,10 @@ struct OnceArgs {
     /// Keys to press after the wait, in order.
     #[arg(short = 'k', long = "key", value_name = "KEYS")]
     keys: Vec<String>,
-    /// Print the screen once it has been unchanged this long (milliseconds).
-    #[arg(long, value_name = "MS", default_value_t = 300)]
-    stable: u64,
+    /// Print the screen once it has been unchanged this long (milliseconds), instead of
+    /// once the program is ready for input (or has exited), the default.
+    #[arg(long, value_name = "MS")]
+    stable: Option<u64>,
     /// Give up waiting after this long (milliseconds).
     #[arg(long, value_name = "MS")]
     timeout_ms: Option<u64>,
@@ -580,12 +585,14 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             command,
             bell,
             ready,
+            prompt,
             title,
             cwd,
             timeout_ms,
         } => {
             let condition = match (text, no_text, output, stable) {
                 _ if ready => WaitFor::Ready,
+                _ if prompt => WaitFor::Prompt,
                 _ if command => WaitFor::Command,
                 _ if bell => WaitFor::Bell,
                 _ if title.is_some() => WaitFor::Title(title.unwrap_or_default()),
@@ -598,7 +605,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if exit => WaitFor::Exit,
                 _ => {
                     return Err(Failure::bad_request(
-                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --ready, --title, --cwd",
+                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --ready, --prompt, --title, --cwd",
                     ));
                 }
             };

@@ -9,7 +9,7 @@ use super::OnceArgs;
 use crate::error::Failure;
 
 /// `once`: the same operations as a session's, applied in one process — start, wait,
-/// press keys, wait for a quiet screen, capture, exit.
+/// press keys, wait until the program is ready (or a quiet screen), capture, exit.
 pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     let OnceArgs {
         cols,
@@ -40,8 +40,11 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
             secret: false,
         });
     }
+    // Settled: the program waits for input (a quiet screen where the kernel cannot
+    // tell), or has exited; or, asked for, the screen has been quiet a while.
+    let settle = operations.len();
     operations.push(Operation::Wait {
-        condition: WaitFor::StableMs(stable),
+        condition: stable.map_or(WaitFor::Ready, WaitFor::StableMs),
         timeout_ms,
     });
     operations.push(Operation::Capture {
@@ -67,8 +70,13 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     record.apply(&mut spec)?;
     let session = spec.spawn()?;
     let mut screen = None;
-    for operation in &operations {
-        if let tuipilot::Reply::Screen { screen: s } = session.apply(operation)? {
+    for (index, operation) in operations.iter().enumerate() {
+        let reply = match session.apply(operation) {
+            // A program that is done has settled as much as it will.
+            Err(e) if index == settle && e.kind() == tuipilot::ErrorKind::ExitedWhileWaiting => continue,
+            reply => reply?,
+        };
+        if let tuipilot::Reply::Screen { screen: s } = reply {
             screen = Some(s);
         }
     }

@@ -160,6 +160,10 @@ pub(super) struct TerminalArgs {
     /// text to predict: the right wait after input when the answer's wording is unknown.
     #[serde(default)]
     pub(super) wait_ready: Option<bool>,
+    /// wait/send/capture: wait until a shell waits at its prompt (ready for input, and at
+    /// a prompt by its OSC 133 marks): a shell's first prompt, whatever it looks like.
+    #[serde(default)]
+    pub(super) wait_prompt: Option<bool>,
     /// wait/send: wait until the window title matches this regex.
     #[serde(default)]
     pub(super) wait_title: Option<String>,
@@ -287,6 +291,9 @@ impl TerminalArgs {
         if self.wait_ready == Some(true) {
             waits.push(WaitFor::Ready);
         }
+        if self.wait_prompt == Some(true) {
+            waits.push(WaitFor::Prompt);
+        }
         if let Some(re) = &self.wait_title {
             waits.push(WaitFor::Title(re.clone()));
         }
@@ -296,7 +303,7 @@ impl TerminalArgs {
         match waits.len() {
             0 | 1 => Ok(waits.pop()),
             _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_title or wait_cwd",
+                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title or wait_cwd",
             ),
         }
     }
