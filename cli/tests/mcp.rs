@@ -691,3 +691,38 @@ async fn wait_ready_returns_once_the_program_has_answered_without_naming_the_ans
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_send_without_a_wait_returns_the_screen_once_the_program_has_reacted() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["bash", "--norc", "--noprofile"], "env": {"PS1": "$ "}}),
+    )
+    .await;
+    call(&client, json!({"action": "wait", "wait_prompt": true})).await;
+    let late = call(
+        &client,
+        json!({"action": "send", "text": "sleep 0.3; echo late-$((40+2))", "keys": "Enter"}),
+    )
+    .await;
+    assert!(!is_error(&late), "{:?}", texts(&late));
+    assert!(texts(&late)[0].contains("\nlate-42\n$"), "{:?}", texts(&late));
+    // Still busy at the bound: the screen as it is and why, not an error.
+    let busy = call(
+        &client,
+        json!({"action": "send", "text": "sleep 30", "keys": "Enter", "timeout_ms": 300}),
+    )
+    .await;
+    assert!(!is_error(&busy), "{:?}", texts(&busy));
+    let all = texts(&busy).join("\n");
+    assert!(all.contains("not ready within 300 ms: busy: sleep (pid"), "{all}");
+    // Asked not to wait: sent, and back at once.
+    let sent = call(
+        &client,
+        json!({"action": "send", "keys": "C-c", "wait_ready": false}),
+    )
+    .await;
+    assert_eq!(texts(&sent), ["sent"]);
+    client.cancel().await.unwrap();
+}

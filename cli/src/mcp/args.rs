@@ -158,6 +158,8 @@ pub(super) struct TerminalArgs {
     /// — every process of the terminal's foreground group asleep, one blocked reading the
     /// terminal — asked of the kernel (a 300 ms quiet screen where it cannot tell). No
     /// text to predict: the right wait after input when the answer's wording is unknown.
+    /// A send with no other wait does this by default (up to 3 s or timeout_ms, then the
+    /// screen as it is, with why); false sends and returns at once.
     #[serde(default)]
     pub(super) wait_ready: Option<bool>,
     /// wait/send/capture: wait until a shell waits at its prompt (ready for input, and at

@@ -30,7 +30,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler,
 use serde_json::{Value, json};
 
 use tuipilot::files::{Access, Folder};
-use tuipilot::operation::{PngRequest, Screen};
+use tuipilot::operation::{PngRequest, Screen, WaitFor};
 use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
@@ -79,8 +79,13 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
     Err(Failure::bad_request(message))
 }
 
+/// How long a send with no wait of its own waits for the program to be ready, unless the
+/// call gives `timeout_ms`: long enough for a program to answer a key, short enough that a
+/// program that never rests (a flood) costs little.
+const DEFAULT_READY_MS: u64 = 3000;
+
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -176,15 +181,50 @@ impl State {
                 if steps.is_empty() && wait.is_none() {
                     return fail("send needs text, paste, keys, mouse, focus or sleep_ms");
                 }
+                // Input with no wait of its own waits until the program has reacted and
+                // reads again (`wait_ready: false` sends and returns at once).
+                let ready_by_default = wait.is_none() && args.wait_ready != Some(false);
+                let wait = if ready_by_default {
+                    Some(WaitFor::Ready)
+                } else {
+                    wait
+                };
+                let timeout_ms = match ready_by_default {
+                    true => Some(args.timeout_ms.unwrap_or(DEFAULT_READY_MS)),
+                    false => args.timeout_ms,
+                };
                 let capture = wait.is_some();
                 let operation = Operation::Send {
                     steps,
                     wait,
-                    timeout_ms: args.timeout_ms,
+                    timeout_ms,
                     capture,
                     secret: args.secret == Some(true),
                 };
-                match self.session(&name)?.apply(&operation)? {
+                let session = self.session(&name)?;
+                let reply = match session.apply(&operation) {
+                    // Still busy: the screen as it is, and why, rather than an error (no
+                    // wait was asked for).
+                    Err(e) if ready_by_default && e.kind() == tuipilot::ErrorKind::Timeout => {
+                        let report = e.to_string();
+                        let why = report
+                            .lines()
+                            .find_map(|l| l.split_once("when the wait ended: "))
+                            .map_or("still busy", |(_, why)| why)
+                            .to_string();
+                        if let Reply::Screen { screen } = session.apply(&Operation::capture_text())? {
+                            let mut result = screen_result(&name, screen, false);
+                            result.content.push(ContentBlock::text(format!(
+                                "not ready within {} ms: {why}",
+                                timeout_ms.unwrap_or(DEFAULT_READY_MS)
+                            )));
+                            return Ok(result);
+                        }
+                        return Err(e.into());
+                    }
+                    reply => reply?,
+                };
+                match reply {
                     Reply::Screen { screen } => Ok(screen_result(&name, screen, false)),
                     _ => Ok(CallToolResult::success(vec![ContentBlock::text("sent")])),
                 }
