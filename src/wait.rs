@@ -196,7 +196,8 @@ impl Baseline {
 
 /// What a satisfied wait returns.
 pub(crate) enum Satisfied {
-    Screen(Snapshot),
+    /// The screen when the condition held, and why it held, in words.
+    Screen(Snapshot, String),
     Exit(ExitStatus),
 }
 
@@ -454,7 +455,8 @@ pub(crate) fn wait_until(
             Condition::Ready | Condition::Prompt => false,
         };
         if holds {
-            return Ok(Satisfied::Screen(state.snapshot()));
+            let why = held(condition, &state, now.duration_since(quiet_since));
+            return Ok(Satisfied::Screen(state.snapshot(), why));
         }
         if state.closed {
             return Err(Error::Closed {
@@ -486,6 +488,42 @@ pub(crate) fn wait_until(
             wake = wake.min(quiet_since.checked_add(*quiet).unwrap_or(deadline));
         }
         state = shared.sleep(state, wake.saturating_duration_since(now));
+    }
+}
+
+/// Why `condition` holds on the state, in words for a reply: which row matched, how long
+/// the screen was quiet, the command's exit code.
+fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
+    let first_row = |re: &Regex, text: &str| text.lines().position(|row| re.is_match(row.trim_end()));
+    match condition {
+        Condition::Text(re) => {
+            let text = state.terminal.text();
+            match first_row(re, &text) {
+                Some(row) => format!("matched /{re}/ at row {row}"),
+                // A pattern spanning rows (`a\nb`): matched, on no one row.
+                None => format!("matched /{re}/"),
+            }
+        }
+        Condition::NoText(re) => format!("no row matches /{re}/"),
+        Condition::Line(re) => format!(
+            "the cursor's row {} matches /{re}/",
+            state.terminal.snapshot().cursor().row
+        ),
+        Condition::Output(re) => format!("output matched /{re}/"),
+        Condition::Stable(_) if state.exit.is_some() => "the program has exited: the screen is final".into(),
+        Condition::Stable(_) => format!("quiet for {} ms", quiet.as_millis()),
+        Condition::Exit => "exited".into(),
+        Condition::CursorAt(row, col) => format!("the cursor is at row {row}, column {col}"),
+        Condition::CommandDone => match state.terminal.signals().last_exit_code() {
+            Some(code) => format!("command done (OSC 133), exit {code}"),
+            None => "command done (OSC 133)".into(),
+        },
+        Condition::Bell => "a bell rang".into(),
+        Condition::Title(re) => format!("the title matches /{re}/"),
+        Condition::Cwd(re) => format!("the working directory matches /{re}/"),
+        Condition::Predicate(_) => "the condition held".into(),
+        Condition::Described(what, _) => format!("{what}: held"),
+        Condition::Ready | Condition::Prompt => "ready".into(),
     }
 }
 
@@ -587,7 +625,7 @@ fn wait_ready(
                 return Ok(settled);
             }
             Readiness::Ready { .. } if confirming == Some(generation) => {
-                return Ok(Satisfied::Screen(shared.lock().snapshot()));
+                return Ok(Satisfied::Screen(shared.lock().snapshot(), now.to_string()));
             }
             Readiness::Ready { wakes_in, .. } => {
                 confirming = Some(generation);

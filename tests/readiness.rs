@@ -147,3 +147,24 @@ fn wait_prompt_holds_at_a_shells_prompt_whatever_it_looks_like_and_not_during_a_
     let screen = py.wait_prompt().unwrap();
     assert!(screen.text().starts_with(">>>"), "{}", screen.text());
 }
+
+#[test]
+fn the_operation_log_keeps_why_each_wait_ended() {
+    use tuipilot::operation::WaitFor;
+    let s = common::bash().spawn().unwrap();
+    s.apply(&tuipilot::Operation::Wait {
+        condition: WaitFor::Ready,
+        timeout_ms: None,
+    })
+    .unwrap();
+    s.apply(&tuipilot::Operation::Wait {
+        condition: WaitFor::Text(r"^\$".into()),
+        timeout_ms: None,
+    })
+    .unwrap();
+    let log = s.operations();
+    let waited: Vec<&str> = log.iter().filter_map(|e| e.waited.as_deref()).collect();
+    assert_eq!(waited.len(), 2, "{log:?}");
+    assert!(waited[0].starts_with("ready: bash (pid "), "{waited:?}");
+    assert_eq!(waited[1], r"matched /^\$/ at row 0");
+}

@@ -726,3 +726,19 @@ async fn a_send_without_a_wait_returns_the_screen_once_the_program_has_reacted()
     assert_eq!(texts(&sent), ["sent"]);
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_mcp_wait_says_why_it_ended() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["sh", "-c", "echo one; echo two; read x"]}),
+    )
+    .await;
+    let seen = call(&client, json!({"action": "wait", "wait_pattern": "^two$"})).await;
+    assert_eq!(
+        seen.structured_content.unwrap()["waited"],
+        "matched /^two$/ at row 1"
+    );
+    client.cancel().await.unwrap();
+}

@@ -236,3 +236,45 @@ fn wait_prompt_then_wait_command_on_a_fresh_shell() {
     let out = dir.ok(&["send", "-s", "p", "-t", "true", "-k", "Enter", "--wait-command"]);
     assert_eq!(out.trim(), "command exited with code 0");
 }
+
+#[test]
+fn every_wait_says_why_it_ended() {
+    let dir = Dir::new();
+    start_bash(&dir, "w");
+    let sent = dir.json(&[
+        "send",
+        "-s",
+        "w",
+        "-t",
+        "echo marker-7",
+        "-k",
+        "Enter",
+        "--wait",
+        "^marker-7$",
+        "--json",
+    ]);
+    assert_eq!(sent["waited"], "matched /^marker-7$/ at row 1", "{sent}");
+    let ready = dir.json(&["wait", "-s", "w", "--ready", "--json"]);
+    let why = ready["waited"].as_str().unwrap_or_default();
+    assert!(why.starts_with("ready: bash (pid "), "{ready}");
+    let quiet = dir.json(&["wait", "-s", "w", "--stable", "100", "--json"]);
+    assert!(
+        quiet["waited"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("quiet for "),
+        "{quiet}"
+    );
+    let command = dir.json(&[
+        "send",
+        "-s",
+        "w",
+        "-t",
+        "false",
+        "-k",
+        "Enter",
+        "--wait-command",
+        "--json",
+    ]);
+    assert_eq!(command["waited"], "command done (OSC 133), exit 1", "{command}");
+}

@@ -239,15 +239,20 @@ impl Session {
         // marks the recording, and it goes into the log.
         let kept = operation.redacted(self.input_is_secret());
         let result = self.execute(operation, &kept, cancel);
-        let (error, screen) = match &result {
+        let (error, screen, waited) = match &result {
             Ok(reply) => (
                 None,
                 reply
                     .screen()
                     .filter(|s| !s.text.is_empty())
                     .map(|s| s.text.clone()),
+                reply.waited().map(str::to_string),
             ),
-            Err(e) => (Some(e.to_string().lines().next().unwrap_or("").to_string()), None),
+            Err(e) => (
+                Some(e.to_string().lines().next().unwrap_or("").to_string()),
+                None,
+                None,
+            ),
         };
         // A secret send's error is left out too when it could quote the input (a key name).
         let error = match (&result, &error) {
@@ -256,7 +261,7 @@ impl Session {
             }
             _ => error,
         };
-        self.operation_log().push(&kept, began, error, screen);
+        self.operation_log().push(&kept, began, error, screen, waited);
         result
     }
 
@@ -298,16 +303,23 @@ impl Session {
                     }
                     start
                 };
-                let snapshot = match wait {
+                let waited = match wait {
                     Some(condition) => {
-                        Some(self.wait_screen(&condition, start.baseline(), timeout, cancel, None)?)
+                        Some(self.wait_screen_why(&condition, start.baseline(), timeout, cancel, None)?)
                     }
                     None => None,
                 };
-                Ok(match (capture, snapshot) {
-                    (false, _) => Reply::Sent {},
-                    (true, snapshot) => {
-                        let snapshot = snapshot.unwrap_or_else(|| self.snapshot());
+                Ok(match (capture, waited) {
+                    (false, waited) => Reply::Sent {
+                        waited: waited.map(|(_, why)| why),
+                    },
+                    (true, Some((snapshot, why))) => {
+                        let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
+                        screen.waited = Some(why);
+                        Reply::Screen { screen }
+                    }
+                    (true, None) => {
+                        let snapshot = self.snapshot();
                         Reply::Screen {
                             screen: self.screen_of(&snapshot, snapshot.text(), false),
                         }
@@ -321,10 +333,11 @@ impl Session {
                 self.wait_exit_cancellable(timeout, cancel, None)?.into(),
             )),
             Checked::Wait { condition, timeout } => {
-                let snapshot = self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
-                Ok(Reply::Screen {
-                    screen: self.screen_of(&snapshot, snapshot.text(), false),
-                })
+                let (snapshot, why) =
+                    self.wait_screen_why(&condition, self.baseline_now(), timeout, cancel, None)?;
+                let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
+                screen.waited = Some(why);
+                Ok(Reply::Screen { screen })
             }
             Checked::Capture {
                 wait,

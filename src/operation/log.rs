@@ -38,6 +38,9 @@ pub struct LoggedOperation {
     /// capture) and the log still holds it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub screen: Option<String>,
+    /// Why its wait ended, when it had one (`matched /…/ at row 3`, `ready: …`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited: Option<String>,
     /// How many bytes of its input the log left out: a text over [`MAX_LOGGED_TEXT`] keeps
     /// only its start, ending in `…[N bytes]`.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -118,6 +121,7 @@ impl OperationLog {
         began: Instant,
         error: Option<String>,
         screen: Option<String>,
+        waited: Option<String>,
     ) {
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let (operation, input, cut_bytes) = bounded(operation);
@@ -127,6 +131,7 @@ impl OperationLog {
             took_ms: millis(began.elapsed()),
             error,
             screen,
+            waited,
             cut_bytes,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -172,14 +177,26 @@ mod tests {
         let log = OperationLog::new();
         let big = "x".repeat(MAX_SCREEN_BYTES / 2 + 1);
         for n in 0..3 {
-            log.push(&Operation::Info, Instant::now(), None, Some(format!("{n}{big}")));
+            log.push(
+                &Operation::Info,
+                Instant::now(),
+                None,
+                Some(format!("{n}{big}")),
+                None,
+            );
         }
         let entries = log.entries();
         assert_eq!(entries.len(), 3);
         assert!(entries[0].screen.is_none() && entries[1].screen.is_none());
         assert!(entries[2].screen.as_deref().unwrap().starts_with('2'));
         for _ in 0..MAX_LOGGED {
-            log.push(&Operation::Info, Instant::now(), Some("failed".into()), None);
+            log.push(
+                &Operation::Info,
+                Instant::now(),
+                Some("failed".into()),
+                None,
+                None,
+            );
         }
         let entries = log.entries();
         assert_eq!(entries.len(), MAX_LOGGED);
@@ -196,7 +213,7 @@ mod tests {
             capture: false,
             secret: false,
         };
-        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None);
+        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None, None);
         let entry = &log.entries()[0];
         assert_eq!(entry.cut_bytes, (1 << 20) - MAX_LOGGED_TEXT as u64);
         let super::super::Operation::Send { steps, .. } = &entry.operation else {
@@ -207,7 +224,7 @@ mod tests {
         };
         assert!(text.ends_with(&format!("…[{} bytes]", 1 << 20)) && text.len() < MAX_LOGGED_TEXT + 32);
         for _ in 0..1000 {
-            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None);
+            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None, None);
         }
         let (count, input, _) = log.usage();
         assert!(input <= MAX_INPUT_BYTES, "{input}");

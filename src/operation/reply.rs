@@ -92,6 +92,11 @@ pub struct Screen {
     /// changed it): how settled it is.
     #[serde(default)]
     pub settled_ms: u64,
+    /// Why the wait before this screen ended, when there was one: `matched /…/ at row 3`,
+    /// `quiet for 300 ms`, `ready: vim (pid 4711) reading the terminal`, `command done (OSC
+    /// 133), exit 0`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waited: Option<String>,
     /// The rows (0-based) that look different from this session's previous capture
     /// (every row before the first); text or style.
     #[serde(default)]
@@ -183,6 +188,7 @@ impl Screen {
             keys: snapshot.input_modes().keys,
             focus_events: snapshot.input_modes().focus_events,
             settled_ms: 0,
+            waited: None,
             changed_rows: Vec::new(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
@@ -352,6 +358,9 @@ pub struct Info {
 }
 
 /// The result of an operation.
+// One reply is made per operation and handed straight to a face: boxing the screen would
+// cost every caller an indirection to save bytes no one holds many of.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Reply {
@@ -371,8 +380,12 @@ pub enum Reply {
         /// Rows.
         rows: u16,
     },
-    /// `send` without `capture`: `{}`.
-    Sent {},
+    /// `send` without `capture`: `{}`, or `{"waited": "…"}` with why its wait ended.
+    Sent {
+        /// Why the send's wait ended, when it had one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        waited: Option<String>,
+    },
 }
 
 impl Reply {
@@ -380,6 +393,15 @@ impl Reply {
     pub fn screen(&self) -> Option<&Screen> {
         match self {
             Reply::Screen { screen } => Some(screen),
+            _ => None,
+        }
+    }
+
+    /// Why the operation's wait ended, when it had one.
+    pub fn waited(&self) -> Option<&str> {
+        match self {
+            Reply::Screen { screen } => screen.waited.as_deref(),
+            Reply::Sent { waited } => waited.as_deref(),
             _ => None,
         }
     }
@@ -396,7 +418,10 @@ mod tests {
             serde_json::to_string(&exit).unwrap(),
             r#"{"exit_code":null,"signal":"SIGKILL"}"#
         );
-        assert_eq!(serde_json::to_string(&Reply::Sent {}).unwrap(), "{}");
+        assert_eq!(
+            serde_json::to_string(&Reply::Sent { waited: None }).unwrap(),
+            "{}"
+        );
         let screen = Screen {
             text: "hi".into(),
             cols: 80,

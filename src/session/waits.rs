@@ -33,10 +33,26 @@ impl Session {
         cancel: Option<&Cancel>,
         caller: Option<&'static Location<'static>>,
     ) -> Result<Snapshot> {
+        self.wait_screen_why(condition, baseline, timeout, cancel, caller)
+            .map(|(snapshot, _)| snapshot)
+    }
+
+    /// Like `wait_screen`, with why the wait ended, in words.
+    pub(crate) fn wait_screen_why(
+        &self,
+        condition: &Condition,
+        baseline: Baseline,
+        timeout: Duration,
+        cancel: Option<&Cancel>,
+        caller: Option<&'static Location<'static>>,
+    ) -> Result<(Snapshot, String)> {
         let cancelled = cancel.map(|c| &*c.flag);
         match wait_until(&self.shared, condition, baseline, timeout, cancelled, caller)? {
-            Satisfied::Screen(snap) => Ok(snap),
-            Satisfied::Exit(_) => Ok(self.snapshot()),
+            Satisfied::Screen(snap, why) => Ok((snap, why)),
+            Satisfied::Exit(status) => Ok((
+                self.snapshot(),
+                crate::operation::ExitReport::from(Some(status)).words(),
+            )),
         }
     }
 
@@ -57,7 +73,7 @@ impl Session {
             caller,
         )? {
             Satisfied::Exit(status) => Ok(status),
-            Satisfied::Screen(_) => Err(Error::Closed {
+            Satisfied::Screen(..) => Err(Error::Closed {
                 action: "wait for exit",
                 caller: None,
             }),

@@ -263,6 +263,11 @@ impl Signals {
         });
     }
 
+    /// The exit code the shell reported for its last finished command (`133;D;N`).
+    pub fn last_exit_code(&self) -> Option<i32> {
+        self.finished.and_then(|marks| marks.exit_code)
+    }
+
     /// Whether the shell shows a prompt and runs no command: its last OSC 133 marks are a
     /// prompt (`A`, perhaps `B`) with no command output (`C`) after them.
     pub fn at_prompt(&self) -> bool {

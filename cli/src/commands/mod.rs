@@ -571,7 +571,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     }
                     print_screen(name, json, &screen, capture)
                 }
-                None if json => print_json(name, &serde_json::json!({})),
+                None if json => print_json(name, &reply),
                 None => Ok(()),
             }
         }
