@@ -177,11 +177,8 @@ fn cases() -> Vec<Case> {
 /// A failed wait in one line: what timed out, and what the program was doing.
 fn short(error: &tuipilot::Error) -> String {
     let report = error.to_string();
-    let why = report
-        .lines()
-        .find(|l| l.contains("when the wait ended"))
-        .unwrap_or("");
-    format!("{} {why}", report.lines().next().unwrap_or(""))
+    let why = tuipilot::wait::still_true(&report).unwrap_or("");
+    format!("{} ({why})", report.lines().next().unwrap_or(""))
 }
 
 fn installed(program: &str) -> bool {

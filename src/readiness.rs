@@ -333,12 +333,13 @@ mod linux {
 
     /// Whether process `pid` still runs (a zombie has ended).
     fn alive(pid: i32) -> bool {
-        stat_state(pid).is_some_and(|state| !matches!(state.as_str(), "Z" | "X" | "x"))
+        state_letter(&format!("/proc/{pid}")).is_some_and(|state| !matches!(state.as_str(), "Z" | "X" | "x"))
     }
 
-    /// A process's state letter (`/proc/PID/stat` field 3).
-    fn stat_state(pid: i32) -> Option<String> {
-        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    /// The state letter (`R`, `S`, `Z`, …) in the `stat` file of a process or thread
+    /// directory.
+    fn state_letter(dir: &str) -> Option<String> {
+        let text = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
         split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
     }
 
@@ -413,10 +414,7 @@ mod linux {
     /// What thread `tid` of `process` is doing.
     fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
         let base = format!("/proc/{}/task/{tid}", process.pid);
-        let state = std::fs::read_to_string(format!("{base}/stat"))
-            .ok()
-            .and_then(|text| split_stat(&text).and_then(|(_, f)| f.first().map(|s| s.to_string())));
-        match state.as_deref() {
+        match state_letter(&base).as_deref() {
             // Gone, or a zombie: it holds nothing up.
             None | Some("Z") | Some("X") | Some("x") => {
                 return Thread::Asleep(Sleep::Other("exiting".into()));

@@ -28,20 +28,6 @@ fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
     }
 }
 
-fn capture() -> Operation {
-    Operation::Capture {
-        wait: None,
-        timeout_ms: None,
-        ansi: false,
-        scrollback: false,
-        png: None,
-        svg: None,
-        text: true,
-        mask: Vec::new(),
-        scrolled_back: 0,
-    }
-}
-
 fn wait(condition: WaitFor) -> Operation {
     Operation::Wait {
         condition,
@@ -95,9 +81,9 @@ fn a_menu_session_exported_replays_and_fails_with_a_diff_when_the_label_changes(
         &spec,
         &[
             wait(WaitFor::Line("^choice>$".into())),
-            capture(),
+            Operation::capture_text(),
             send("1", "Enter", Some(WaitFor::Text("^picked 1$".into()))),
-            capture(),
+            Operation::capture_text(),
         ],
         &dir.0,
         "menu",
@@ -145,7 +131,7 @@ fn a_vim_session_exported_replays() {
             wait(WaitFor::Text("notes.txt".into())),
             send("ihello from an agent", "Escape", None),
             send(":w", "Enter", Some(WaitFor::Text("written".into()))),
-            capture(),
+            Operation::capture_text(),
         ],
         &dir.0,
         "vim",
@@ -170,7 +156,7 @@ fn the_rust_export_spells_the_same_steps_as_a_test() {
         .unwrap();
     // `hi` can be on the screen before bash's next prompt: the capture waits for both.
     session.apply(&wait(WaitFor::Text(r"^hi\n\$$".into()))).unwrap();
-    session.apply(&capture()).unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
     let log = session.operations();
     session.exit().unwrap();
     let rust = to_rust(&spec, &log, "replays_bash", &ExportOptions::default());
@@ -227,7 +213,7 @@ fn secrets_never_reach_the_log_the_recording_or_an_export() {
             Some(WaitFor::Text("^pasted-42$".into())),
         ))
         .unwrap();
-    session.apply(&capture()).unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
     let log = session.operations();
     session.exit().unwrap();
 

@@ -553,8 +553,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     let doing = e
                         .report
                         .as_deref()
-                        .and_then(|r| r.lines().find_map(|l| l.split_once("when the wait ended: ")))
-                        .map_or(e.message.as_str(), |(_, why)| why);
+                        .and_then(tuipilot::wait::still_true)
+                        .unwrap_or(e.message.as_str());
                     eprintln!(
                         "tuipilot: not ready within the timeout ({}); the screen as it is now",
                         output::printable(doing)

@@ -121,8 +121,7 @@ fn admit(waiting: &mut Vec<Waiting>, mut stream: UnixStream, own: u32) {
         Ok(()) => None,
     };
     if let Some(e) = refused {
-        let _ = stream.set_write_timeout(Some(CONTROL_LINE_DEADLINE));
-        let _ = stream.write_all(format!("{}\n", error_line(None, &e)).as_bytes());
+        refuse(&mut stream, &e);
         return;
     }
     if stream.set_nonblocking(true).is_err() {
@@ -147,7 +146,7 @@ fn read_and_serve(host: &Host, w: &mut Waiting) -> bool {
             }
         }
         if w.line.len() > MAX_LINE {
-            reply(w, &error_line(None, &too_long()));
+            refuse(&mut w.stream, &too_long());
             return false;
         }
         match w.stream.read(&mut buffer) {
@@ -171,8 +170,7 @@ fn read_and_serve(host: &Host, w: &mut Waiting) -> bool {
 /// says `hello` before its request).
 fn serve_line(host: &Host, w: &mut Waiting, line: &[u8]) -> bool {
     let answer = answer(host, line, Lane::Control, w.stream.as_raw_fd());
-    if w.stream.set_nonblocking(false).is_err()
-        || w.stream.set_write_timeout(Some(CONTROL_LINE_DEADLINE)).is_err()
+    if !blocking(&w.stream)
         || !deliver(host, &mut w.stream, &answer)
         || w.stream.set_nonblocking(true).is_err()
     {
@@ -183,10 +181,14 @@ fn serve_line(host: &Host, w: &mut Waiting, line: &[u8]) -> bool {
     w.answered < CONTROL_ANSWERS
 }
 
-/// Sends one line, blocking at most the deadline.
-fn reply(w: &mut Waiting, line: &str) {
-    if w.stream.set_nonblocking(false).is_ok() {
-        let _ = w.stream.set_write_timeout(Some(CONTROL_LINE_DEADLINE));
-        let _ = w.stream.write_all(format!("{line}\n").as_bytes());
+/// Puts a connection back to blocking writes, each bounded by the deadline, to answer it.
+fn blocking(stream: &UnixStream) -> bool {
+    stream.set_nonblocking(false).is_ok() && stream.set_write_timeout(Some(CONTROL_LINE_DEADLINE)).is_ok()
+}
+
+/// Answers a connection with an error line (it is closed after).
+fn refuse(stream: &mut UnixStream, e: &Failure) {
+    if blocking(stream) {
+        let _ = stream.write_all(format!("{}\n", error_line(None, e)).as_bytes());
     }
 }

@@ -207,10 +207,8 @@ impl State {
                     // wait was asked for).
                     Err(e) if ready_by_default && e.kind() == tuipilot::ErrorKind::Timeout => {
                         let report = e.to_string();
-                        let why = report
-                            .lines()
-                            .find_map(|l| l.split_once("when the wait ended: "))
-                            .map_or("still busy", |(_, why)| why)
+                        let why = tuipilot::wait::still_true(&report)
+                            .unwrap_or("still busy")
                             .to_string();
                         if let Reply::Screen { screen } = session.apply(&Operation::capture_text())? {
                             let mut result = screen_result(&name, screen, false);

@@ -26,6 +26,12 @@ use crate::session::{Shared, State};
 use crate::snapshot::{Snapshot, compile};
 use crate::terminal::QueryRecord;
 
+mod ready;
+
+pub(crate) use ready::readiness;
+use ready::wait_ready;
+pub use ready::{READY_FALLBACK_QUIET, still_true};
+
 /// A test on a snapshot, for [`Condition::Predicate`].
 pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;
 
@@ -74,18 +80,6 @@ pub enum Condition {
     /// prompt, where the screen's text is anyone's guess (`$`, `#`, `%`, a theme).
     Prompt,
 }
-
-/// How often a readiness wait asks the kernel while the program is busy.
-const READY_POLL: Duration = Duration::from_millis(2);
-/// How long after a first "ready" a readiness wait asks again to confirm it.
-const READY_CONFIRM: Duration = Duration::from_millis(3);
-/// A program waiting on the terminal with a timer due within this on any of its threads
-/// (a debounced redraw, an event loop's next tick: fzf redraws 45 ms after a key) is
-/// confirmed only after the timer has fired, as it may draw then without new input.
-/// Longer timers (htop's refresh) are a program at rest.
-const SHORT_TIMER: Duration = Duration::from_millis(50);
-/// What a readiness wait holds on where the kernel cannot tell: the screen quiet this long.
-pub const READY_FALLBACK_QUIET: Duration = Duration::from_millis(300);
 
 impl Condition {
     /// Text on the screen matching `pattern`.
@@ -524,139 +518,6 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
         Condition::Predicate(_) => "the condition held".into(),
         Condition::Described(what, _) => format!("{what}: held"),
         Condition::Ready | Condition::Prompt => "ready".into(),
-    }
-}
-
-/// Whether the session's program waits for input now: output the reader holds that is not
-/// yet on the screen keeps it busy, then the kernel is asked.
-pub(crate) fn readiness(shared: &Shared) -> crate::readiness::Readiness {
-    use crate::readiness::Readiness;
-    if shared.in_flight() > 0 {
-        return Readiness::Busy {
-            pid: None,
-            program: None,
-            why: "output not yet on the screen".into(),
-        };
-    }
-    match shared.probe() {
-        Some(probe) => probe.check(),
-        None => Readiness::Unknown {
-            why: "the session's terminal cannot be probed".into(),
-        },
-    }
-}
-
-/// [`Condition::Ready`]: asks the kernel every [`READY_POLL`] (and on every output), and
-/// holds once "ready" is seen twice [`READY_CONFIRM`] apart with no output between, so a
-/// program caught between reading its input and drawing its answer is not taken as done.
-/// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
-fn wait_ready(
-    shared: &Shared,
-    condition: &Condition,
-    baseline: Baseline,
-    timeout: Duration,
-    cancelled: Option<&AtomicBool>,
-    caller: Option<&'static std::panic::Location<'static>>,
-) -> Result<Satisfied> {
-    use crate::readiness::Readiness;
-    let start = Instant::now();
-    let deadline = start + timeout.min(NEVER);
-    // The output generation at a first "ready", to be confirmed.
-    let mut confirming: Option<u64> = None;
-    loop {
-        let (generation, exited, no_prompt) = {
-            let state = shared.lock();
-            if let Some(fault) = state.terminal.fault() {
-                return Err(fault);
-            }
-            if state.closed {
-                return Err(Error::Closed {
-                    action: "wait",
-                    caller,
-                });
-            }
-            // A shell that speaks OSC 133 must be at its prompt, not in a command.
-            let signals = state.terminal.signals();
-            let no_prompt =
-                matches!(condition, Condition::Prompt) && signals.shell_integration && !signals.at_prompt();
-            (state.generation, state.exit, no_prompt)
-        };
-        if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
-            return Err(Error::Cancelled { action: "the wait" });
-        }
-        let now = if exited.is_some() {
-            Readiness::Busy {
-                pid: None,
-                program: None,
-                why: "the program has exited".into(),
-            }
-        } else if no_prompt {
-            Readiness::Busy {
-                pid: None,
-                program: None,
-                why: "the shell runs a command (no prompt mark since its last output mark)".into(),
-            }
-        } else {
-            readiness(shared)
-        };
-        let pause = match &now {
-            Readiness::Unknown { .. } => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                let quiet = Condition::Stable(READY_FALLBACK_QUIET);
-                let settled = wait_until(shared, &quiet, baseline, left, cancelled, caller)?;
-                // A quiet screen holds once the program has exited; ready it is not.
-                let mut state = shared.lock();
-                if let Some(status) = state.exit {
-                    let attempt = Attempt {
-                        start,
-                        timeout,
-                        caller,
-                    };
-                    let scan = OutputScan::new(baseline.output_offset);
-                    return Err(failure(
-                        &mut state,
-                        condition,
-                        &attempt,
-                        Some(status),
-                        &scan,
-                        false,
-                    ));
-                }
-                return Ok(settled);
-            }
-            Readiness::Ready { .. } if confirming == Some(generation) => {
-                return Ok(Satisfied::Screen(shared.lock().snapshot(), now.to_string()));
-            }
-            Readiness::Ready { wakes_in, .. } => {
-                confirming = Some(generation);
-                match wakes_in {
-                    Some(timer) if *timer <= SHORT_TIMER => *timer + READY_CONFIRM,
-                    _ => READY_CONFIRM,
-                }
-            }
-            Readiness::Busy { .. } => {
-                confirming = None;
-                READY_POLL
-            }
-        };
-        let late = Instant::now() >= deadline;
-        if exited.is_some() || late {
-            let mut state = shared.lock();
-            let attempt = Attempt {
-                start,
-                timeout,
-                caller,
-            };
-            let scan = OutputScan::new(baseline.output_offset);
-            let mut error = failure(&mut state, condition, &attempt, exited, &scan, false);
-            if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = &mut error {
-                report.notes.push(format!("when the wait ended: {now}"));
-            }
-            return Err(error);
-        }
-        let state = shared.lock();
-        let wake = pause.min(deadline.saturating_duration_since(Instant::now()));
-        drop(shared.sleep(state, wake));
     }
 }
 
