@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What a user's debug `cargo test` sees: a fresh crate that depends on tuipilot renders an
 # 80x24 screen (plain and bold text, box drawing) twice, built without and then with the
-# profile stanza the README recommends; prints the first and second render of each, and
+# profile stanza the guide recommends; prints the first and second render of each, and
 # the clean `cargo test --no-run` time and crate count next to a vt100 + portable-pty
 # baseline crate. Target: first render <= 100 ms without the stanza.
 #

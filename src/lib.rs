@@ -88,3 +88,8 @@ pub use wait::{Condition, WaitError};
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
+
+/// The guide's Rust examples (`docs/GUIDE.md`), compiled and run as doctests.
+#[doc = include_str!("../docs/GUIDE.md")]
+#[cfg(doctest)]
+pub struct GuideDoctests;

@@ -243,7 +243,7 @@ impl SessionBuilder {
     }
 
     /// Whether bash, zsh and fish get OSC 133 prompt marks injected (on by default; see
-    /// the README for exactly what is injected): what
+    /// the guide (`docs/GUIDE.md`) for exactly what is injected): what
     /// [`Condition::CommandDone`](crate::Condition::CommandDone) and the last command's
     /// regions need.
     pub fn shell_integration(mut self, on: bool) -> Self {
