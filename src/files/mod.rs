@@ -360,6 +360,17 @@ fn component(name: &OsStr) -> Result<CString> {
     })
 }
 
+/// Opens `path` for reading without waiting: a FIFO (or a file swapped for one) opens at
+/// once instead of blocking until a writer comes, so the caller can refuse what is not a
+/// regular file.
+pub(crate) fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
 /// Writes `bytes` to `path` whole (through a temporary file in the same directory, then
 /// renamed), readable by everyone; see the module docs.
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<()> {

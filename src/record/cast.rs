@@ -245,12 +245,7 @@ impl CastFile {
 
 /// Opens `path` for reading if it is a regular file.
 fn open_regular(path: &Path) -> Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // Non-blocking, so a FIFO is refused at once instead of waiting for a writer.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
+    let file = crate::files::open_without_blocking(path)
         .map_err(|e| Error::io(format!("opening {}", path.display()), e))?;
     let regular = file
         .metadata()

@@ -114,7 +114,6 @@ const MAX_FONT_FILE_BYTES: u64 = 128 << 20;
 /// read, so it can neither fill memory nor block.
 fn map_font_file(path: &Path) -> Result<&'static [u8]> {
     use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
     let meta = std::fs::metadata(path).map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
     if !meta.is_file() {
         return Err(invalid(path, "it is not a regular file".into()));
@@ -132,11 +131,8 @@ fn map_font_file(path: &Path) -> Result<&'static [u8]> {
     if meta.len() == 0 {
         return Err(invalid(path, "it is empty".into()));
     }
-    // Non-blocking: had the file been swapped for a FIFO since the check, open would wait.
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
-        .open(path)
+    // Had the file been swapped for a FIFO since the check, a blocking open would wait.
+    let file = crate::files::open_without_blocking(path)
         .map_err(|e| invalid(path, format!("cannot read it: {e}")))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if !file.metadata().is_ok_and(|m| m.is_file()) || len == 0 || len > MAX_FONT_FILE_BYTES {
