@@ -74,6 +74,13 @@ fn start_record_writes_a_private_recording_of_the_whole_session() {
         "{:?}",
         markers(&recording)
     );
+    // Right after what the operation did, why its wait ended.
+    let all = markers(&recording);
+    let sent = all.iter().position(|m| m.starts_with("send ")).unwrap();
+    assert!(
+        all[sent + 1].starts_with("→ matched /^from-the-host$/ at row "),
+        "{all:?}"
+    );
 }
 
 #[test]
@@ -158,6 +165,26 @@ fn a_failed_tape_leaves_its_recording_in_the_bundle() {
         markers(&recording)
             .iter()
             .any(|m| m == "f.tape:3 Expect@300ms /absent/")
+    );
+    // The failed wait's end is marked, and the bundle's operations say why each wait ended.
+    assert!(
+        markers(&recording)
+            .iter()
+            .any(|m| m.starts_with("→ failed: ") && m.contains("/absent/")),
+        "{:?}",
+        markers(&recording)
+    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.join("f.failure/state.json")).unwrap()).unwrap();
+    let waits: Vec<&str> = state["operations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["waited"].as_str())
+        .collect();
+    assert!(
+        waits.iter().any(|w| w.starts_with("the cursor's row ")),
+        "the runner's wait for the prompt: {state:#}"
     );
 }
 

@@ -261,6 +261,15 @@ impl Session {
             }
             _ => error,
         };
+        // How the operation ended marks the recording too, right after what it did: a
+        // player's marker list then reads "send Enter +wait ready", "→ ready: vim …".
+        if self.is_recording() {
+            match (&waited, &error) {
+                (Some(why), _) => self.add_marker(&format!("→ {why}")),
+                (None, Some(error)) => self.add_marker(&format!("→ failed: {error}")),
+                (None, None) => {}
+            }
+        }
         self.operation_log().push(&kept, began, error, screen, waited);
         result
     }

@@ -180,6 +180,7 @@ impl Runner<'_> {
             operation: operation_name(operation).to_string(),
             millis: started.elapsed().as_secs_f64() * 1000.0,
             ok: result.is_ok(),
+            waited: result.as_ref().ok().and_then(Reply::waited).map(str::to_string),
         });
         result
     }

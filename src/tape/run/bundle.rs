@@ -18,6 +18,8 @@ pub(super) struct Logged {
     pub operation: String,
     pub millis: f64,
     pub ok: bool,
+    /// Why the operation's wait ended (`ready: vim (pid 4711) reading the terminal`).
+    pub waited: Option<String>,
 }
 
 impl Runner<'_> {
@@ -41,7 +43,7 @@ impl Runner<'_> {
         let operations: Vec<_> = self
             .log
             .iter()
-            .map(|l| json!({"line": l.line, "command": l.command, "operation": l.operation, "ms": (l.millis * 1000.0).round() / 1000.0, "ok": l.ok}))
+            .map(|l| json!({"line": l.line, "command": l.command, "operation": l.operation, "ms": (l.millis * 1000.0).round() / 1000.0, "ok": l.ok, "waited": l.waited}))
             .collect();
         let extra = json!({
             "tape": self.tape.path.display().to_string(),
