@@ -334,3 +334,77 @@ fn typing_between_hide_and_show_stays_out_of_a_tapes_recording_and_failure() {
     assert!(cast.contains("Type <secret input, 11 characters>"), "{cast}");
     assert!(cast.contains("echo shown"), "shown typing is recorded: {cast}");
 }
+
+#[test]
+fn an_export_waits_for_ready_where_the_session_found_the_program_waiting_and_nowhere_else() {
+    let spec = StartSpec::new(
+        [
+            "sh",
+            "-c",
+            r#"read a; echo "got $a"; read b; echo "got $b"; sleep 600"#,
+        ]
+        .map(String::from),
+    );
+    let session = spec.spawn().unwrap();
+    session.apply(&send("one", "Enter", None)).unwrap();
+    // The agent looked later, when the program was reading again (outside the log).
+    session.wait_ready().unwrap();
+    session.apply(&send("two", "Enter", None)).unwrap();
+    // At once: the program is still reading `two` or sleeping, busy either way.
+    session.apply(&Operation::capture_text()).unwrap();
+    // A settling send (`send --capture`, MCP's default) that met a busy program.
+    let settle = match send("", "Enter", Some(WaitFor::Settle)) {
+        Operation::Send {
+            steps,
+            wait,
+            capture,
+            secret,
+            ..
+        } => Operation::Send {
+            steps,
+            wait,
+            timeout_ms: Some(300),
+            capture,
+            secret,
+        },
+        _ => unreachable!(),
+    };
+    session.apply(&settle).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let ready: Vec<Option<bool>> = log.iter().map(|l| l.ready_before).collect();
+    if ready[1].is_none() {
+        eprintln!(
+            "SKIPPED: the kernel cannot tell readiness here ({})",
+            session.readiness()
+        );
+        return;
+    }
+    assert_eq!(&ready[1..3], &[Some(true), Some(false)], "{log:#?}");
+    let tape = to_tape(&spec, &log, "ready", &ExportOptions::default()).tape;
+    let lines: Vec<&str> = tape.lines().collect();
+    let at = |line: &str| {
+        lines
+            .iter()
+            .position(|l| *l == line)
+            .unwrap_or_else(|| panic!("{line:?} in:\n{tape}"))
+    };
+    let (one, two) = (at(r#"Type "one""#), at(r#"Type "two""#));
+    assert!(
+        lines[one..two].contains(&"Wait+Ready"),
+        "the second send waits for the program to read again:\n{tape}"
+    );
+    assert_eq!(
+        lines[two..].iter().filter(|l| l.starts_with("Wait")).count(),
+        0,
+        "no wait where the session found the program busy, nor for a settle that did not:\n{tape}"
+    );
+    assert!(
+        log[3]
+            .waited
+            .as_deref()
+            .is_some_and(|w| w.starts_with("not ready within ")),
+        "{:?}",
+        log[3].waited
+    );
+}

@@ -78,10 +78,11 @@ fn a_recording_follows_the_asciicast_v2_rules_and_keeps_input_resizes_and_marker
         of("m"),
         [
             r#"send "echo é€😀" Enter wait text /^é€😀$/"#,
+            "→ matched /^é€😀$/ at row 1",
             "resize 90x25",
             "exit"
         ],
-        "one marker per operation"
+        "one marker per operation, and one for why its wait ended"
     );
     assert!(of("o").concat().contains("é€😀"));
 }

@@ -212,7 +212,7 @@ fn send_capture_without_a_wait_shows_the_screen_after_the_program_reacted() {
         text(&busy.stdout)
     );
     assert!(
-        text(&busy.stderr).contains("not ready within the timeout (busy: sleep (pid"),
+        text(&busy.stderr).contains("not ready within 300 ms: busy: sleep (pid"),
         "{}",
         text(&busy.stderr)
     );

@@ -19,17 +19,17 @@ enum Checked {
     Info,
     Send {
         steps: Vec<CheckedStep>,
-        wait: Option<Condition>,
+        wait: Option<CheckedWait>,
         timeout: Duration,
         capture: bool,
         secret: bool,
     },
     Wait {
-        condition: Condition,
+        wait: CheckedWait,
         timeout: Duration,
     },
     Capture {
-        wait: Option<Condition>,
+        wait: Option<CheckedWait>,
         timeout: Duration,
         ansi: bool,
         scrollback: bool,
@@ -46,6 +46,22 @@ enum Checked {
     Exit {
         grace: Option<Duration>,
     },
+}
+
+/// A wait ready to go: its condition, and whether it settles ([`WaitFor::Settle`]: the
+/// time running out or the program exiting ends it without an error).
+struct CheckedWait {
+    condition: Condition,
+    settle: bool,
+}
+
+impl CheckedWait {
+    fn new(wait: &WaitFor) -> Result<CheckedWait> {
+        Ok(CheckedWait {
+            condition: wait.condition()?,
+            settle: *wait == WaitFor::Settle,
+        })
+    }
 }
 
 /// A send step ready to go: input for [`Session::send`], or a pause.
@@ -117,7 +133,7 @@ impl Operation {
                 super::checked_duration("timeout_ms", ms)
             })
         };
-        let condition = |wait: &Option<WaitFor>| wait.as_ref().map(WaitFor::condition).transpose();
+        let condition = |wait: &Option<WaitFor>| wait.as_ref().map(CheckedWait::new).transpose();
         Ok(match self {
             Operation::Info => Checked::Info,
             Operation::Send {
@@ -156,7 +172,7 @@ impl Operation {
                 condition,
                 timeout_ms,
             } => Checked::Wait {
-                condition: condition.condition()?,
+                wait: CheckedWait::new(condition)?,
                 timeout: timeout(timeout_ms)?,
             },
             Operation::Capture {
@@ -238,6 +254,16 @@ impl Session {
         // What may be kept of the operation (a secret send as its placeholder): its label
         // marks the recording, and it goes into the log.
         let kept = operation.redacted(self.input_is_secret());
+        // Whether the program waits for input now: a replay of the log waits for that
+        // before doing what this operation did (see `tape::export`).
+        let ready_before = match operation {
+            Operation::Send { .. } | Operation::Capture { wait: None, .. } => match self.readiness() {
+                crate::Readiness::Ready { .. } => Some(true),
+                crate::Readiness::Busy { .. } => Some(false),
+                crate::Readiness::Unknown { .. } => None,
+            },
+            _ => None,
+        };
         let result = self.execute(operation, &kept, cancel);
         let (error, screen, waited) = match &result {
             Ok(reply) => (
@@ -270,7 +296,8 @@ impl Session {
                 (None, None) => {}
             }
         }
-        self.operation_log().push(&kept, began, error, screen, waited);
+        self.operation_log()
+            .push(&kept, began, error, screen, waited, ready_before);
         result
     }
 
@@ -313,9 +340,7 @@ impl Session {
                     start
                 };
                 let waited = match wait {
-                    Some(condition) => {
-                        Some(self.wait_screen_why(&condition, start.baseline(), timeout, cancel, None)?)
-                    }
+                    Some(wait) => Some(self.wait_why(&wait, start.baseline(), timeout, cancel)?),
                     None => None,
                 };
                 Ok(match (capture, waited) {
@@ -336,14 +361,17 @@ impl Session {
                 })
             }
             Checked::Wait {
-                condition: Condition::Exit,
+                wait:
+                    CheckedWait {
+                        condition: Condition::Exit,
+                        ..
+                    },
                 timeout,
             } => Ok(Reply::Exit(
                 self.wait_exit_cancellable(timeout, cancel, None)?.into(),
             )),
-            Checked::Wait { condition, timeout } => {
-                let (snapshot, why) =
-                    self.wait_screen_why(&condition, self.baseline_now(), timeout, cancel, None)?;
+            Checked::Wait { wait, timeout } => {
+                let (snapshot, why) = self.wait_why(&wait, self.baseline_now(), timeout, cancel)?;
                 let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
                 screen.waited = Some(why);
                 Ok(Reply::Screen { screen })
@@ -365,18 +393,17 @@ impl Session {
                     let (cols, rows) = self.size();
                     crate::render::image_size(cols, rows, &picture.options)?;
                 }
-                let snapshot = match wait {
-                    Some(condition) => {
-                        let live =
-                            self.wait_screen(&condition, self.baseline_now(), timeout, cancel, None)?;
+                let (snapshot, waited) = match wait {
+                    Some(wait) => {
+                        let (live, why) = self.wait_why(&wait, self.baseline_now(), timeout, cancel)?;
                         // The wait reads the live screen; the picture is of the view asked for.
                         if scrolled_back == 0 {
-                            live
+                            (live, Some(why))
                         } else {
-                            self.snapshot_scrolled_back(scrolled_back)
+                            (self.snapshot_scrolled_back(scrolled_back), Some(why))
                         }
                     }
-                    None => self.snapshot_scrolled_back(scrolled_back),
+                    None => (self.snapshot_scrolled_back(scrolled_back), None),
                 };
                 let snapshot = if mask.is_empty() {
                     snapshot
@@ -394,6 +421,7 @@ impl Session {
                     text = lines.join("\n");
                 }
                 let mut screen = self.screen_of(&snapshot, text, true);
+                screen.waited = waited;
                 #[cfg(feature = "render")]
                 {
                     let options = png.as_ref().map(|p| p.options.clone()).unwrap_or_default();
@@ -421,6 +449,34 @@ impl Session {
                 };
                 Ok(Reply::Exit(status.into()))
             }
+        }
+    }
+
+    /// Waits as `wait` says, from `baseline`: the screen it ended on and why. A settling
+    /// wait turns the time running out into the screen as it is then, with what was still
+    /// true, and the program's exit into the screen it left.
+    fn wait_why(
+        &self,
+        wait: &CheckedWait,
+        baseline: crate::wait::Baseline,
+        timeout: Duration,
+        cancel: Option<&Cancel>,
+    ) -> Result<(Snapshot, String)> {
+        match self.wait_screen_why(&wait.condition, baseline, timeout, cancel, None) {
+            Err(crate::Error::Timeout(report)) if wait.settle => {
+                let report = report.to_string();
+                let why = crate::wait::still_true(&report).unwrap_or("still busy");
+                Ok((
+                    self.snapshot(),
+                    format!("not ready within {} ms: {why}", timeout.as_millis()),
+                ))
+            }
+            Err(crate::Error::ExitedWhileWaiting(_)) if wait.settle => {
+                let snapshot = self.snapshot();
+                let words = super::ExitReport::from(snapshot.exit_status().cloned()).words();
+                Ok((snapshot, words))
+            }
+            result => result,
         }
     }
 

@@ -41,6 +41,11 @@ pub struct LoggedOperation {
     /// Why its wait ended, when it had one (`matched /…/ at row 3`, `ready: …`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<String>,
+    /// Whether the program was waiting for input when the operation began, as the kernel
+    /// saw it (sends and captures without a wait; `None` where it was not asked or the
+    /// kernel cannot tell). The exporter makes a replay wait for ready where it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ready_before: Option<bool>,
     /// How many bytes of its input the log left out: a text over [`MAX_LOGGED_TEXT`] keeps
     /// only its start, ending in `…[N bytes]`.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -122,6 +127,7 @@ impl OperationLog {
         error: Option<String>,
         screen: Option<String>,
         waited: Option<String>,
+        ready_before: Option<bool>,
     ) {
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let (operation, input, cut_bytes) = bounded(operation);
@@ -132,6 +138,7 @@ impl OperationLog {
             error,
             screen,
             waited,
+            ready_before,
             cut_bytes,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -183,6 +190,7 @@ mod tests {
                 None,
                 Some(format!("{n}{big}")),
                 None,
+                None,
             );
         }
         let entries = log.entries();
@@ -194,6 +202,7 @@ mod tests {
                 &Operation::Info,
                 Instant::now(),
                 Some("failed".into()),
+                None,
                 None,
                 None,
             );
@@ -213,7 +222,7 @@ mod tests {
             capture: false,
             secret: false,
         };
-        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None, None);
+        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None, None, None);
         let entry = &log.entries()[0];
         assert_eq!(entry.cut_bytes, (1 << 20) - MAX_LOGGED_TEXT as u64);
         let super::super::Operation::Send { steps, .. } = &entry.operation else {
@@ -224,7 +233,7 @@ mod tests {
         };
         assert!(text.ends_with(&format!("…[{} bytes]", 1 << 20)) && text.len() < MAX_LOGGED_TEXT + 32);
         for _ in 0..1000 {
-            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None, None);
+            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None, None, None);
         }
         let (count, input, _) = log.usage();
         assert!(input <= MAX_INPUT_BYTES, "{input}");

@@ -134,6 +134,12 @@ pub enum WaitFor {
     Ready,
     /// A shell waits at its prompt ([`Condition::Prompt`]).
     Prompt,
+    /// [`Ready`](WaitFor::Ready) that never fails: when the time is up first, or the
+    /// program exits, the operation still succeeds with the screen as it is then, and its
+    /// `waited` says so (`not ready within 3000 ms: busy: sleep (pid 88) …`,
+    /// `exited with code 0`). What a face waits for when input has no wait of its own and
+    /// the caller wants to see what it did.
+    Settle,
 }
 
 impl WaitFor {
@@ -152,6 +158,7 @@ impl WaitFor {
             WaitFor::Cwd(re) => Condition::cwd(re)?,
             WaitFor::Ready => Condition::Ready,
             WaitFor::Prompt => Condition::Prompt,
+            WaitFor::Settle => Condition::Ready,
         })
     }
 }
@@ -172,6 +179,7 @@ impl WaitFor {
             WaitFor::Cwd(re) => format!("cwd /{re}/"),
             WaitFor::Ready => "ready".into(),
             WaitFor::Prompt => "prompt".into(),
+            WaitFor::Settle => "settle".into(),
         }
     }
 }
@@ -351,6 +359,7 @@ fn wait_as_object<S: serde::Serializer>(
         Some(WaitFor::Bell) => "bell",
         Some(WaitFor::Ready) => "ready",
         Some(WaitFor::Prompt) => "prompt",
+        Some(WaitFor::Settle) => "settle",
         other => return other.serialize(serializer),
     };
     let mut map = serializer.serialize_map(Some(1))?;

@@ -246,10 +246,14 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 entry.cut_bytes
             )));
         }
-        let next_waits = log.get(index + 1).is_some_and(|n| {
+        let next = log.get(index + 1);
+        let next_waits = next.is_some_and(|n| {
             matches!(n.operation, Operation::Wait { .. })
                 || matches!(&n.operation, Operation::Capture { wait: Some(_), .. })
         });
+        let ready_follows =
+            !next_waits && next.is_some_and(|n| n.error.is_none() && n.ready_before == Some(true));
+        let next_waits = next_waits || ready_follows;
         match &entry.operation {
             Operation::Info => {}
             Operation::Exit { .. } => out.push(Step2::Comment("the session was ended here".into())),
@@ -298,17 +302,21 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         Step::SleepMs(_) => continue,
                     });
                 }
-                if let Some(wait) = wait {
-                    out.push(Step2::Wait(wait.clone(), *timeout_ms));
+                match wait {
+                    Some(wait) => out.extend(replayed_wait(wait, entry, *timeout_ms)),
+                    // Nothing waited here, and the next operation found the program waiting
+                    // for input: the replay, faster than the agent, waits for that too.
+                    None if ready_follows => out.push(Step2::Wait(WaitFor::Ready, None)),
+                    None => {}
                 }
             }
             Operation::Wait {
                 condition,
                 timeout_ms,
-            } => out.push(Step2::Wait(condition.clone(), *timeout_ms)),
+            } => out.extend(replayed_wait(condition, entry, *timeout_ms)),
             Operation::Capture { wait, timeout_ms, .. } => {
                 if let Some(wait) = wait {
-                    out.push(Step2::Wait(wait.clone(), *timeout_ms));
+                    out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
                 let Some(screen) = &entry.screen else { continue };
                 if Some(index) == last_capture {
@@ -332,6 +340,22 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
     }
     settle_after_launch(&mut out);
     out
+}
+
+/// The replay's wait for a logged one: the same, except that a settling wait
+/// ([`WaitFor::Settle`]) replays as `Wait+Ready` only where the program was ready (a
+/// replay must not fail where the session went on without it).
+fn replayed_wait(wait: &WaitFor, entry: &LoggedOperation, timeout_ms: Option<u64>) -> Option<Step2> {
+    match wait {
+        WaitFor::Settle => {
+            let held = entry
+                .waited
+                .as_deref()
+                .is_some_and(|why| why.starts_with("ready") || why.starts_with("quiet"));
+            held.then_some(Step2::Wait(WaitFor::Ready, timeout_ms))
+        }
+        wait => Some(Step2::Wait(wait.clone(), timeout_ms)),
+    }
 }
 
 /// Makes the replay wait, after the launch's first wait, until the program reads the
@@ -458,7 +482,7 @@ pub fn to_tape(
                     WaitFor::Bell => format!("Wait+Bell{at}"),
                     WaitFor::Title(re) => format!("Wait+Title{at} {}", tape_regex(&re)),
                     WaitFor::Cwd(re) => format!("Wait+Cwd{at} {}", tape_regex(&re)),
-                    WaitFor::Ready => format!("Wait+Ready{at}"),
+                    WaitFor::Ready | WaitFor::Settle => format!("Wait+Ready{at}"),
                     WaitFor::Prompt => format!("Wait+Prompt{at}"),
                 });
             }
@@ -553,7 +577,7 @@ pub fn to_rust(
             WaitFor::Bell => "Condition::Bell".into(),
             WaitFor::Title(re) => format!("Condition::title({})?", raw(re)),
             WaitFor::Cwd(re) => format!("Condition::cwd({})?", raw(re)),
-            WaitFor::Ready => "Condition::Ready".into(),
+            WaitFor::Ready | WaitFor::Settle => "Condition::Ready".into(),
             WaitFor::Prompt => "Condition::Prompt".into(),
         };
         let timeout = timeout.map_or("s.timeout()".to_string(), |ms| {

@@ -21,7 +21,7 @@ use serde_json::json;
 use tuipilot::Operation;
 use tuipilot::operation::{Screen, SvgRequest, WaitFor};
 
-use crate::error::{ErrorCode, Failure};
+use crate::error::Failure;
 
 /// `println!` through [`output::say`], returning its error from the calling function.
 macro_rules! say {
@@ -131,8 +131,10 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 steps,
                 wait: if wait_command {
                     Some(WaitFor::Command)
-                } else if wait_ready || ready_by_default {
+                } else if wait_ready {
                     Some(WaitFor::Ready)
+                } else if ready_by_default {
+                    Some(WaitFor::Settle)
                 } else {
                     wait.map(WaitFor::Text)
                 },
@@ -140,25 +142,13 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 capture: capture || wait_command,
                 secret,
             };
-            let reply = match call(name, operation, timeout_ms) {
-                Err(e) if ready_by_default && e.code == ErrorCode::Timeout => {
-                    // The report's note says what the program was still doing.
-                    let doing = e
-                        .report
-                        .as_deref()
-                        .and_then(tuipilot::wait::still_true)
-                        .unwrap_or(e.message.as_str());
-                    eprintln!(
-                        "tuipilot: not ready within the timeout ({}); the screen as it is now",
-                        output::printable(doing)
-                    );
-                    call(name, Operation::capture_text(), None)?
-                }
-                reply => reply?,
-            };
+            let reply = call(name, operation, timeout_ms)?;
             match reply.get("screen") {
                 Some(screen) => {
                     let screen: Screen = decode(screen.clone())?;
+                    if let Some(busy) = screen.waited.as_deref().filter(|w| w.starts_with("not ready")) {
+                        eprintln!("tuipilot: {}; the screen as it is now", output::printable(busy));
+                    }
                     if wait_command && !json {
                         say!("{}", command_words(&screen));
                     }

@@ -44,7 +44,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     // tell), or has exited; or, asked for, the screen has been quiet a while.
     let settle = operations.len();
     operations.push(Operation::Wait {
-        condition: stable.map_or(WaitFor::Ready, WaitFor::StableMs),
+        condition: stable.map_or(WaitFor::Settle, WaitFor::StableMs),
         timeout_ms,
     });
     operations.push(Operation::Capture {
@@ -77,6 +77,12 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
             reply => reply?,
         };
         if let tuipilot::Reply::Screen { screen: s } = reply {
+            if let Some(busy) = s.waited.as_deref().filter(|w| w.starts_with("not ready")) {
+                eprintln!(
+                    "tuipilot: {}; the screen as it is now",
+                    super::output::printable(busy)
+                );
+            }
             screen = Some(s);
         }
     }

@@ -185,7 +185,7 @@ impl State {
                 // reads again (`wait_ready: false` sends and returns at once).
                 let ready_by_default = wait.is_none() && args.wait_ready != Some(false);
                 let wait = if ready_by_default {
-                    Some(WaitFor::Ready)
+                    Some(WaitFor::Settle)
                 } else {
                     wait
                 };
@@ -201,29 +201,14 @@ impl State {
                     capture,
                     secret: args.secret == Some(true),
                 };
-                let session = self.session(&name)?;
-                let reply = match session.apply(&operation) {
-                    // Still busy: the screen as it is, and why, rather than an error (no
-                    // wait was asked for).
-                    Err(e) if ready_by_default && e.kind() == tuipilot::ErrorKind::Timeout => {
-                        let report = e.to_string();
-                        let why = tuipilot::wait::still_true(&report)
-                            .unwrap_or("still busy")
-                            .to_string();
-                        if let Reply::Screen { screen } = session.apply(&Operation::capture_text())? {
-                            let mut result = screen_result(&name, screen, false);
-                            result.content.push(ContentBlock::text(format!(
-                                "not ready within {} ms: {why}",
-                                timeout_ms.unwrap_or(DEFAULT_READY_MS)
-                            )));
-                            return Ok(result);
-                        }
-                        return Err(e.into());
+                match self.session(&name)?.apply(&operation)? {
+                    Reply::Screen { screen } => {
+                        // Still busy when the time was up: the screen as it is, and why.
+                        let busy = screen.waited.clone().filter(|w| w.starts_with("not ready"));
+                        let mut result = screen_result(&name, screen, false);
+                        result.content.extend(busy.map(ContentBlock::text));
+                        Ok(result)
                     }
-                    reply => reply?,
-                };
-                match reply {
-                    Reply::Screen { screen } => Ok(screen_result(&name, screen, false)),
                     _ => Ok(CallToolResult::success(vec![ContentBlock::text("sent")])),
                 }
             }
