@@ -106,6 +106,20 @@ pub struct Cursor {
     pub blinking: bool,
 }
 
+impl Cursor {
+    /// Where it is, as every report writes it: `cursor at row 3, col 12` (0-based, the
+    /// row first), with `, hidden` when the program hides it.
+    pub fn words(&self) -> String {
+        cursor_words(self.row, self.col, self.visible)
+    }
+}
+
+/// The one spelling of a cursor's place ([`Cursor::words`]), for the faces' reports too.
+pub(crate) fn cursor_words(row: u16, col: u16, visible: bool) -> String {
+    let hidden = if visible { "" } else { ", hidden" };
+    format!("cursor at row {row}, col {col}{hidden}")
+}
+
 /// A regex match on the screen: its row, its starting column, and the matched text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {

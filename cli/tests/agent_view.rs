@@ -35,6 +35,25 @@ fn capture_json_says_how_settled_the_screen_is_and_which_rows_changed() {
 }
 
 #[test]
+fn capture_trim_leaves_out_the_blank_bottom_rows_and_the_default_keeps_them() {
+    let dir = Dir::new();
+    start_bash(&dir, "b");
+    dir.ok(&["wait", "-s", "b", "--text", r"^\$$"]);
+    let whole = dir.ok(&["capture", "-s", "b"]);
+    assert_eq!(whole.lines().count(), 24, "every row by default: {whole:?}");
+    let trimmed = dir.ok(&["capture", "-s", "b", "--trim"]);
+    assert_eq!(trimmed, "$\n");
+    let json = dir.json(&["capture", "-s", "b", "--trim", "--json"]);
+    assert_eq!(json["text"], "$", "{json}");
+    assert_eq!(json["empty_rows_below"], 23, "{json}");
+    assert_eq!(
+        json["cursor"],
+        json!({"row": 0, "col": 2, "visible": true}),
+        "{json}"
+    );
+}
+
+#[test]
 fn capture_changed_prints_a_header_and_only_the_changed_rows() {
     let dir = Dir::new();
     start_bash(&dir, "b");
@@ -53,7 +72,7 @@ fn capture_changed_prints_a_header_and_only_the_changed_rows() {
     let view = dir.ok(&["capture", "-s", "b", "--changed"]);
     let lines: Vec<&str> = view.lines().collect();
     assert!(
-        lines[0].starts_with("80x24 · cursor 2,2 · settled ") && lines[0].ends_with(" ms"),
+        lines[0].starts_with("80x24 · cursor at row 2, col 2 · settled ") && lines[0].ends_with(" ms"),
         "{view}"
     );
     assert_eq!(
@@ -107,7 +126,10 @@ async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
     )
     .await;
     let view = &texts(&only)[0];
-    assert!(view.starts_with("80x24 · cursor 2,4 · settled "), "{view}");
+    assert!(
+        view.starts_with("80x24 · cursor at row 4, col 2 · settled "),
+        "{view}"
+    );
     assert!(
         view.ends_with(" ms\n   2 | $ echo more\n   3 | more\n   4 | $"),
         "{view}"

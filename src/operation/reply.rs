@@ -204,13 +204,14 @@ impl Screen {
 }
 
 impl Screen {
-    /// One line about the screen: `80x24 · cursor 12,5 · settled 340 ms · alt screen`
-    /// (the cursor as COL,ROW, like mouse targets; `alt screen` only when on it; how the
-    /// program ended once it has).
+    /// One line about the screen: `80x24 · cursor at row 5, col 12 · settled 340 ms · alt
+    /// screen` (the cursor as every report writes it, [`Cursor::words`](crate::Cursor::words);
+    /// `alt screen` only when on it; how the program ended once it has).
     pub fn header(&self) -> String {
+        let cursor = &self.cursor;
         let mut parts = vec![
             format!("{}x{}", self.cols, self.rows),
-            format!("cursor {},{}", self.cursor.col, self.cursor.row),
+            crate::snapshot::cursor_words(cursor.row, cursor.col, cursor.visible),
             format!("settled {} ms", self.settled_ms),
         ];
         if self.alternate_screen {

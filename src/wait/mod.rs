@@ -143,7 +143,7 @@ impl fmt::Display for Condition {
                 write!(f, "the screen to stay unchanged for {} ms", d.as_millis())
             }
             Condition::Exit => write!(f, "the program to exit"),
-            Condition::CursorAt(r, c) => write!(f, "the cursor at row {r}, column {c}"),
+            Condition::CursorAt(r, c) => write!(f, "the cursor at row {r}, col {c}"),
             Condition::CommandDone => write!(f, "the next command to finish (OSC 133;D)"),
             Condition::Bell => write!(f, "a bell"),
             Condition::Title(re) => write!(f, "the title to match /{re}/"),
@@ -248,13 +248,7 @@ impl fmt::Display for WaitError {
         }
         let (cols, rows) = self.screen.size();
         let cursor = self.screen.cursor();
-        writeln!(
-            f,
-            "screen ({cols}x{rows}, cursor at row {} col {}{}):",
-            cursor.row,
-            cursor.col,
-            if cursor.visible { "" } else { ", hidden" }
-        )?;
+        writeln!(f, "screen ({cols}x{rows}, {}):", cursor.words())?;
         let (listing, last) = self.screen.numbered_rows(&[]);
         f.write_str(&listing)?;
         let rows = self.screen.rows().len();
@@ -507,7 +501,7 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
         Condition::Stable(_) if state.exit.is_some() => "the program has exited: the screen is final".into(),
         Condition::Stable(_) => format!("quiet for {} ms", quiet.as_millis()),
         Condition::Exit => "exited".into(),
-        Condition::CursorAt(row, col) => format!("the cursor is at row {row}, column {col}"),
+        Condition::CursorAt(row, col) => format!("the cursor is at row {row}, col {col}"),
         Condition::CommandDone => match state.terminal.signals().last_exit_code() {
             Some(code) => format!("command done (OSC 133), exit {code}"),
             None => "command done (OSC 133)".into(),

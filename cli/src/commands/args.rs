@@ -165,6 +165,10 @@ pub(super) enum Command {
         /// alt screen).
         #[arg(long, conflicts_with_all = ["ansi", "scrollback", "png"])]
         changed: bool,
+        /// Leave out the blank rows at the bottom of the screen, as MCP does (with --json,
+        /// `empty_rows_below` says how many there were). The default prints every row.
+        #[arg(long, conflicts_with_all = ["ansi", "changed"])]
+        trim: bool,
         /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
         /// keeping columns: clocks, timestamps, pids (repeatable).
         #[arg(long, value_name = "REGEX")]

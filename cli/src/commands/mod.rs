@@ -216,6 +216,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             ansi,
             scrollback,
             changed,
+            trim,
             mask,
             png,
             svg,
@@ -251,6 +252,20 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             if changed && !json {
                 say!("{}", screen.changed_view());
                 return Ok(());
+            }
+            if trim {
+                let (text, empty_below) = screen.trimmed_text();
+                if !json {
+                    say!("{text}");
+                    return Ok(());
+                }
+                let mut value = serde_json::to_value(Screen {
+                    text: text.to_string(),
+                    ..screen.clone()
+                })
+                .map_err(|e| Failure::internal(e.to_string()))?;
+                value["empty_rows_below"] = serde_json::json!(empty_below);
+                return print_json(name, &value);
             }
             print_screen(name, json, &screen, true)
         }
