@@ -343,6 +343,15 @@ fn describe_is_a_catalogue() {
             .any(|k| k == "PageDown")
     );
     assert_eq!(catalogue["exit_codes"].as_object().unwrap().len(), 3);
+    assert!(
+        catalogue["readiness"]["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == "wait --ready"),
+        "{}",
+        catalogue["readiness"]
+    );
     let codes: Vec<&str> = catalogue["protocol"]["error_codes"]
         .as_array()
         .unwrap()

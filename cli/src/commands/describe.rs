@@ -75,6 +75,14 @@ pub(super) fn describe() -> Value {
             "modes": "encoded for the program's tracking mode (9, 1000, 1002, 1003) and encoding (X10, 1005, 1006, 1015, 1016); refused with exit 2 when it enabled none; `mouse` in capture --json and info shows them",
         },
         "focus": "send --focus in|out sends CSI I / CSI O when the program enabled focus events (mode 1004); refused otherwise",
+        "readiness": {
+            "what": "ready: the program has finished reacting and waits for input — every process of the terminal's foreground group asleep and one blocked reading the terminal (read, or poll/select/epoll watching it), no output unread and no input unread — asked of the kernel, confirmed a few milliseconds later (after a timer due within 50 ms)",
+            "where": "Linux on x86_64 and aarch64, from /proc; elsewhere, or where /proc cannot be read, a quiet screen stands in and the reply says so",
+            "fallback_quiet_ms": tuipilot::wait::READY_FALLBACK_QUIET.as_millis(),
+            "commands": ["wait --ready", "wait --prompt", "send --wait-ready", "send --capture (ready, then the screen as it is with why)", "start --wait-ready", "once (settles on ready)"],
+            "protocol": "{\"ready\":null}, {\"prompt\":null}, {\"settle\":null} as a wait",
+            "reasons": ["ready: vim (pid 4711) reading the terminal", "busy: sleep (pid 88) sleeping on a timer (clock_nanosleep)", "not ready within 3000 ms: busy: …"],
+        },
         "exit_codes": {
             "0": "success",
             "1": "a wait or condition was not met (timeout, or the program exited first)",
