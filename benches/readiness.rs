@@ -195,6 +195,22 @@ fn short(error: &tuipilot::Error) -> String {
     format!("{} ({why})", report.lines().next().unwrap_or(""))
 }
 
+/// A fresh folder, removed when dropped.
+struct Folder(std::path::PathBuf);
+
+impl Drop for Folder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn work_folder(case: &str) -> Result<Folder, String> {
+    let name: String = case.chars().filter(char::is_ascii_alphanumeric).collect();
+    let dir = std::env::temp_dir().join(format!("tuipilot-readiness-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    Ok(Folder(dir))
+}
+
 fn installed(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(program).is_file()))
@@ -206,7 +222,10 @@ fn measure(case: &Case, rounds: usize) -> Result<(Vec<f64>, usize, usize), Strin
     for (key, value) in case.env {
         builder = builder.env(*key, *value);
     }
+    // A folder of its own: nano, ended by a hangup, saves its buffer where it runs.
+    let work = work_folder(case.name)?;
     let s = builder
+        .cwd(&work.0)
         .size(100, 30)
         .isolated()
         .spawn()
