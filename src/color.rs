@@ -21,7 +21,9 @@ pub enum Color {
     Rgb(u8, u8, u8),
 }
 
-/// The 16 ANSI colour names, by index (SGR 30–37 and 90–97).
+/// The names of the 16 palette colours, by index, as ratatui's and crossterm's `Color`
+/// spell them (`Gray` is 7, SGR 37; `DarkGray` 8; `LightRed`…`LightCyan` 9–14; `White` 15,
+/// SGR 97): a test names the colour the way the app's code does.
 pub const ANSI_NAMES: [&str; 16] = [
     "black",
     "red",
@@ -30,37 +32,51 @@ pub const ANSI_NAMES: [&str; 16] = [
     "blue",
     "magenta",
     "cyan",
+    "gray",
+    "dark-gray",
+    "light-red",
+    "light-green",
+    "light-yellow",
+    "light-blue",
+    "light-magenta",
+    "light-cyan",
     "white",
-    "bright-black",
-    "bright-red",
-    "bright-green",
-    "bright-yellow",
-    "bright-blue",
-    "bright-magenta",
-    "bright-cyan",
-    "bright-white",
 ];
 
-/// Other names for the 16: ratatui's and crossterm's (`Gray` is 7, `DarkGray` 8,
-/// `LightRed` 9 …). Note that their `White` is index 15, `bright-white` here; `white` is 7,
-/// as SGR 37 names it.
+/// Other names for the 16: the spellings `grey`, and the terminals' `bright-*` for 8–15.
 const ALIASES: [(&str, u8); 10] = [
-    ("gray", 7),
     ("grey", 7),
-    ("dark-gray", 8),
     ("dark-grey", 8),
-    ("light-red", 9),
-    ("light-green", 10),
-    ("light-yellow", 11),
-    ("light-blue", 12),
-    ("light-magenta", 13),
-    ("light-cyan", 14),
+    ("bright-black", 8),
+    ("bright-red", 9),
+    ("bright-green", 10),
+    ("bright-yellow", 11),
+    ("bright-blue", 12),
+    ("bright-magenta", 13),
+    ("bright-cyan", 14),
+    ("bright-white", 15),
 ];
+
+/// When `expected` and `found` are one palette colour's normal and bright versions (7 and
+/// 15 most often: SGR 37 is ratatui's `Gray`, its `White` is 15), which name means which.
+pub fn normal_or_bright_hint(expected: Color, found: Color) -> Option<String> {
+    match (expected, found) {
+        (Color::Indexed(e), Color::Indexed(f)) if e < 16 && f < 16 && e.abs_diff(f) == 8 => {
+            let name = |i: u8| ANSI_NAMES[usize::from(i)];
+            Some(format!(
+                "`{}` is palette {e} and `{}` palette {f}: the normal and bright versions of one colour (ratatui's names; numbers work too)",
+                name(e),
+                name(f)
+            ))
+        }
+        _ => None,
+    }
+}
 
 impl Color {
-    /// A colour by name: the 16 ANSI names (`yellow`, `bright-blue`), ratatui's
-    /// (`LightRed`, `DarkGray`; case, `-` and `_` do not matter), `default`, `#rrggbb`,
-    /// or a palette index (`208`).
+    /// A colour by name: ratatui's names for the 16 ([`ANSI_NAMES`]: `Yellow`, `Gray` = 7,
+    /// `DarkGray` = 8, `LightRed` = 9, `White` = 15; case, `-` and `_` do not matter), the
+    /// terminals' `bright-*` for 8–15, `default`, `#rrggbb`, or a palette index (`208`).
     pub fn named(name: &str) -> Option<Color> {
         let key: String = name
             .trim()
@@ -424,6 +440,16 @@ mod names {
         assert_eq!(Color::named("LightRed"), Some(Color::Indexed(9)));
         assert_eq!(Color::named("Dark_Gray"), Some(Color::Indexed(8)));
         assert_eq!(Color::named("bright-white"), Some(Color::Indexed(15)));
+        // ratatui's names exactly: White is 15, Gray 7.
+        assert_eq!(Color::named("White"), Some(Color::Indexed(15)));
+        assert_eq!(Color::named("Gray"), Some(Color::Indexed(7)));
+        assert_eq!(Color::named("light_magenta"), Some(Color::Indexed(13)));
+        assert_eq!(Color::Indexed(7).to_string(), "gray (7)");
+        assert!(
+            normal_or_bright_hint(Color::Indexed(15), Color::Indexed(7))
+                .is_some_and(|h| h.starts_with("`white` is palette 15 and `gray` palette 7"))
+        );
+        assert_eq!(normal_or_bright_hint(Color::Indexed(1), Color::Indexed(2)), None);
         assert_eq!(Color::named("#ff8800"), Some(Color::Rgb(255, 136, 0)));
         assert_eq!(Color::named("208"), Some(Color::Indexed(208)));
         assert_eq!(Color::named("default"), Some(Color::Default));

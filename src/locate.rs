@@ -14,6 +14,7 @@ use std::panic::Location;
 use crate::color::Color;
 use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, Style, compile};
+use crate::style::UnderlineStyle;
 use crate::wait::Condition;
 
 /// The cells of every match of `re` (as [`Snapshot::find_regex`] finds them; a match
@@ -59,7 +60,8 @@ pub struct Locator {
     spans: Vec<Span>,
 }
 
-/// Which attributes a located cell must have; unset ones may be anything.
+/// Which attributes a located cell must have; unset ones may be anything. Every attribute
+/// a cell records can be asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StyleMatch {
     /// The foreground colour.
@@ -68,20 +70,43 @@ pub struct StyleMatch {
     pub bg: Option<Color>,
     /// Bold or not.
     pub bold: Option<bool>,
+    /// Dim (faint) or not.
+    pub dim: Option<bool>,
     /// Italic or not.
     pub italic: Option<bool>,
-    /// Underlined or not.
+    /// Underlined (in any style) or not.
     pub underline: Option<bool>,
+    /// Underlined in this style (`Single` also matches a plain SGR 4).
+    pub underline_style: Option<UnderlineStyle>,
+    /// The underline's colour (`Default`: the text's colour).
+    pub underline_color: Option<Color>,
     /// Inverse (reverse video) or not.
     pub inverse: Option<bool>,
+    /// Struck through or not.
+    pub strikethrough: Option<bool>,
+    /// Blinking or not.
+    pub blink: Option<bool>,
+    /// Hidden (concealed) or not.
+    pub hidden: Option<bool>,
+    /// Overlined or not.
+    pub overline: Option<bool>,
 }
 
 fn colour(name: &str) -> Result<Color> {
     Color::named(name).ok_or_else(|| Error::InvalidArgument {
         message: format!(
-            "unknown colour `{name}`: use an ANSI name (yellow, bright-blue), a ratatui name (LightRed, DarkGray), #rrggbb, a palette index or default"
+            "unknown colour `{name}`: use ratatui's names (Yellow, Gray = 7, DarkGray = 8, LightRed, White = 15), bright-* for 8-15, #rrggbb, a palette index or default"
         ),
     })
+}
+
+/// How a cell is underlined, with a plain SGR 4 counted as `Single`.
+fn underline_kind(style: &Style) -> UnderlineStyle {
+    match (style.underline, style.underline_style) {
+        (false, _) => UnderlineStyle::None,
+        (true, UnderlineStyle::None) => UnderlineStyle::Single,
+        (true, kind) => kind,
+    }
 }
 
 impl StyleMatch {
@@ -90,7 +115,7 @@ impl StyleMatch {
         StyleMatch::default()
     }
 
-    /// This foreground, by name (`yellow`, `LightRed`, `#ff8800`, `208`).
+    /// This foreground, by name (`Yellow`, `LightRed`, `White` = 15, `#ff8800`, `208`).
     pub fn fg(mut self, name: &str) -> Result<StyleMatch> {
         self.fg = Some(colour(name)?);
         Ok(self)
@@ -108,16 +133,34 @@ impl StyleMatch {
         self
     }
 
+    /// Dim (faint).
+    pub fn dim(mut self) -> StyleMatch {
+        self.dim = Some(true);
+        self
+    }
+
     /// Italic.
     pub fn italic(mut self) -> StyleMatch {
         self.italic = Some(true);
         self
     }
 
-    /// Underlined.
+    /// Underlined, in any style.
     pub fn underline(mut self) -> StyleMatch {
         self.underline = Some(true);
         self
+    }
+
+    /// Underlined in this style (`UnderlineStyle::None`: not underlined).
+    pub fn underline_style(mut self, style: UnderlineStyle) -> StyleMatch {
+        self.underline_style = Some(style);
+        self
+    }
+
+    /// An underline of this colour, by name.
+    pub fn underline_color(mut self, name: &str) -> Result<StyleMatch> {
+        self.underline_color = Some(colour(name)?);
+        Ok(self)
     }
 
     /// Inverse video — how most TUIs draw a selection.
@@ -126,29 +169,109 @@ impl StyleMatch {
         self
     }
 
+    /// Struck through — how todo apps draw a task done.
+    pub fn strikethrough(mut self) -> StyleMatch {
+        self.strikethrough = Some(true);
+        self
+    }
+
+    /// Blinking.
+    pub fn blink(mut self) -> StyleMatch {
+        self.blink = Some(true);
+        self
+    }
+
+    /// Hidden (concealed).
+    pub fn hidden(mut self) -> StyleMatch {
+        self.hidden = Some(true);
+        self
+    }
+
+    /// Overlined.
+    pub fn overline(mut self) -> StyleMatch {
+        self.overline = Some(true);
+        self
+    }
+
     /// Whether `style` has every attribute asked for.
     pub fn matches(&self, style: &Style) -> bool {
-        self.fg.is_none_or(|c| c == style.fg)
-            && self.bg.is_none_or(|c| c == style.bg)
-            && self.bold.is_none_or(|b| b == style.bold)
-            && self.italic.is_none_or(|b| b == style.italic)
-            && self.underline.is_none_or(|b| b == style.underline)
-            && self.inverse.is_none_or(|b| b == style.inverse)
+        self.mismatch(style).is_none()
+    }
+
+    /// The first attribute `style` lacks, in words (`fg is gray (7), not white (15)`).
+    fn mismatch(&self, style: &Style) -> Option<String> {
+        let flags = [
+            (self.bold, style.bold, "bold"),
+            (self.dim, style.dim, "dim"),
+            (self.italic, style.italic, "italic"),
+            (self.underline, style.underline, "underline"),
+            (self.inverse, style.inverse, "inverse"),
+            (self.strikethrough, style.strikethrough, "strikethrough"),
+            (self.blink, style.blink, "blink"),
+            (self.hidden, style.hidden, "hidden"),
+            (self.overline, style.overline, "overline"),
+        ];
+        for (wanted, has, word) in flags {
+            match wanted {
+                Some(true) if !has => return Some(format!("not {word}")),
+                Some(false) if has => return Some(word.to_string()),
+                _ => {}
+            }
+        }
+        if let Some(kind) = self.underline_style
+            && kind != underline_kind(style)
+        {
+            return Some(format!("underline {:?}, not {kind:?}", underline_kind(style)).to_lowercase());
+        }
+        let colours = [
+            (self.fg, style.fg, "fg"),
+            (self.bg, style.bg, "bg"),
+            (self.underline_color, style.underline_color, "underline colour"),
+        ];
+        for (wanted, has, which) in colours {
+            match wanted {
+                Some(wanted) if wanted != has => {
+                    let mut words = format!("{which} is {has}, not {wanted}");
+                    if let Some(hint) = crate::color::normal_or_bright_hint(wanted, has) {
+                        words.push_str(&format!(" — {hint}"));
+                    }
+                    return Some(words);
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// A wait for text matching `pattern` drawn in this style (every cell of some match):
     /// `s.wait(&StyleMatch::new().inverse().on("Cherry")?)` waits for the selection to
-    /// reach Cherry, and a failure says so in words.
+    /// reach Cherry, and a failure says so in words, with the style the text had.
     pub fn on(&self, pattern: &str) -> Result<Condition> {
         let re = compile(pattern)?;
+        let found_re = re.clone();
         let wanted = self.clone();
-        Ok(Condition::described(
+        let told = self.clone();
+        Ok(Condition::explained(
             format!("text matching /{pattern}/ drawn {self}"),
             // Evaluated on every new screen: no copy of the snapshot.
             move |snap| {
                 spans_of(snap, &re)
                     .into_iter()
                     .any(|span| span_styles(snap, span).all(|s| wanted.matches(&s)))
+            },
+            move |snap| {
+                let spans = spans_of(snap, &found_re);
+                let Some(span) = spans.first() else {
+                    return Some(format!("no text matches /{}/", found_re.as_str()));
+                };
+                let (col, style) = (span.cols.0..)
+                    .zip(span_styles(snap, *span))
+                    .find(|(_, s)| !told.matches(s))?;
+                let why = told.mismatch(&style).unwrap_or_default();
+                Some(format!(
+                    "the first match, at row {} col {col}, is drawn {style}: {why}",
+                    span.row
+                ))
             },
         ))
     }
@@ -159,9 +282,14 @@ impl fmt::Display for StyleMatch {
         let mut words: Vec<String> = Vec::new();
         for (value, word) in [
             (self.bold, "bold"),
+            (self.dim, "dim"),
             (self.italic, "italic"),
             (self.underline, "underline"),
             (self.inverse, "inverse"),
+            (self.strikethrough, "strikethrough"),
+            (self.blink, "blink"),
+            (self.hidden, "hidden"),
+            (self.overline, "overline"),
         ] {
             match value {
                 Some(true) => words.push(word.into()),
@@ -169,11 +297,17 @@ impl fmt::Display for StyleMatch {
                 None => {}
             }
         }
+        if let Some(kind) = self.underline_style {
+            words.push(format!("underline-style={kind:?}").to_lowercase());
+        }
         if let Some(fg) = self.fg {
             words.push(format!("fg={fg}"));
         }
         if let Some(bg) = self.bg {
             words.push(format!("bg={bg}"));
+        }
+        if let Some(colour) = self.underline_color {
+            words.push(format!("underline-color={colour}"));
         }
         if words.is_empty() {
             f.write_str("in any style")
@@ -297,10 +431,10 @@ impl Locator {
         }
         for span in &self.spans {
             for (col, style) in (span.cols.0..).zip(span_styles(&self.snapshot, *span)) {
-                if !expected.matches(&style) {
+                if let Some(why) = expected.mismatch(&style) {
                     return Err(self.fail(
                         format!("{} {expected}", self.what),
-                        format!("row {} column {col} is {style}", span.row),
+                        format!("row {} column {col} is {style} ({why})", span.row),
                     ));
                 }
             }

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use tuipilot::{Condition, Error, ErrorKind, ExitStatus, Input, Session, StyleMatch};
+use tuipilot::{Condition, Error, ErrorKind, ExitStatus, Input, Session, StyleMatch, UnderlineStyle};
 
 fn sh(script: &str) -> Session {
     Session::builder("sh")
@@ -570,7 +570,7 @@ fn locators_assert_text_style_and_count_in_words() {
     let report = err.to_string();
     assert!(
         report.starts_with(&format!(
-            "tests/session.rs:{line}: expected /Banana/ inverse fg=yellow (3), found row 1 column 2 is default"
+            "tests/session.rs:{line}: expected /Banana/ inverse fg=yellow (3), found row 1 column 2 is default (not inverse)"
         )),
         "{report}"
     );
@@ -600,6 +600,114 @@ fn a_wait_on_a_style_waits_for_the_selection_to_move() {
             .contains("waiting for text matching /Durian/ drawn inverse"),
         "{err}"
     );
+}
+
+#[test]
+fn every_attribute_a_cell_records_can_be_asserted_and_a_miss_says_which() {
+    let s = sh(
+        "printf '\\033[2mdim\\033[0m \\033[3mital\\033[0m \\033[4:3;58;5;1mcurly\\033[0m \\033[9mdone\\033[0m \\033[5mblink\\033[0m \\033[8mhid\\033[0m \\033[53mover\\033[0m \\033[4mplain\\033[0m end'; sleep 60",
+    );
+    let screen = s.wait_for_text("end").unwrap();
+    let located = |re: &str| screen.locate(re).unwrap();
+    located("dim").assert_style(&StyleMatch::new().dim()).unwrap();
+    located("ital").assert_style(&StyleMatch::new().italic()).unwrap();
+    let curly = StyleMatch::new()
+        .underline_style(UnderlineStyle::Curly)
+        .underline_color("red")
+        .unwrap();
+    located("curly").assert_style(&curly).unwrap();
+    located("done")
+        .assert_style(&StyleMatch::new().strikethrough())
+        .unwrap();
+    located("blink").assert_style(&StyleMatch::new().blink()).unwrap();
+    screen
+        .locate_cells(0, 26..29)
+        .assert_style(&StyleMatch::new().hidden())
+        .unwrap();
+    located("over")
+        .assert_style(&StyleMatch::new().overline())
+        .unwrap();
+    // A plain SGR 4 is a single underline.
+    located("plain")
+        .assert_style(&StyleMatch::new().underline_style(UnderlineStyle::Single))
+        .unwrap();
+    let err = located("plain").assert_style(&curly).unwrap_err().to_string();
+    assert!(
+        err.contains("found row 0 column 35 is underline (underline single, not curly)"),
+        "{err}"
+    );
+    let err = located("done")
+        .assert_style(&StyleMatch::new().strikethrough().dim())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is strikethrough (not dim)"), "{err}");
+}
+
+#[test]
+fn colour_names_are_ratatuis_and_a_normal_for_bright_miss_says_which_name_is_which() {
+    // ratatui's Color::White is palette 15 (SGR 97), its Gray 7 (SGR 37).
+    let s = sh("printf '\\033[37mgray\\033[0m \\033[97mwhite\\033[0m \\033[90mdark\\033[0m'; sleep 60");
+    let screen = s.wait_for_text("dark").unwrap();
+    let fg = |name: &str| StyleMatch::new().fg(name).unwrap();
+    screen.locate("gray").unwrap().assert_style(&fg("Gray")).unwrap();
+    screen.locate("gray").unwrap().assert_style(&fg("7")).unwrap();
+    screen
+        .locate("white")
+        .unwrap()
+        .assert_style(&fg("White"))
+        .unwrap();
+    screen
+        .locate("white")
+        .unwrap()
+        .assert_style(&fg("bright-white"))
+        .unwrap();
+    screen
+        .locate("dark")
+        .unwrap()
+        .assert_style(&fg("DarkGray"))
+        .unwrap();
+    let err = screen
+        .locate("gray")
+        .unwrap()
+        .assert_style(&fg("White"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("fg is gray (7), not white (15) — `white` is palette 15 and `gray` palette 7"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_timed_out_style_wait_says_the_style_it_found() {
+    let s = sh("printf '\\033[1;37mCherry\\033[0m'; sleep 60");
+    s.wait_for_text("Cherry").unwrap();
+    let err = s
+        .wait_timeout(
+            &StyleMatch::new()
+                .bold()
+                .fg("White")
+                .unwrap()
+                .on("Cherry")
+                .unwrap(),
+            Duration::from_millis(100),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "note: the first match, at row 0 col 0, is drawn bold fg=gray (7): fg is gray (7), not white (15)"
+        ),
+        "{err}"
+    );
+    let err = s
+        .wait_timeout(
+            &StyleMatch::new().on("Durian").unwrap(),
+            Duration::from_millis(100),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("note: no text matches /Durian/"), "{err}");
 }
 
 #[test]

@@ -35,6 +35,9 @@ pub use ready::{READY_FALLBACK_QUIET, still_true};
 /// A test on a snapshot, for [`Condition::Predicate`].
 pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;
 
+/// What a failed wait's report says the screen held instead, for a [`Condition::Explained`].
+pub type Explain = Arc<dyn Fn(&Snapshot) -> Option<String> + Send + Sync>;
+
 /// What a wait waits for.
 #[derive(Clone)]
 pub enum Condition {
@@ -69,6 +72,9 @@ pub enum Condition {
     /// A caller-supplied test with the words a failed wait's report uses for it
     /// ([`Condition::described`]).
     Described(String, Predicate),
+    /// A [`Described`](Condition::Described) test that also says, when the wait fails, what
+    /// the screen held instead (`"Cherry" is drawn bold fg=white (15)`).
+    Explained(String, Predicate, Explain),
     /// The program has finished reacting and waits for input, as the kernel sees it (see
     /// [`readiness`](crate::readiness)): every process of the terminal's foreground group
     /// asleep, one blocked on the terminal, no output or input in flight; seen twice a few
@@ -130,6 +136,16 @@ impl Condition {
     ) -> Condition {
         Condition::Described(what.into(), Arc::new(test))
     }
+
+    /// A named test on each new screen, and what to say about the last screen when the
+    /// wait fails (a note in the report).
+    pub fn explained(
+        what: impl Into<String>,
+        test: impl Fn(&Snapshot) -> bool + Send + Sync + 'static,
+        explain: impl Fn(&Snapshot) -> Option<String> + Send + Sync + 'static,
+    ) -> Condition {
+        Condition::Explained(what.into(), Arc::new(test), Arc::new(explain))
+    }
 }
 
 impl fmt::Display for Condition {
@@ -149,7 +165,7 @@ impl fmt::Display for Condition {
             Condition::Title(re) => write!(f, "the title to match /{re}/"),
             Condition::Cwd(re) => write!(f, "the working directory (OSC 7) to match /{re}/"),
             Condition::Predicate(_) => write!(f, "a condition on the screen"),
-            Condition::Described(what, _) => f.write_str(what),
+            Condition::Described(what, _) | Condition::Explained(what, ..) => f.write_str(what),
             Condition::Ready => write!(f, "the program to wait for input"),
             Condition::Prompt => write!(f, "the shell to wait at its prompt"),
         }
@@ -429,7 +445,9 @@ pub(crate) fn wait_until(
                 let cursor = state.snapshot().cursor();
                 (cursor.row, cursor.col) == (*row, *col)
             }
-            Condition::Predicate(test) | Condition::Described(_, test) => test(&state.snapshot()),
+            Condition::Predicate(test) | Condition::Described(_, test) | Condition::Explained(_, test, _) => {
+                test(&state.snapshot())
+            }
             Condition::CommandDone => state.terminal.signals().commands_finished > baseline.commands,
             Condition::Bell => state.terminal.bells() > baseline.bells,
             Condition::Title(re) => re.is_match(state.terminal.title()),
@@ -510,7 +528,7 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
         Condition::Title(re) => format!("the title matches /{re}/"),
         Condition::Cwd(re) => format!("the working directory matches /{re}/"),
         Condition::Predicate(_) => "the condition held".into(),
-        Condition::Described(what, _) => format!("{what}: held"),
+        Condition::Described(what, _) | Condition::Explained(what, ..) => format!("{what}: held"),
         Condition::Ready | Condition::Prompt => "ready".into(),
     }
 }
@@ -572,6 +590,7 @@ fn failure(
             "the program has sent no OSC 133 marks: it is not a shell with shell integration (bash, zsh and fish get it unless started with --no-shell-integration; an rc file that replaces PROMPT_COMMAND removes bash's)".into(),
         ),
         Condition::Title(_) => notes.push(format!("the title is {:?}", screen.title)),
+        Condition::Explained(_, _, explain) => notes.extend(explain(&screen)),
         Condition::Cwd(_) => notes.push(match &signals.cwd {
             Some(cwd) => format!("the working directory reported last is {cwd:?}"),
             None => "the program has reported no working directory (OSC 7)".into(),
