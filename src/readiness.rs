@@ -66,6 +66,18 @@ impl Readiness {
         matches!(self, Readiness::Ready { .. })
     }
 
+    /// Whether the program is at work rather than asleep: a thread running, or output or
+    /// input still on its way. (Asleep — on a timer, a child, a pipe — it may still be busy,
+    /// but it writes nothing until something wakes it.)
+    pub fn is_working(&self) -> bool {
+        match self {
+            Readiness::Busy { why, .. } => {
+                why == "running" || why.starts_with("output not yet") || why.starts_with("input not yet")
+            }
+            _ => false,
+        }
+    }
+
     fn busy(process: Option<&Process>, why: impl Into<String>) -> Readiness {
         Readiness::Busy {
             pid: process.map(|p| p.pid),
@@ -159,6 +171,21 @@ fn unread_input(slave: &std::path::Path) -> libc::c_int {
     {
         Ok(file) => pending_bytes(file.as_raw_fd()),
         Err(_) => 0,
+    }
+}
+
+/// Whether thread `tid` of this process is running or runnable right now (where the
+/// kernel says; elsewhere, never). The session asks it of its PTY reader: between its
+/// `read` returning and the bytes being counted, output is in no queue a probe can see.
+pub(crate) fn own_thread_running(tid: i32) -> bool {
+    #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        linux::state_letter(&format!("/proc/self/task/{tid}")).as_deref() == Some("R")
+    }
+    #[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+    {
+        let _ = tid;
+        false
     }
 }
 
@@ -338,7 +365,7 @@ mod linux {
 
     /// The state letter (`R`, `S`, `Z`, …) in the `stat` file of a process or thread
     /// directory.
-    fn state_letter(dir: &str) -> Option<String> {
+    pub(super) fn state_letter(dir: &str) -> Option<String> {
         let text = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
         split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
     }

@@ -130,3 +130,81 @@ fn crossterm_starts_without_a_stall_and_reads_the_right_keys() {
         .unwrap_or_else(|e| panic!("{key}: {e}"));
     }
 }
+
+/// Adds `task` to the todo fixture and waits for its row; the screen the wait returned.
+fn add_task(s: &tuipilot::Session, task: &str) -> tuipilot::Snapshot {
+    s.send_text(task).unwrap();
+    s.send_and_wait(
+        &Input::keys("Enter").unwrap(),
+        &Condition::text(&format!(r"\d+\. {task}$")).unwrap(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_wait_hands_back_the_whole_frame_of_a_program_that_writes_it_in_pieces() {
+    // The second half of every frame — the status bar among it — comes 10 ms after the
+    // first: a wait for the new task's row matches on the first half.
+    let s = common::fixture_session("todo")
+        .args(["--gap-ms", "10"])
+        .size(60, 16)
+        .spawn()
+        .unwrap();
+    s.wait_for_text("0 tasks, 0 done").unwrap();
+    for n in 1..=3 {
+        let screen = add_task(&s, &format!("task {n}"));
+        screen
+            .locate_row(15)
+            .assert_text(&format!("^{n} tasks, 0 done"))
+            .unwrap();
+    }
+    // Without whole frames the same wait returns the torn frame: the row, the old count.
+    let torn = common::fixture_session("todo")
+        .args(["--gap-ms", "10"])
+        .size(60, 16)
+        .whole_frames(false)
+        .spawn()
+        .unwrap();
+    torn.wait_for_text("0 tasks, 0 done").unwrap();
+    let screen = add_task(&torn, "task 1");
+    assert_eq!(screen.row(15).map(str::trim_end), Some("0 tasks, 0 done"));
+}
+
+#[test]
+fn a_synchronized_update_is_seen_whole_however_long_it_takes() {
+    // 100 ms between the halves, longer than any quiet period: the frame before is what
+    // waits see until the update ends.
+    let s = common::fixture_session("todo")
+        .args(["--gap-ms", "100", "--sync"])
+        .size(60, 16)
+        .whole_frames(false)
+        .spawn()
+        .unwrap();
+    s.wait_for_text("0 tasks, 0 done").unwrap();
+    let screen = add_task(&s, "task 1");
+    screen.locate_row(15).assert_text("^1 tasks, 0 done").unwrap();
+    screen
+        .locate("task 1")
+        .unwrap()
+        .assert_style(
+            &tuipilot::StyleMatch::new()
+                .bold()
+                .fg("White")
+                .unwrap()
+                .bg("Blue")
+                .unwrap(),
+        )
+        .unwrap();
+    // Enter on an empty line marks it done: struck through.
+    let screen = s
+        .send_and_wait(
+            &Input::keys("Enter").unwrap(),
+            &Condition::text("1 done").unwrap(),
+        )
+        .unwrap();
+    screen
+        .locate("task 1")
+        .unwrap()
+        .assert_style(&tuipilot::StyleMatch::new().strikethrough())
+        .unwrap();
+}

@@ -46,6 +46,7 @@ pub struct SessionBuilder {
     secret_input: bool,
     record_title: Option<String>,
     kernel_readiness: bool,
+    whole_frames: bool,
 }
 
 /// Where a recording goes.
@@ -87,6 +88,7 @@ impl SessionBuilder {
             record_input: true,
             secret_input: false,
             kernel_readiness: true,
+            whole_frames: true,
             record_title: None,
         }
     }
@@ -128,6 +130,16 @@ impl SessionBuilder {
     /// they do where the kernel cannot tell.
     pub fn kernel_readiness(mut self, on: bool) -> Self {
         self.kernel_readiness = on;
+        self
+    }
+
+    /// Whether a wait that matched returns only once the frame is complete (the default):
+    /// the program ready again, or its output quiet for
+    /// [`FRAME_QUIET`](crate::wait::FRAME_QUIET), at most
+    /// [`FRAME_LIMIT`](crate::wait::FRAME_LIMIT) — and the condition still true on it. Off,
+    /// a wait returns on the first screen that matches, which may be half drawn.
+    pub fn whole_frames(mut self, on: bool) -> Self {
+        self.whole_frames = on;
         self
     }
 
@@ -352,10 +364,9 @@ impl SessionBuilder {
                 let _ = recorder.finish();
             }
         })?;
-        let shared = Arc::new(Shared::new(State::new(
-            terminal,
-            OutputRing::new(self.log_capacity),
-        )));
+        let mut state = State::new(terminal, OutputRing::new(self.log_capacity));
+        state.whole_frames = self.whole_frames;
+        let shared = Arc::new(Shared::new(state));
         if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {
             shared.set_probe(crate::readiness::Probe::new(
                 master,

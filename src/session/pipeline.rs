@@ -67,6 +67,7 @@ const MAX_LOCKED_BYTES: usize = 128 * 1024;
 /// Reads the PTY and hands chunks to the parser thread, so reading and parsing run on
 /// separate cores.
 pub(super) fn read_loop(mut reader: Box<dyn Read + Send>, chunks: SyncSender<Chunk>, shared: &Shared) {
+    shared.note_reader_thread();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
         let n = match reader.read(&mut buf) {

@@ -36,6 +36,8 @@ pub(crate) struct Shared {
     in_flight: AtomicUsize,
     /// Asks the kernel whether the program waits for input (set once the PTY exists).
     probe: std::sync::OnceLock<crate::readiness::Probe>,
+    /// The PTY reader thread's id (0 until it has started, or where there is none).
+    reader_tid: std::sync::atomic::AtomicI32,
 }
 
 pub(crate) struct State {
@@ -53,6 +55,8 @@ pub(crate) struct State {
     /// before: how long the screen has been settled.
     pub(crate) screen_fingerprint: u64,
     pub(crate) changed_at: Instant,
+    /// Whether waits hand back whole frames (`SessionBuilder::whole_frames`).
+    pub(crate) whole_frames: bool,
 }
 
 impl State {
@@ -68,6 +72,7 @@ impl State {
             closed: false,
             screen_fingerprint,
             changed_at: Instant::now(),
+            whole_frames: true,
         }
     }
 
@@ -97,6 +102,7 @@ impl Shared {
             rung: Condvar::new(),
             in_flight: AtomicUsize::new(0),
             probe: std::sync::OnceLock::new(),
+            reader_tid: std::sync::atomic::AtomicI32::new(0),
         }
     }
 
@@ -113,6 +119,22 @@ impl Shared {
     /// Bytes read from the PTY and not yet on the screen.
     pub(crate) fn in_flight(&self) -> usize {
         self.in_flight.load(Ordering::SeqCst)
+    }
+
+    /// Notes the calling thread as the PTY reader.
+    pub(crate) fn note_reader_thread(&self) {
+        #[cfg(target_os = "linux")]
+        // SAFETY: gettid has no preconditions.
+        self.reader_tid.store(unsafe { libc::gettid() }, Ordering::SeqCst);
+    }
+
+    /// Whether the PTY reader is at work: output read from the terminal and not yet
+    /// counted as in flight.
+    pub(crate) fn reader_at_work(&self) -> bool {
+        match self.reader_tid.load(Ordering::SeqCst) {
+            0 => false,
+            tid => crate::readiness::own_thread_running(tid),
+        }
     }
 
     /// Gives the session its readiness probe (once).

@@ -4,6 +4,13 @@
 //! [`Terminal`] knows nothing of processes: it takes output bytes and keeps the screen.
 //! A session feeds it from the PTY reader; tests and tools can feed it recorded streams.
 //!
+//! Synchronized output (mode 2026) is honoured as terminals that support it do: between
+//! `CSI ? 2026 h` and `CSI ? 2026 l` the program draws its next frame, and the screen
+//! shown — [`snapshot`](Terminal::snapshot), [`text`](Terminal::text), what waits read — is
+//! the frame from before, until the update ends or [`SYNC_HOLD_LIMIT`] passes (a program
+//! that never ends its update is shown as it is). A frame begun and ended within one batch
+//! of output costs nothing; one that spans batches costs a copy of the screen.
+//!
 //! ```
 //! use tuipilot::Terminal;
 //!
@@ -64,6 +71,17 @@ pub const MAX_TITLE_BYTES: usize = 4096;
 pub const MAX_CELL_BYTES: usize = 22;
 
 pub(crate) type Parser = vt100::Parser<Events>;
+
+/// How long a synchronized update may hold the last frame on show.
+pub const SYNC_HOLD_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+const SYNC_BEGIN: &[u8] = b"\x1b[?2026h";
+const SYNC_END: &[u8] = b"\x1b[?2026l";
+
+/// Where `needle` first occurs in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
 
 /// Events vt100 reports only through callbacks.
 #[derive(Default)]
@@ -138,6 +156,8 @@ pub struct Terminal {
     fault: Option<String>,
     /// The start of a UTF-8 character whose remaining bytes have not arrived yet.
     utf8_hold: Vec<u8>,
+    /// The screen shown while a synchronized update is drawn, and since when.
+    frame: Option<(Snapshot, std::time::Instant)>,
 }
 
 impl Terminal {
@@ -173,6 +193,7 @@ impl Terminal {
             responder: Responder::new(options.theme, options.cell_size),
             fault: None,
             utf8_hold: Vec::new(),
+            frame: None,
         }
     }
 
@@ -194,7 +215,42 @@ impl Terminal {
         };
         let (now, later) = input.split_at(input.len() - incomplete_utf8_tail(input));
         self.utf8_hold = later.to_vec();
-        self.contained(|layer, parser, responder| layer.process(now, parser, responder));
+        // An update that begins here and does not end in this batch keeps the screen from
+        // before it on show.
+        let mut rest = now;
+        while let Some(at) = find(rest, SYNC_BEGIN) {
+            let (before, from) = rest.split_at(at + SYNC_BEGIN.len());
+            let (before, begin) = before.split_at(at);
+            self.feed(before);
+            if self.frame.is_none() && !self.layer.modes.synchronized && find(from, SYNC_END).is_none() {
+                self.frame = Some((self.live_snapshot(), std::time::Instant::now()));
+            }
+            self.feed(begin);
+            rest = from;
+        }
+        self.feed(rest);
+        if !self.layer.modes.synchronized {
+            self.frame = None;
+        }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        if !bytes.is_empty() {
+            self.contained(|layer, parser, responder| layer.process(bytes, parser, responder));
+        }
+    }
+
+    /// The frame a synchronized update holds on show, while it may.
+    fn held_frame(&self) -> Option<&Snapshot> {
+        self.frame
+            .as_ref()
+            .filter(|(_, since)| since.elapsed() < SYNC_HOLD_LIMIT)
+            .map(|(frame, _)| frame)
+    }
+
+    /// Whether the program is drawing a synchronized update (mode 2026) right now.
+    pub fn synchronized(&self) -> bool {
+        self.layer.modes.synchronized
     }
 
     /// Runs `work` on the parser, turning a panic into a recorded fault.
@@ -226,8 +282,15 @@ impl Terminal {
             .map(|m| Error::TerminalFault { message: m.clone() })
     }
 
-    /// A copy of the visible screen.
+    /// A copy of the visible screen (during a synchronized update, the frame before it).
     pub fn snapshot(&self) -> Snapshot {
+        match self.held_frame() {
+            Some(frame) => frame.clone(),
+            None => self.live_snapshot(),
+        }
+    }
+
+    fn live_snapshot(&self) -> Snapshot {
         let screen = self.parser.screen();
         Snapshot::from_screen(
             screen,
@@ -240,6 +303,9 @@ impl Terminal {
 
     /// The visible screen as text, the same as `snapshot().text()` but cheaper.
     pub fn text(&self) -> String {
+        if let Some(frame) = self.held_frame() {
+            return frame.text();
+        }
         let screen = self.parser.screen();
         let cols = screen.size().1.get();
         let text = screen
@@ -255,6 +321,14 @@ impl Terminal {
 
     /// The cursor's row as text, trailing spaces trimmed.
     pub fn cursor_row_text(&self) -> String {
+        if let Some(frame) = self.held_frame() {
+            let row = frame.cursor().row;
+            return frame
+                .row(row)
+                .unwrap_or_default()
+                .trim_end_matches(' ')
+                .to_string();
+        }
         let screen = self.parser.screen();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let row = screen.cursor_position().0.min(rows.saturating_sub(1));
@@ -313,6 +387,8 @@ impl Terminal {
     /// Changes the grid size (rows are cut or padded; there is no reflow).
     pub fn resize(&mut self, cols: u16, rows: u16) -> Result<()> {
         check_size(cols, rows)?;
+        // A frame held from before is of the old size: show the live screen.
+        self.frame = None;
         if let (Some(r), Some(c)) = (std::num::NonZeroU16::new(rows), std::num::NonZeroU16::new(cols)) {
             self.parser.set_size(r, c);
         }

@@ -311,6 +311,7 @@ fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -
         9 | 1000 | 1002 | 1003 => flag(MouseTracking::from_mode(mode) == Some(modes.mouse.tracking)),
         1005 | 1006 | 1015 | 1016 => flag(MouseEncoding::from_mode(mode) == Some(modes.mouse.encoding)),
         1004 => flag(modes.focus_events),
+        2026 => flag(modes.synchronized),
         2027 => flag(modes.grapheme_clusters),
         2004 => flag(screen.bracketed_paste()),
         _ => 0,

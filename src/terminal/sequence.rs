@@ -22,6 +22,9 @@ pub(crate) struct EmulatedModes {
     pub modify_other_keys: u8,
     /// Grapheme-cluster widths, `CSI ? 2027 h` (see `clusters`).
     pub grapheme_clusters: bool,
+    /// Synchronized output, `CSI ? 2026 h`: an update is being drawn (see
+    /// [`Terminal`](crate::Terminal)'s frame hold).
+    pub synchronized: bool,
     /// The kitty keyboard protocol's flag stacks.
     pub kitty: KittyStacks,
 }
@@ -35,6 +38,7 @@ impl Default for EmulatedModes {
             focus_events: false,
             modify_other_keys: 0,
             grapheme_clusters: false,
+            synchronized: false,
             kitty: KittyStacks::default(),
         }
     }

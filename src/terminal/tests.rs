@@ -144,7 +144,8 @@ fn mode_reports() {
     assert_eq!(same_when_split(b"\x1b[?1h\x1b[?1$p").1, b"\x1b[?1;1$y");
     assert_eq!(same_when_split(b"\x1b[?2004h\x1b[?2004$p").1, b"\x1b[?2004;1$y");
     assert_eq!(same_when_split(b"\x1b[?7l\x1b[?7$p").1, b"\x1b[?7;2$y");
-    assert_eq!(same_when_split(b"\x1b[?2026$p").1, b"\x1b[?2026;0$y");
+    assert_eq!(same_when_split(b"\x1b[?2026$p").1, b"\x1b[?2026;2$y");
+    assert_eq!(same_when_split(b"\x1b[?2026h\x1b[?2026$p").1, b"\x1b[?2026;1$y");
     assert_eq!(same_when_split(b"\x1b[4h\x1b[4$p").1, b"\x1b[4;1$y");
 }
 
@@ -543,4 +544,26 @@ fn attributes_vt100_drops_are_kept_in_the_cells_and_out_of_the_text() {
     assert_eq!(curly.underline_style, crate::UnderlineStyle::Curly);
     assert_eq!(curly.underline_color, crate::Color::Indexed(1));
     assert!(!curly.italic, "4:3 was read as italic");
+}
+
+#[test]
+fn a_synchronized_update_shows_the_frame_before_it_until_it_ends() {
+    let mut t = term();
+    t.process(b"old frame\r\nstatus: old");
+    // The next frame arrives in pieces inside an update.
+    t.process(b"\x1b[?2026h\x1b[H\x1b[2Jnew frame");
+    assert!(t.synchronized());
+    assert_eq!(t.snapshot().rows()[..2], ["old frame", "status: old"]);
+    assert_eq!(t.text().lines().next(), Some("old frame"));
+    assert_eq!(t.cursor_row_text(), "status: old");
+    t.process(b"\r\nstatus: new\x1b[?2026l");
+    assert!(!t.synchronized());
+    assert_eq!(t.snapshot().rows()[..2], ["new frame", "status: new"]);
+    // Begun and ended in one batch: the finished frame, nothing held.
+    t.process(b"\x1b[?2026h\x1b[Hnext frame\x1b[?2026l");
+    assert_eq!(t.snapshot().row(0), Some("next frame"));
+    // A resize shows the live screen.
+    t.process(b"\x1b[?2026h\x1b[Hlive");
+    t.resize(60, 10).unwrap();
+    assert_eq!(t.snapshot().row(0), Some("live frame"));
 }

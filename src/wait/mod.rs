@@ -374,6 +374,70 @@ impl OutputScan {
     }
 }
 
+/// A wait that matched while the program was still writing returns once the output has
+/// been quiet this long (where the kernel cannot say the program is ready again sooner).
+pub const FRAME_QUIET: Duration = Duration::from_millis(30);
+
+/// The longest a wait that matched waits for the frame to complete (output that never
+/// pauses — a flood, a progress bar — is taken as it is then).
+pub const FRAME_LIMIT: Duration = Duration::from_millis(250);
+
+/// Conditions on what the screen shows: a match on a frame half drawn is not a match.
+fn reads_the_screen(condition: &Condition) -> bool {
+    matches!(
+        condition,
+        Condition::Text(_)
+            | Condition::NoText(_)
+            | Condition::Line(_)
+            | Condition::Output(_)
+            | Condition::CursorAt(..)
+            | Condition::Predicate(_)
+            | Condition::Described(..)
+            | Condition::Explained(..)
+    )
+}
+
+/// Waits, the lock released, until the frame being drawn is complete: no output in
+/// flight and the program ready for input (as the kernel sees it), or no output for
+/// [`FRAME_QUIET`] while no thread of it runs (a writer preempted under load is not
+/// done); at most until `until`. Returns the state locked again.
+fn until_frame_complete<'a>(
+    shared: &'a Shared,
+    mut state: MutexGuard<'a, State>,
+    until: Instant,
+    cancelled: Option<&AtomicBool>,
+) -> MutexGuard<'a, State> {
+    let mut output = state.log.total();
+    let mut quiet_since = Instant::now();
+    loop {
+        let now = Instant::now();
+        if now >= until || cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) || state.exit.is_some() {
+            return state;
+        }
+        if state.log.total() != output {
+            output = state.log.total();
+            quiet_since = now;
+        }
+        if now.duration_since(quiet_since) >= FRAME_QUIET {
+            return state;
+        }
+        if !state.terminal.synchronized() {
+            drop(state);
+            let now = ready::readiness(shared);
+            state = shared.lock();
+            if now.is_ready() && state.log.total() == output {
+                return state;
+            }
+            // A writer preempted mid-frame is quiet but not done.
+            if now.is_working() {
+                quiet_since = Instant::now();
+            }
+        }
+        let wake = until.min(quiet_since + FRAME_QUIET).min(now + ready::READY_POLL);
+        state = shared.sleep(state, wake.saturating_duration_since(now));
+    }
+}
+
 /// Far enough to be "never" for a wait, near enough not to overflow an `Instant`.
 const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
@@ -398,6 +462,8 @@ pub(crate) fn wait_until(
     let mut last_fingerprint = baseline.fingerprint;
     let mut changed = !baseline.require_change;
     let mut quiet_since = start;
+    // The output's length when the frame was last seen complete.
+    let mut frame_complete_at: Option<u64> = None;
     loop {
         if let Some(fault) = state.terminal.fault() {
             return Err(fault);
@@ -460,6 +526,17 @@ pub(crate) fn wait_until(
             // Handled by `wait_ready`.
             Condition::Ready | Condition::Prompt => false,
         };
+        // A match returns on a whole frame: once the program has finished writing it,
+        // checked again on what it finished.
+        let whole = !state.whole_frames
+            || !reads_the_screen(condition)
+            || now >= deadline
+            || frame_complete_at == Some(state.log.total());
+        if holds && !whole {
+            state = until_frame_complete(shared, state, deadline.min(now + FRAME_LIMIT), cancelled);
+            frame_complete_at = Some(state.log.total());
+            continue;
+        }
         if holds {
             let why = held(condition, &state, now.duration_since(quiet_since));
             return Ok(Satisfied::Screen(state.snapshot(), why));

@@ -13,7 +13,7 @@ use crate::readiness::Readiness;
 use crate::session::Shared;
 
 /// How often a readiness wait asks the kernel while the program is busy.
-const READY_POLL: Duration = Duration::from_millis(2);
+pub(super) const READY_POLL: Duration = Duration::from_millis(2);
 /// How long after a first "ready" a readiness wait asks again to confirm it.
 const READY_CONFIRM: Duration = Duration::from_millis(3);
 /// A program waiting on the terminal with a timer due within this on any of its threads
@@ -37,22 +37,25 @@ pub fn still_true(report: &str) -> Option<&str> {
         .map(|(_, why)| why)
 }
 
-/// Whether the session's program waits for input now: output the reader holds that is not
-/// yet on the screen keeps it busy, then the kernel is asked.
+/// Whether the session's program waits for input now: the kernel is asked, then output
+/// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
 pub(crate) fn readiness(shared: &Shared) -> Readiness {
-    if shared.in_flight() > 0 {
+    let answer = match shared.probe() {
+        Some(probe) => probe.check(),
+        None => Readiness::Unknown {
+            why: "the session's terminal cannot be probed".into(),
+        },
+    };
+    // Asked after the kernel: output the program wrote before it went to read is then
+    // in the terminal (seen above), in the reader's hands, in flight, or on the screen.
+    if shared.in_flight() > 0 || shared.reader_at_work() {
         return Readiness::Busy {
             pid: None,
             program: None,
             why: "output not yet on the screen".into(),
         };
     }
-    match shared.probe() {
-        Some(probe) => probe.check(),
-        None => Readiness::Unknown {
-            why: "the session's terminal cannot be probed".into(),
-        },
-    }
+    answer
 }
 
 /// [`Condition::Ready`]: asks the kernel every [`READY_POLL`] (and on every output), and

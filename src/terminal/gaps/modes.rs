@@ -1,5 +1,5 @@
 //! The modes and limits the gap layer keeps for vt100: DECSET/DECRST of the modes it
-//! emulates or tracks itself (autowrap, 1047/1048, mouse, focus, mode 2027), and the
+//! emulates or tracks itself (autowrap, 1047/1048, mouse, focus, modes 2026 and 2027), and the
 //! budget that bounds REP.
 
 use super::{Action, GapLayer, REP_CELLS_PER_BYTE};
@@ -56,6 +56,8 @@ impl GapLayer {
                 self.modes.focus_events = set;
             } else if number == Some(2027) {
                 self.modes.grapheme_clusters = set;
+            } else if number == Some(2026) {
+                self.modes.synchronized = set;
             }
             match (number, set) {
                 (Some(7), _) => self.modes.autowrap = set,
