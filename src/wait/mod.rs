@@ -398,7 +398,8 @@ fn reads_the_screen(condition: &Condition) -> bool {
 }
 
 /// Waits, the lock released, until the frame being drawn is complete: no output in
-/// flight and the program ready for input (as the kernel sees it), or no output for
+/// flight and the program ready for input (as the kernel sees it, twice
+/// [`READY_CONFIRM`](ready::READY_CONFIRM) apart with no output between), or no output for
 /// [`FRAME_QUIET`] while no thread of it runs (a writer preempted under load is not
 /// done); at most until `until`. Returns the state locked again.
 fn until_frame_complete<'a>(
@@ -409,6 +410,11 @@ fn until_frame_complete<'a>(
 ) -> MutexGuard<'a, State> {
     let mut output = state.log.total();
     let mut quiet_since = Instant::now();
+    // When ready was first seen with this much output: it must be seen again
+    // `READY_CONFIRM` later with no output between. A write the program made just before
+    // it went to read can still be on its way through the kernel's PTY buffers, in no
+    // queue a probe can see.
+    let mut ready_since: Option<(Instant, u64)> = None;
     loop {
         let now = Instant::now();
         if now >= until || cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) || state.exit.is_some() {
@@ -417,6 +423,7 @@ fn until_frame_complete<'a>(
         if state.log.total() != output {
             output = state.log.total();
             quiet_since = now;
+            ready_since = None;
         }
         if now.duration_since(quiet_since) >= FRAME_QUIET {
             return state;
@@ -425,15 +432,25 @@ fn until_frame_complete<'a>(
             drop(state);
             let now = ready::readiness(shared);
             state = shared.lock();
-            if now.is_ready() && state.log.total() == output {
-                return state;
+            let seen = Instant::now();
+            match ready_since {
+                _ if !now.is_ready() || state.log.total() != output => ready_since = None,
+                Some((first, at)) if at == output && seen.duration_since(first) >= ready::READY_CONFIRM => {
+                    return state;
+                }
+                Some(_) => {}
+                None => ready_since = Some((seen, output)),
             }
             // A writer preempted mid-frame is quiet but not done.
             if now.is_working() {
-                quiet_since = Instant::now();
+                quiet_since = seen;
             }
         }
-        let wake = until.min(quiet_since + FRAME_QUIET).min(now + ready::READY_POLL);
+        let poll = match ready_since {
+            Some((first, _)) => (first + ready::READY_CONFIRM).max(now + Duration::from_micros(200)),
+            None => now + ready::READY_POLL,
+        };
+        let wake = until.min(quiet_since + FRAME_QUIET).min(poll);
         state = shared.sleep(state, wake.saturating_duration_since(now));
     }
 }

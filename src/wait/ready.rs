@@ -15,7 +15,7 @@ use crate::session::Shared;
 /// How often a readiness wait asks the kernel while the program is busy.
 pub(super) const READY_POLL: Duration = Duration::from_millis(2);
 /// How long after a first "ready" a readiness wait asks again to confirm it.
-const READY_CONFIRM: Duration = Duration::from_millis(3);
+pub(super) const READY_CONFIRM: Duration = Duration::from_millis(3);
 /// A program waiting on the terminal with a timer due within this on any of its threads
 /// (a debounced redraw, an event loop's next tick: fzf redraws 45 ms after a key) is
 /// confirmed only after the timer has fired, as it may draw then without new input.
