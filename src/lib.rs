@@ -75,7 +75,8 @@ pub use operation::{Operation, Reply, StartSpec};
 pub use process::ExitStatus;
 pub use readiness::Readiness;
 pub use session::{
-    Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, Mark, Session, SessionBuilder, WaitStart,
+    Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, LiveLocator, Mark, Session, SessionBuilder,
+    WaitStart,
 };
 pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style, UnderlineStyle};
 pub use terminal::{

@@ -353,7 +353,7 @@ impl Snapshot {
 }
 
 impl Locator {
-    fn of_matches(snapshot: &Snapshot, re: &regex::Regex, what: String) -> Locator {
+    pub(crate) fn of_matches(snapshot: &Snapshot, re: &regex::Regex, what: String) -> Locator {
         Locator {
             spans: spans_of(snapshot, re),
             snapshot: snapshot.clone(),
@@ -379,11 +379,13 @@ impl Locator {
         self.snapshot.style_at(span.row, span.cols.0)
     }
 
-    #[track_caller]
-    fn fail(&self, expected: String, found: String) -> Error {
+    /// The failed assertion's error, reported at `caller`, with the screen saved when a
+    /// test is running.
+    pub(crate) fn failure(&self, caller: &'static Location<'static>, miss: Miss) -> Error {
+        let Miss { expected, found } = miss;
         let artifacts = crate::artifacts::write(&self.snapshot, &format!("expected {expected}"), 0, 0);
         Error::Assertion(Box::new(AssertionError {
-            caller: Location::caller(),
+            caller,
             expected,
             found,
             screen: self.marked_screen(),
@@ -391,61 +393,99 @@ impl Locator {
         }))
     }
 
+    /// `Ok(self)`, or the failure `miss` describes, reported at the caller.
+    #[track_caller]
+    fn verdict(&self, miss: Option<Miss>) -> Result<&Locator> {
+        match miss {
+            Some(miss) => Err(self.failure(Location::caller(), miss)),
+            None => Ok(self),
+        }
+    }
+
+    /// What [`assert_visible`](Self::assert_visible) finds wrong, if anything.
+    pub(crate) fn visible_miss(&self) -> Option<Miss> {
+        self.spans
+            .is_empty()
+            .then(|| Miss::new(format!("{} on the screen", self.what), "nothing"))
+    }
+
+    /// What [`assert_count`](Self::assert_count) finds wrong, if anything.
+    pub(crate) fn count_miss(&self, expected: usize) -> Option<Miss> {
+        (self.count() != expected)
+            .then(|| Miss::new(format!("{expected} of {}", self.what), self.count().to_string()))
+    }
+
+    /// What [`assert_text`](Self::assert_text) finds wrong with `re`, if anything.
+    pub(crate) fn text_miss(&self, re: &regex::Regex) -> Option<Miss> {
+        let text = self.text();
+        (self.spans.is_empty() || !re.is_match(&text))
+            .then(|| Miss::new(format!("{} to read /{re}/", self.what), format!("{text:?}")))
+    }
+
+    /// What [`assert_style`](Self::assert_style) finds wrong, if anything.
+    pub(crate) fn style_miss(&self, expected: &StyleMatch) -> Option<Miss> {
+        let wanted = format!("{} {expected}", self.what);
+        if self.spans.is_empty() {
+            return Some(Miss::new(wanted, "nothing located"));
+        }
+        for span in &self.spans {
+            for (col, style) in (span.cols.0..).zip(span_styles(&self.snapshot, *span)) {
+                if let Some(why) = expected.mismatch(&style) {
+                    return Some(Miss::new(
+                        wanted,
+                        format!("row {} column {col} is {style} ({why})", span.row),
+                    ));
+                }
+            }
+        }
+        None
+    }
+
     /// Asserts that something was located.
     #[track_caller]
     pub fn assert_visible(&self) -> Result<&Locator> {
-        if self.spans.is_empty() {
-            return Err(self.fail(format!("{} on the screen", self.what), "nothing".into()));
-        }
-        Ok(self)
+        self.verdict(self.visible_miss())
     }
 
     /// Asserts how many matches were located.
     #[track_caller]
     pub fn assert_count(&self, expected: usize) -> Result<&Locator> {
-        if self.count() != expected {
-            return Err(self.fail(
-                format!("{expected} of {}", self.what),
-                format!("{}", self.count()),
-            ));
-        }
-        Ok(self)
+        self.verdict(self.count_miss(expected))
     }
 
     /// Asserts that the located text matches `pattern`.
     #[track_caller]
     pub fn assert_text(&self, pattern: &str) -> Result<&Locator> {
         let re = compile(pattern)?;
-        let text = self.text();
-        if self.spans.is_empty() || !re.is_match(&text) {
-            return Err(self.fail(format!("{} to read /{pattern}/", self.what), format!("{text:?}")));
-        }
-        Ok(self)
+        self.verdict(self.text_miss(&re))
     }
 
     /// Asserts that every located cell of every match has the style asked for.
     #[track_caller]
     pub fn assert_style(&self, expected: &StyleMatch) -> Result<&Locator> {
-        if self.spans.is_empty() {
-            return Err(self.fail(format!("{} {expected}", self.what), "nothing located".into()));
-        }
-        for span in &self.spans {
-            for (col, style) in (span.cols.0..).zip(span_styles(&self.snapshot, *span)) {
-                if let Some(why) = expected.mismatch(&style) {
-                    return Err(self.fail(
-                        format!("{} {expected}", self.what),
-                        format!("row {} column {col} is {style} ({why})", span.row),
-                    ));
-                }
-            }
-        }
-        Ok(self)
+        self.verdict(self.style_miss(expected))
     }
 
     /// The screen with `^` under every located cell.
     fn marked_screen(&self) -> String {
         let marks: Vec<(u16, u16, u16)> = self.spans.iter().map(|s| (s.row, s.cols.0, s.cols.1)).collect();
         self.snapshot.numbered_rows(&marks).0
+    }
+}
+
+/// What a locator assertion found wrong: what it expected and what it found, in words.
+#[derive(Clone, Debug)]
+pub(crate) struct Miss {
+    pub(crate) expected: String,
+    pub(crate) found: String,
+}
+
+impl Miss {
+    fn new(expected: impl Into<String>, found: impl Into<String>) -> Miss {
+        Miss {
+            expected: expected.into(),
+            found: found.into(),
+        }
     }
 }
 

@@ -208,3 +208,59 @@ fn a_synchronized_update_is_seen_whole_however_long_it_takes() {
         .assert_style(&tuipilot::StyleMatch::new().strikethrough())
         .unwrap();
 }
+
+#[test]
+fn assertions_that_retry_hold_once_the_program_has_drawn_what_they_expect() {
+    // Half of each frame comes 100 ms late and waits return on the first match: only an
+    // assertion that retries sees the status bar catch up.
+    let s = common::fixture_session("todo")
+        .args(["--gap-ms", "100"])
+        .size(60, 16)
+        .whole_frames(false)
+        .spawn()
+        .unwrap();
+    s.locate("0 tasks, 0 done").unwrap().assert_visible().unwrap();
+    s.send_text("buy milk\r").unwrap();
+    let screen = s.locate_row(15).assert_text("^1 tasks, 0 done").unwrap();
+    screen.locate("buy milk").unwrap().assert_visible().unwrap();
+    let selected = tuipilot::StyleMatch::new()
+        .bold()
+        .fg("White")
+        .unwrap()
+        .bg("Blue")
+        .unwrap();
+    s.locate("buy milk").unwrap().assert_style(&selected).unwrap();
+    s.locate(r"\d\. ").unwrap().assert_count(1).unwrap();
+    s.send_text("\r").unwrap();
+    s.locate("buy milk")
+        .unwrap()
+        .assert_style(&tuipilot::StyleMatch::new().strikethrough())
+        .unwrap();
+    s.locate("0 done").unwrap().assert_gone().unwrap();
+}
+
+#[test]
+fn an_assertion_that_retries_fails_after_its_time_with_the_locators_report() {
+    let s = common::fixture_session("todo").size(60, 16).spawn().unwrap();
+    s.locate("0 tasks").unwrap().assert_visible().unwrap();
+    let durian = s
+        .locate("Durian")
+        .unwrap()
+        .within(std::time::Duration::from_millis(200));
+    let line = line!() + 1;
+    let err = durian.assert_visible();
+    let report = err.unwrap_err().to_string();
+    assert!(
+        report.starts_with(&format!(
+            "tests/fixture_apps.rs:{line}: expected /Durian/ on the screen (retried for 0.20s), found nothing"
+        )),
+        "{report}"
+    );
+    assert!(report.contains("  15 | 0 tasks, 0 done"), "{report}");
+    let err = s
+        .locate_row(15)
+        .within(std::time::Duration::from_millis(100))
+        .assert_style(&tuipilot::StyleMatch::new().fg("White").unwrap())
+        .unwrap_err();
+    assert_eq!(err.kind(), tuipilot::ErrorKind::Mismatch);
+}

@@ -18,6 +18,7 @@
 //! process session and leaves nothing behind.
 
 mod builder;
+mod expect;
 mod output_ring;
 mod pipeline;
 mod shared;
@@ -36,6 +37,7 @@ use std::time::Duration;
 use portable_pty::{MasterPty, PtySize};
 
 pub use builder::{SessionBuilder, parse_timeout_ms};
+pub use expect::LiveLocator;
 pub use output_ring::DEFAULT_LOG_CAPACITY;
 pub(crate) use output_ring::OutputRing;
 use shared::InputTurns;

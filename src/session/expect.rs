@@ -1,0 +1,182 @@
+//! Assertions that retry: a part of the live screen, found again on every new screen, whose
+//! assertions hold as soon as the screen bears them out and fail only when the session's
+//! timeout (or [`LiveLocator::within`]) has passed — the `expect` of Playwright and
+//! tui-test. A test then never asserts on a screen caught between two of the program's
+//! writes, nor sleeps to avoid one.
+//!
+//! The failure is the [`Locator`] assertion's own report on the last screen (the caller's
+//! line, expected and found in words, the located cells marked), saying how long it
+//! retried. The waits behind it hand back whole frames (see `SessionBuilder::whole_frames`).
+
+use std::ops::Range;
+use std::panic::Location;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Session;
+use crate::error::{ErrorKind, Result};
+use crate::locate::{Locator, Miss, StyleMatch};
+use crate::snapshot::{Snapshot, compile};
+use crate::wait::Condition;
+
+/// What a [`LiveLocator`] finds on each screen.
+#[derive(Clone)]
+enum Target {
+    /// Every match of a regex (its source kept for the report).
+    Pattern(Arc<regex::Regex>, String),
+    /// One row.
+    Row(u16),
+    /// Some cells of one row.
+    Cells(u16, Range<u16>),
+}
+
+impl Target {
+    fn on(&self, snapshot: &Snapshot) -> Locator {
+        match self {
+            Target::Pattern(re, pattern) => Locator::of_matches(snapshot, re, format!("/{pattern}/")),
+            Target::Row(row) => snapshot.locate_row(*row),
+            Target::Cells(row, cols) => snapshot.locate_cells(*row, cols.clone()),
+        }
+    }
+
+    fn words(&self) -> String {
+        match self {
+            Target::Pattern(_, pattern) => format!("/{pattern}/"),
+            Target::Row(row) => format!("row {row}"),
+            Target::Cells(row, cols) => {
+                format!("row {row}, columns {}-{}", cols.start, cols.end.saturating_sub(1))
+            }
+        }
+    }
+}
+
+/// A part of the live screen with assertions that retry (made by [`Session::locate`],
+/// [`Session::locate_row`] or [`Session::locate_cells`]). Each returns the screen it
+/// held on.
+///
+/// ```no_run
+/// # fn main() -> tuipilot::Result<()> {
+/// use tuipilot::{Session, StyleMatch};
+///
+/// let s = Session::builder("my-todo-app").spawn()?;
+/// s.send_text("buy milk\r")?;
+/// s.locate("buy milk")?.assert_visible()?;
+/// s.locate_row(15).assert_text("^1 tasks")?;
+/// s.locate("buy milk")?.assert_style(&StyleMatch::new().bold().fg("White")?.bg("Blue")?)?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct LiveLocator<'s> {
+    session: &'s Session,
+    target: Target,
+    timeout: Duration,
+}
+
+impl Session {
+    /// Every match of `pattern` on the live screen, with assertions that retry.
+    pub fn locate(&self, pattern: &str) -> Result<LiveLocator<'_>> {
+        Ok(self.live(Target::Pattern(Arc::new(compile(pattern)?), pattern.to_string())))
+    }
+
+    /// One row of the live screen (0-based), with assertions that retry.
+    pub fn locate_row(&self, row: u16) -> LiveLocator<'_> {
+        self.live(Target::Row(row))
+    }
+
+    /// Some cells of one row of the live screen (`cols` end exclusive), with assertions
+    /// that retry.
+    pub fn locate_cells(&self, row: u16, cols: Range<u16>) -> LiveLocator<'_> {
+        self.live(Target::Cells(row, cols))
+    }
+
+    fn live(&self, target: Target) -> LiveLocator<'_> {
+        LiveLocator {
+            session: self,
+            target,
+            timeout: self.timeout(),
+        }
+    }
+}
+
+impl LiveLocator<'_> {
+    /// Retries for `timeout` instead of the session's timeout.
+    pub fn within(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Asserts that something is located, once it is.
+    #[track_caller]
+    pub fn assert_visible(&self) -> Result<Snapshot> {
+        self.retry("visible", Locator::visible_miss)
+    }
+
+    /// Asserts that nothing is located, once nothing is (a message gone, a popup closed).
+    #[track_caller]
+    pub fn assert_gone(&self) -> Result<Snapshot> {
+        self.retry("gone", |l| l.count_miss(0))
+    }
+
+    /// Asserts how many matches are located, once that many are.
+    #[track_caller]
+    pub fn assert_count(&self, expected: usize) -> Result<Snapshot> {
+        self.retry(&format!("{expected} of them"), move |l| l.count_miss(expected))
+    }
+
+    /// Asserts that the located text matches `pattern`, once it does.
+    #[track_caller]
+    pub fn assert_text(&self, pattern: &str) -> Result<Snapshot> {
+        let re = compile(pattern)?;
+        self.retry(&format!("reading /{pattern}/"), move |l| l.text_miss(&re))
+    }
+
+    /// Asserts that every located cell has the style asked for, once it does.
+    #[track_caller]
+    pub fn assert_style(&self, expected: &StyleMatch) -> Result<Snapshot> {
+        let expected = expected.clone();
+        self.retry(&format!("drawn {expected}"), move |l| l.style_miss(&expected))
+    }
+
+    /// Waits until `miss` finds nothing wrong with the located part of a screen; else
+    /// reports what it finds wrong on the last screen, at the caller, saying how long it
+    /// retried.
+    #[track_caller]
+    fn retry(
+        &self,
+        what: &str,
+        miss: impl Fn(&Locator) -> Option<Miss> + Send + Sync + 'static,
+    ) -> Result<Snapshot> {
+        let caller = Location::caller();
+        let miss = Arc::new(miss);
+        let (target, test) = (self.target.clone(), miss.clone());
+        let condition = Condition::described(format!("{} {what}", self.target.words()), move |screen| {
+            test(&target.on(screen)).is_none()
+        });
+        let session = self.session;
+        match session.wait_screen(&condition, session.baseline_now(), self.timeout, None, None) {
+            Ok(screen) => Ok(screen),
+            Err(e) if matches!(e.kind(), ErrorKind::Timeout | ErrorKind::ExitedWhileWaiting) => {
+                let last = session.snapshot();
+                let located = self.target.on(&last);
+                match miss(&located) {
+                    Some(mut found) => {
+                        let exited = if e.kind() == ErrorKind::ExitedWhileWaiting {
+                            ", until the program exited"
+                        } else {
+                            ""
+                        };
+                        found.expected = format!(
+                            "{} (retried for {:.2}s{exited})",
+                            found.expected,
+                            self.timeout.as_secs_f64()
+                        );
+                        Err(located.failure(caller, found))
+                    }
+                    // It came true just as the time ran out.
+                    None => Ok(last),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
