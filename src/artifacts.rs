@@ -24,16 +24,7 @@ use crate::snapshot::Snapshot;
 fn folder() -> Option<PathBuf> {
     let base = match std::env::var_os("TUIPILOT_ARTIFACTS").filter(|v| !v.is_empty()) {
         Some(dir) => PathBuf::from(dir),
-        None => {
-            let target = std::env::var_os("CARGO_TARGET_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-                .or_else(cargo_target_of_this_executable)
-                .or_else(|| {
-                    std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("target"))
-                })?;
-            target.join("tuipilot-artifacts")
-        }
+        None => cargo_target_dir()?.join("tuipilot-artifacts"),
     };
     let thread = std::thread::current();
     let test = match thread.name() {
@@ -52,6 +43,16 @@ fn folder() -> Option<PathBuf> {
         })
         .collect();
     Some(base.join(test))
+}
+
+/// Cargo's target directory for this test run: `$CARGO_TARGET_DIR`, else the one this
+/// executable was built in, else `$CARGO_MANIFEST_DIR/target`; `None` outside cargo.
+pub(crate) fn cargo_target_dir() -> Option<PathBuf> {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(cargo_target_of_this_executable)
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(|d| PathBuf::from(d).join("target")))
 }
 
 /// The target directory cargo built this executable in: the nearest ancestor with the

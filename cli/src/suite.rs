@@ -35,6 +35,7 @@ pub struct SuiteArgs {
     pub quiet: bool,
     pub verbose: bool,
     pub no_media: bool,
+    pub isolated: bool,
 }
 
 type Outcome = Result<Report, TapeFailure>;
@@ -108,6 +109,8 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         update: args.update,
         out_dir: args.out.clone(),
         skip_media: args.no_media,
+        isolated: args.isolated,
+        ..RunOptions::default()
     };
     let started = Instant::now();
     let progress = Progress::new(tapes.len(), args.quiet);

@@ -92,12 +92,17 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Image> {
     })
 }
 
-fn sibling(golden: &Path, suffix: &str) -> PathBuf {
+/// Where a mismatch's `NAME.SUFFIX.png` goes: in `dir` when given, else beside the golden.
+fn sibling(golden: &Path, suffix: &str, dir: Option<&Path>) -> PathBuf {
     let stem = golden
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
-    golden.with_file_name(format!("{stem}.{suffix}.png"))
+    let name = format!("{stem}.{suffix}.png");
+    match dir {
+        Some(dir) => dir.join(name),
+        None => golden.with_file_name(name),
+    }
 }
 
 /// Compares `actual` with the golden PNG at `golden` (relative paths from the crate's
@@ -143,7 +148,18 @@ pub fn compare_png_or_update(
     tolerance: Tolerance,
     update: bool,
 ) -> Result<Outcome> {
-    let golden = golden.as_ref();
+    compare_png_reporting(actual, golden.as_ref(), tolerance, update, None)
+}
+
+/// [`compare_png_or_update`], writing a mismatch's actual and diff images into
+/// `report_dir` (created) when given, instead of beside the golden.
+pub(crate) fn compare_png_reporting(
+    actual: &Image,
+    golden: &Path,
+    tolerance: Tolerance,
+    update: bool,
+    report_dir: Option<&Path>,
+) -> Result<Outcome> {
     if update {
         if let Some(dir) = golden.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
@@ -160,8 +176,11 @@ pub fn compare_png_or_update(
         });
     }
     let expected = load_png(golden)?;
-    let actual_path = sibling(golden, "actual");
-    let diff_path = sibling(golden, "diff");
+    let actual_path = sibling(golden, "actual", report_dir);
+    let diff_path = sibling(golden, "diff", report_dir);
+    if let Some(dir) = report_dir {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+    }
     if (expected.width, expected.height) != (actual.width, actual.height) {
         actual.save_png(&actual_path, PngCompression::Fast)?;
         return Err(Error::ImageMismatch {

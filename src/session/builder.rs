@@ -245,8 +245,8 @@ impl SessionBuilder {
     }
 
     /// A hermetic session: [`env_clear`](Self::env_clear), plus a fresh empty `HOME`
-    /// (and `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME` inside
-    /// it) in the temporary directory, removed when the session ends. vim, less, bash and
+    /// (and `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `XDG_CACHE_HOME`, `XDG_STATE_HOME` and
+    /// `TMPDIR` inside it) in the temporary directory, removed when the session ends. vim, less, bash and
     /// the like start from their defaults, whatever the dotfiles of whoever runs the tests.
     pub fn isolated(mut self) -> Self {
         self.clear_env = true;
@@ -326,6 +326,8 @@ impl SessionBuilder {
                 ("XDG_DATA_HOME", ".local/share"),
                 ("XDG_CACHE_HOME", ".cache"),
                 ("XDG_STATE_HOME", ".local/state"),
+                // Temporary files too: what the program makes with mktemp goes with HOME.
+                ("TMPDIR", "tmp"),
             ] {
                 let path = home.path().join(dir);
                 std::fs::create_dir_all(&path)

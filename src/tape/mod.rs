@@ -34,7 +34,7 @@ mod settings;
 mod snapshots;
 
 #[cfg(feature = "harness")]
-pub use harness::{harness, tests_in};
+pub use harness::{Harness, harness, tests_in};
 pub use outcome::{Failure, FailureKind, Report};
 pub use parse::{ParseError, ParseErrors};
 pub use program::{Command, CommandKind, Location, Scope, Setting, Tape, ThemeSpec, WaitKind};

@@ -34,8 +34,20 @@ pub struct RunOptions {
     /// Accept changed snapshots (`--update`; `TUIPILOT_UPDATE=1` does the same). Never
     /// writes when `CI` is set, unless `TUIPILOT_UPDATE=force`.
     pub update: bool,
-    /// Where failure bundles go (default: next to the tape).
+    /// Where what a failure leaves goes — the bundle (`NAME.failure/`) and a changed
+    /// snapshot's `NAME.snap.new`, `NAME.actual.png` and `NAME.diff.png` (default: next to
+    /// the tape and its snapshots).
     pub out_dir: Option<PathBuf>,
+    /// Folders put first on the `PATH` of the tape's shell: where the binaries under test
+    /// are (`env!("CARGO_BIN_EXE_NAME")`'s folder), so a tape types their bare names.
+    pub path: Vec<PathBuf>,
+    /// Runs the tape hermetically: no inherited environment but `PATH`, a fresh `HOME`,
+    /// `TMPDIR` and XDG folders, all removed when the tape ends (as
+    /// [`SessionBuilder::isolated`](crate::SessionBuilder::isolated)).
+    pub isolated: bool,
+    /// How a failure tells the user to accept a changed snapshot (default:
+    /// `--update (or TUIPILOT_UPDATE=1)`, as `tuipilot run` takes it).
+    pub update_hint: Option<String>,
     /// Run tapes whose `Output` asks for a GIF, video or recording without that output
     /// (with a note) instead of failing.
     pub skip_media: bool,
@@ -101,7 +113,14 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         log: VecDeque::new(),
         notes: Vec::new(),
         written: Vec::new(),
-        policy: SnapshotPolicy::from_env(options.update),
+        policy: SnapshotPolicy {
+            report_dir: options.out_dir.clone(),
+            update_hint: options
+                .update_hint
+                .clone()
+                .unwrap_or_else(|| super::snapshots::RUN_UPDATE_HINT.to_string()),
+            ..SnapshotPolicy::from_env(options.update)
+        },
         folded: false,
         casts: Vec::new(),
         scratch: None,
@@ -267,6 +286,20 @@ impl Runner<'_> {
             self.notes.push(note);
         }
         let mut spec = self.setup.start_spec(cols, rows);
+        spec.isolated = self.options.isolated;
+        if !self.options.path.is_empty() {
+            let inherited = std::env::var_os("PATH").unwrap_or_default();
+            let folders = self
+                .options
+                .path
+                .iter()
+                .cloned()
+                .chain(std::env::split_paths(&inherited));
+            let joined = std::env::join_paths(folders)
+                .map_err(|e| at_start(format!("a folder for the tapes' PATH cannot be on a PATH: {e}")))?;
+            spec.env
+                .push(("PATH".into(), joined.to_string_lossy().into_owned()));
+        }
         spec.record = Some(self.prepare_recording().map_err(at_start)?);
         spec.record_title = Some(self.tape.name());
         let session = spec.spawn().map_err(|e| {

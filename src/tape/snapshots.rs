@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::render::compare::{Outcome, Tolerance, compare_png_or_update, decode_png, on_ci};
+use crate::render::compare::{Outcome, Tolerance, compare_png_reporting, decode_png, on_ci};
 
 /// The tolerance of an image snapshot: anti-aliasing may differ by a few levels, and a
 /// handful of pixels (a cursor's edge) may differ outright.
@@ -17,14 +17,22 @@ const PNG_TOLERANCE: Tolerance = Tolerance {
     max_share: 0.001,
 };
 
-/// What may be written.
-#[derive(Clone, Copy, Debug)]
+/// What may be written, and where a mismatch's new files go.
+#[derive(Clone, Debug)]
 pub(super) struct SnapshotPolicy {
     /// Create a snapshot that does not exist yet.
     pub write_new: bool,
     /// Overwrite one that differs.
     pub write_changed: bool,
+    /// Where `NAME.snap.new`, `NAME.actual.png` and `NAME.diff.png` go (default: beside
+    /// the snapshot).
+    pub report_dir: Option<std::path::PathBuf>,
+    /// How to accept a change, as a failure says it.
+    pub update_hint: String,
 }
+
+/// How a change is accepted from `tuipilot run`.
+pub(super) const RUN_UPDATE_HINT: &str = "--update (or TUIPILOT_UPDATE=1)";
 
 impl SnapshotPolicy {
     /// From `--update`, `TUIPILOT_UPDATE` and `CI`.
@@ -40,6 +48,8 @@ impl SnapshotPolicy {
         SnapshotPolicy {
             write_new: forced || !ci,
             write_changed: forced || (wanted && !ci),
+            report_dir: None,
+            update_hint: RUN_UPDATE_HINT.to_string(),
         }
     }
 
@@ -56,12 +66,10 @@ impl SnapshotPolicy {
         if !exists && !write {
             return Err(missing(golden));
         }
-        match compare_png_or_update(&image, golden, PNG_TOLERANCE, write) {
+        match compare_png_reporting(&image, golden, PNG_TOLERANCE, write, self.report_dir.as_deref()) {
             Ok(Outcome::Updated) => Ok(Some(written(golden, exists))),
             Ok(Outcome::Matched { .. }) => Ok(None),
-            Err(e) => Err(e
-                .to_string()
-                .replace("TUIPILOT_UPDATE=1", "--update (or TUIPILOT_UPDATE=1)")),
+            Err(e) => Err(e.to_string().replace("TUIPILOT_UPDATE=1", &self.update_hint)),
         }
     }
 }
@@ -89,7 +97,10 @@ pub(super) fn compare_text(
     policy: &SnapshotPolicy,
 ) -> Result<Option<String>, String> {
     let actual = format!("{text}\n");
-    let new_path = golden.with_extension("snap.new");
+    let new_path = match (&policy.report_dir, golden.file_name()) {
+        (Some(dir), Some(name)) => dir.join(name).with_extension("snap.new"),
+        _ => golden.with_extension("snap.new"),
+    };
     let write = |bytes: &str| {
         if let Some(dir) = golden.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
@@ -116,11 +127,15 @@ pub(super) fn compare_text(
         let _ = std::fs::remove_file(&new_path);
         return Ok(Some(written(golden, true)));
     }
+    if let Some(dir) = &policy.report_dir {
+        let _ = std::fs::create_dir_all(dir);
+    }
     let _ = crate::files::write_file_atomically(&new_path, actual.as_bytes());
     Err(format!(
-        "the screen differs from {} (new screen written to {}; accept it with --update or TUIPILOT_UPDATE=1):\n{}",
+        "the screen differs from {} (new screen written to {}; accept it with {}):\n{}",
         golden.display(),
         new_path.display(),
+        policy.update_hint,
         diff(&expected, &actual)
     ))
 }

@@ -303,9 +303,14 @@ pub(super) struct RunArgs {
     /// Accept changed snapshots (never on CI unless TUIPILOT_UPDATE=force).
     #[arg(long)]
     pub(super) update: bool,
-    /// Where failure bundles go (default: next to each tape).
+    /// Where failure bundles and changed snapshots' new files (.snap.new, .actual.png,
+    /// .diff.png) go (default: next to each tape and its snapshots).
     #[arg(long, value_name = "DIR")]
     pub(super) out: Option<PathBuf>,
+    /// Run each tape hermetically: no inherited environment but PATH, a fresh HOME, TMPDIR
+    /// and XDG folders, removed when the tape ends.
+    #[arg(long)]
+    pub(super) isolated: bool,
     /// Print only failures and the summary.
     #[arg(long, short = 'q')]
     pub(super) quiet: bool,

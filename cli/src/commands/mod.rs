@@ -306,6 +306,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             quiet: args.quiet,
             verbose: args.verbose,
             no_media: args.no_media,
+            isolated: args.isolated,
         }),
         Command::Mcp {
             allow,

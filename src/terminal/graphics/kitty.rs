@@ -312,6 +312,8 @@ fn picture(command: &Command, data: Option<Vec<u8>>) -> Result<Picture, String> 
 
 /// Why compressed data could not be inflated.
 #[derive(Debug, PartialEq, Eq)]
+// Without `render` nothing inflates, so only `Unsupported` is ever made.
+#[cfg_attr(not(feature = "render"), allow(dead_code))]
 enum InflateError {
     /// It inflates to more than the limit (inflating stopped there).
     TooLarge,
