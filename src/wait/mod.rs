@@ -281,7 +281,10 @@ impl fmt::Display for WaitError {
             writeln!(f, "note: {note}")?;
         }
         match (&self.closest, self.has_pattern) {
-            (Some((row, line)), _) => writeln!(f, "closest line: row {row}: {line:?}")?,
+            (Some((row, line)), _) => match line.matches('\n').count() {
+                0 => writeln!(f, "closest line: row {row}: {line:?}")?,
+                more => writeln!(f, "closest lines: rows {row}-{}: {line:?}", row + more)?,
+            },
             (None, true) => writeln!(f, "closest line: none resembles the pattern")?,
             (None, false) => {}
         }
@@ -749,6 +752,9 @@ fn failure(
 /// The line most like the literal part of `pattern`: the longest common substring,
 /// ignoring case, ties broken by the earlier row.
 fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
+    // A pattern across rows (`a\nb`) is held against as many rows, joined as it sees them.
+    let pattern = pattern.replace("\\n", "\n");
+    let span = pattern.matches('\n').count() + 1;
     let literal: Vec<char> = pattern
         .chars()
         .filter(|c| !"\\^$.|?*+()[]{}".contains(*c))
@@ -758,14 +764,17 @@ fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
         return None;
     }
     let mut best: Option<(usize, usize)> = None;
-    for (i, line) in lines.iter().enumerate() {
+    let windows: Vec<String> = (0..lines.len().saturating_sub(span - 1))
+        .map(|i| lines[i..i + span].join("\n"))
+        .collect();
+    for (i, line) in windows.iter().enumerate() {
         let line: Vec<char> = line.chars().flat_map(char::to_lowercase).collect();
         let score = longest_common_substring(&literal, &line);
         if score >= 2.min(literal.len()) && best.is_none_or(|(_, s)| score > s) {
             best = Some((i, score));
         }
     }
-    best.map(|(i, _)| (i, lines[i].clone()))
+    best.map(|(i, _)| (i, windows[i].clone()))
 }
 
 fn longest_common_substring(a: &[char], b: &[char]) -> usize {
@@ -797,5 +806,10 @@ mod tests {
         assert_eq!(closest_line(&lines, "Compiled foo").map(|(i, _)| i), Some(1));
         assert_eq!(closest_line(&lines, r"error\[E\d+\]").map(|(i, _)| i), Some(2));
         assert_eq!(closest_line(&lines, "zzz"), None);
+        // A pattern over two rows is held against two rows at a time.
+        assert_eq!(
+            closest_line(&lines, r"^Compiling foo\nerror: baz$"),
+            Some((1, "Compiling foo\nerror: bar".to_string()))
+        );
     }
 }
