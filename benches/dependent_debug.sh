@@ -66,7 +66,7 @@ render() { cargo test -q --test first_render -- --nocapture 2>/dev/null | grep R
 # The smallest stanza that keeps rendering fast: the crates the renderer spends its time
 # in (rasterising, blending, PNG encoding), and tuipilot itself.
 narrow() {
-  for crate in tuipilot fontdue ttf-parser tiny-skia tiny-skia-path png fdeflate miniz_oxide crc32fast; do
+  for crate in tuipilot fontdue ttf-parser hashbrown tiny-skia tiny-skia-path arrayvec arrayref bytemuck png fdeflate flate2 miniz_oxide adler2 simd-adler32 crc32fast; do
     printf '\n[profile.dev.package.%s]\nopt-level = 2\n' "$crate"
   done
 }
