@@ -101,7 +101,8 @@ fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
             channel: 8,
             max_share: 0.005,
         },
-    );
+    )
+    .unwrap();
     assert_eq!(missing_glyphs(&snap, &options).unwrap(), Vec::<char>::new());
     let m = Metrics::of(&options);
     let bg = Theme::dark().background;

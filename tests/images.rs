@@ -67,7 +67,8 @@ fn the_png_shows_each_image_where_the_screen_has_it() {
         &image,
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/images.png"),
         Tolerance::EXACT,
-    );
+    )
+    .unwrap();
     let m = Metrics::of(&options);
     assert!(
         close(middle(&image, &m, 0, 8), Rgb(255, 0, 0)),

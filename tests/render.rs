@@ -6,7 +6,9 @@ mod common;
 
 use std::path::PathBuf;
 
-use tuipilot::render::compare::{Tolerance, assert_png_matches, compare_png_or_update, load_png};
+use tuipilot::render::compare::{
+    Tolerance, assert_png_matches, assert_screen_matches, compare_png_or_update, load_png,
+};
 use tuipilot::render::{Metrics, RenderOptions};
 use tuipilot::{Rgb, Session, Snapshot, Terminal, Theme};
 
@@ -52,7 +54,7 @@ const SHEET: &str = concat!(
 fn box_drawing_and_braille_sheet() {
     let snap = screen(20, 7, SHEET.as_bytes());
     let image = snap.render(&RenderOptions::default()).unwrap();
-    assert_png_matches(&image, golden("sheet.png"), Tolerance::EXACT);
+    assert_png_matches(&image, golden("sheet.png"), Tolerance::EXACT).unwrap();
 }
 
 #[test]
@@ -98,7 +100,7 @@ fn colour_and_attribute_chart() {
     let snap = s.snapshot();
     let options = RenderOptions::default();
     let image = snap.render(&options).unwrap();
-    assert_png_matches(&image, golden("colors.png"), Tolerance::EXACT);
+    assert_png_matches(&image, golden("colors.png"), Tolerance::EXACT).unwrap();
     // Each of the 16 background cells shows its palette colour at its centre-left edge.
     let m = Metrics::of(&options);
     for i in 0..16u32 {
@@ -125,7 +127,7 @@ fn light_theme() {
     let options = RenderOptions::default().with_theme("light").unwrap();
     let image = s.snapshot().render(&options).unwrap();
     assert_eq!(image.pixel(0, 0), Some(Theme::light().background));
-    assert_png_matches(&image, golden("colors-light.png"), Tolerance::EXACT);
+    assert_png_matches(&image, golden("colors-light.png"), Tolerance::EXACT).unwrap();
 }
 
 #[test]
@@ -139,7 +141,7 @@ fn scale_two_doubles_everything() {
         })
         .unwrap();
     assert_eq!((two.width, two.height), (2 * one.width, 2 * one.height));
-    assert_png_matches(&two, golden("sheet-scale2.png"), Tolerance::EXACT);
+    assert_png_matches(&two, golden("sheet-scale2.png"), Tolerance::EXACT).unwrap();
 }
 
 #[test]
@@ -151,7 +153,7 @@ fn wide_characters_without_a_font_are_boxes_over_both_cells() {
         ..RenderOptions::default()
     };
     let image = snap.render(&options).unwrap();
-    assert_png_matches(&image, golden("wide.png"), Tolerance::EXACT);
+    assert_png_matches(&image, golden("wide.png"), Tolerance::EXACT).unwrap();
     let m = Metrics::of(&options);
     let fg = Theme::dark().foreground;
     // 日 covers columns 1-2: its box's top edge runs across both, its right edge is in
@@ -190,7 +192,7 @@ fn cursor_styles_and_a_hidden_cursor() {
         let image = snap.render(&options).unwrap();
         let expected = if shown { cursor } else { bg };
         assert_eq!(image.pixel(x + dx, y + dy), Some(expected), "{name} cursor");
-        assert_png_matches(&image, golden(&format!("cursor-{name}.png")), Tolerance::EXACT);
+        assert_png_matches(&image, golden(&format!("cursor-{name}.png")), Tolerance::EXACT).unwrap();
     }
     // A cursor parked past the last column (pending wrap) is drawn in the last cell.
     let snap = screen(10, 2, b"0123456789");
@@ -425,4 +427,34 @@ fn a_masked_clock_renders_the_same_at_any_time() {
     let wide = at("09:15:02").masked_all(&[clock, "漢"]).unwrap();
     assert_eq!(wide.row(0), Some("build ok  ********  **字|"));
     assert!(at("x").masked("(").is_err());
+}
+
+#[test]
+fn a_screen_that_no_longer_matches_its_golden_says_which_rows_of_text_changed() {
+    let dir = std::env::temp_dir().join(format!("tuipilot-golden-text-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let golden_path = dir.join("menu.png");
+    let before = screen(20, 3, b"Open\r\nSave\r\nQuit");
+    let options = RenderOptions::default();
+    compare_png_or_update(
+        &before.render(&options).unwrap(),
+        &golden_path,
+        Tolerance::EXACT,
+        true,
+    )
+    .unwrap();
+    // Without the golden's text, the report says how to get it.
+    let after = screen(20, 3, b"Open\r\nSave as\r\nQuit");
+    let err = assert_screen_matches(&after, &options, &golden_path, Tolerance::EXACT).unwrap_err();
+    assert!(err.to_string().contains("menu.txt beside the golden"), "{err}");
+    std::fs::write(dir.join("menu.txt"), format!("{}\n", before.text())).unwrap();
+    let err = assert_screen_matches(&after, &options, &golden_path, Tolerance::EXACT).unwrap_err();
+    let report = err.to_string();
+    assert!(report.contains("pixels"), "{report}");
+    assert!(
+        report.contains("the text, golden (-) and this screen (+):\n   1 - Save\n   1 + Save as"),
+        "{report}"
+    );
+    assert!(assert_screen_matches(&before, &options, &golden_path, Tolerance::EXACT).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,7 +103,8 @@ fn the_png_draws_each_attribute_and_hides_hidden_text() {
         &image,
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/styles.png"),
         Tolerance::EXACT,
-    );
+    )
+    .unwrap();
     let m = Metrics::of(&options);
     let theme = Theme::dark();
     let ink = |row: u16, text: &str| {

@@ -236,12 +236,83 @@ pub(crate) fn compare_png_reporting(
     })
 }
 
-/// Like [`compare_png`], panicking with the report on a mismatch: for tests.
-#[track_caller]
-pub fn assert_png_matches(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) {
-    if let Err(e) = compare_png(actual, golden, tolerance) {
-        panic!("{e}");
+/// [`compare_png`] as a test's assertion: `Ok` when the image matches, the report as
+/// the error when it does not (pixel counts, where the actual and diff images went); says
+/// on stderr when it wrote the golden (`TUIPILOT_UPDATE=1`). Prefer
+/// [`assert_screen_matches`], which also shows how the screens' text differs.
+pub fn assert_png_matches(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) -> Result<()> {
+    let path = resolve_golden(golden.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
+    if compare_png(actual, &path, tolerance)? == Outcome::Updated {
+        eprintln!(
+            "tuipilot: golden image {} written: check it and commit it",
+            path.display()
+        );
     }
+    Ok(())
+}
+
+/// Renders `screen` and holds it against the golden PNG at `golden` (as
+/// [`assert_png_matches`]). Writing the golden also writes the screen's text beside it
+/// (`NAME.txt`), so a mismatch shows, beside the pixel counts, which rows of text changed.
+pub fn assert_screen_matches(
+    screen: &crate::Snapshot,
+    options: &super::RenderOptions,
+    golden: impl AsRef<Path>,
+    tolerance: Tolerance,
+) -> Result<()> {
+    let path = resolve_golden(golden.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
+    let text_path = path.with_extension("txt");
+    let text = screen.text();
+    match compare_png(&screen.render(options)?, &path, tolerance) {
+        Ok(Outcome::Updated) => {
+            write_file_atomically(&text_path, format!("{text}\n").as_bytes())?;
+            eprintln!(
+                "tuipilot: golden image {} and its text {} written: check them and commit them",
+                path.display(),
+                text_path.display()
+            );
+            Ok(())
+        }
+        Ok(Outcome::Matched { .. }) => Ok(()),
+        Err(Error::ImageMismatch { report }) => {
+            let text_report = match std::fs::read_to_string(&text_path) {
+                Ok(golden_text) => match line_diff(golden_text.trim_end_matches('\n'), &text) {
+                    diff if diff.is_empty() => {
+                        "the text is the same; only colours, styles or pictures differ".to_string()
+                    }
+                    diff => format!("the text, golden (-) and this screen (+):\n{diff}"),
+                },
+                Err(_) => format!(
+                    "no {} beside the golden to hold the text against (it is written with the golden: TUIPILOT_UPDATE=1)",
+                    text_path.display()
+                ),
+            };
+            Err(Error::ImageMismatch {
+                report: format!("{report}\n{text_report}"),
+            })
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// A line diff: `-` expected, `+` actual, with row numbers; equal rows are left out.
+pub(crate) fn line_diff(expected: &str, actual: &str) -> String {
+    let old: Vec<&str> = expected.lines().collect();
+    let new: Vec<&str> = actual.lines().collect();
+    let mut out = String::new();
+    for row in 0..old.len().max(new.len()) {
+        let (a, b) = (old.get(row), new.get(row));
+        if a == b {
+            continue;
+        }
+        if let Some(a) = a {
+            out.push_str(&format!("{row:>4} - {a}\n"));
+        }
+        if let Some(b) = b {
+            out.push_str(&format!("{row:>4} + {b}\n"));
+        }
+    }
+    out.trim_end().to_string()
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use crate::render::compare::{Outcome, Tolerance, compare_png_reporting, decode_png, on_ci};
+use crate::render::compare::{Outcome, Tolerance, compare_png_reporting, decode_png, line_diff, on_ci};
 
 /// The tolerance of an image snapshot: anti-aliasing may differ by a few levels, and a
 /// handful of pixels (a cursor's edge) may differ outright.
@@ -136,28 +136,8 @@ pub(super) fn compare_text(
         golden.display(),
         new_path.display(),
         policy.update_hint,
-        diff(&expected, &actual)
+        line_diff(&expected, &actual)
     ))
-}
-
-/// A line diff: `-` expected, `+` actual, with row numbers; equal rows are left out.
-fn diff(expected: &str, actual: &str) -> String {
-    let old: Vec<&str> = expected.lines().collect();
-    let new: Vec<&str> = actual.lines().collect();
-    let mut out = String::new();
-    for row in 0..old.len().max(new.len()) {
-        let (a, b) = (old.get(row), new.get(row));
-        if a == b {
-            continue;
-        }
-        if let Some(a) = a {
-            out.push_str(&format!("{row:>4} - {a}\n"));
-        }
-        if let Some(b) = b {
-            out.push_str(&format!("{row:>4} + {b}\n"));
-        }
-    }
-    out.trim_end().to_string()
 }
 
 #[cfg(test)]
@@ -178,6 +158,9 @@ mod tests {
 
     #[test]
     fn a_diff_lists_only_the_rows_that_differ() {
-        assert_eq!(diff("a\nb\nc\n", "a\nB\nc\nd\n"), "   1 - b\n   1 + B\n   3 + d");
+        assert_eq!(
+            line_diff("a\nb\nc\n", "a\nB\nc\nd\n"),
+            "   1 - b\n   1 + B\n   3 + d"
+        );
     }
 }
