@@ -65,13 +65,37 @@ fn cargo_target_of_this_executable() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// Writes the artefacts of a failed wait; returns the folder, or `None` when there is
-/// nowhere to write or writing failed (a report without artefacts beats no report).
+/// Removes the artefacts an earlier run of this test left, once per test and process: a
+/// test that passes now leaves none behind. Called when a test starts a session.
+pub(crate) fn clear_stale() {
+    static CLEARED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    if std::thread::current().name().is_none_or(|n| n == "main") {
+        return;
+    }
+    let Some(dir) = folder() else { return };
+    let mut cleared = CLEARED.lock().unwrap_or_else(|p| p.into_inner());
+    if !cleared.contains(&dir) {
+        let _ = std::fs::remove_dir_all(&dir);
+        cleared.push(dir);
+    }
+}
+
+/// What a session adds to a failure's artefacts: the keys it sent (`keys.txt`) and its
+/// output and input as a recording (`recording.cast`).
+pub(crate) struct SessionFiles {
+    pub(crate) keys: String,
+    pub(crate) cast: String,
+}
+
+/// Writes the artefacts of a failed wait or assertion; returns the folder, or `None` when
+/// there is nowhere to write or writing failed (a report without artefacts beats no
+/// report).
 pub(crate) fn write(
     screen: &Snapshot,
     condition: &str,
     elapsed_ms: u128,
     timeout_ms: u128,
+    session: Option<SessionFiles>,
 ) -> Option<PathBuf> {
     let dir = folder()?;
     let extra = json!({
@@ -80,7 +104,30 @@ pub(crate) fn write(
         "timeout_ms": timeout_ms,
     });
     write_screen(&dir, screen, extra).ok()?;
+    if let Some(files) = session {
+        let folder = Folder::make(&dir, Access::Private).ok()?;
+        folder
+            .write("keys.txt".as_ref(), files.keys.as_bytes(), Access::Private)
+            .ok()?;
+        folder
+            .write("recording.cast".as_ref(), files.cast.as_bytes(), Access::Private)
+            .ok()?;
+    }
     Some(dir)
+}
+
+/// `DIR (a, b, c)`: the folder and the files in it, for a report's `saved:` line.
+pub(crate) fn listing(dir: &std::path::Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    format!("{} ({})", dir.display(), names.join(", "))
 }
 
 /// Writes `screen.txt`, `screen.ansi`, `screen.png` (with the `render` feature) and

@@ -381,9 +381,15 @@ impl Locator {
 
     /// The failed assertion's error, reported at `caller`, with the screen saved when a
     /// test is running.
-    pub(crate) fn failure(&self, caller: &'static Location<'static>, miss: Miss) -> Error {
+    pub(crate) fn failure(
+        &self,
+        caller: &'static Location<'static>,
+        miss: Miss,
+        session: Option<crate::artifacts::SessionFiles>,
+    ) -> Error {
         let Miss { expected, found } = miss;
-        let artifacts = crate::artifacts::write(&self.snapshot, &format!("expected {expected}"), 0, 0);
+        let artifacts =
+            crate::artifacts::write(&self.snapshot, &format!("expected {expected}"), 0, 0, session);
         Error::Assertion(Box::new(AssertionError {
             caller,
             expected,
@@ -397,7 +403,7 @@ impl Locator {
     #[track_caller]
     fn verdict(&self, miss: Option<Miss>) -> Result<&Locator> {
         match miss {
-            Some(miss) => Err(self.failure(Location::caller(), miss)),
+            Some(miss) => Err(self.failure(Location::caller(), miss, None)),
             None => Ok(self),
         }
     }
@@ -517,11 +523,7 @@ impl fmt::Display for AssertionError {
         )?;
         f.write_str(self.screen.trim_end())?;
         if let Some(dir) = &self.artifacts {
-            write!(
-                f,
-                "\nsaved: {} (screen.txt, screen.ansi, screen.png, state.json)",
-                dir.display()
-            )?;
+            write!(f, "\nsaved: {}", crate::artifacts::listing(dir))?;
         }
         Ok(())
     }

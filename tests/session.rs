@@ -763,3 +763,59 @@ fn emacs_picks_its_dark_faces_on_the_dark_theme_and_light_ones_on_the_light() {
     assert_eq!(mode(tuipilot::Theme::dark()), "mode=dark");
     assert_eq!(mode(tuipilot::Theme::light()), "mode=light");
 }
+
+/// Where this test's failure artefacts go (as the library finds its folder).
+fn artefacts_of(test: &str) -> std::path::PathBuf {
+    let base = match std::env::var_os("TUIPILOT_ARTIFACTS").filter(|v| !v.is_empty()) {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::env::var_os("CARGO_TARGET_DIR")
+            .filter(|v| !v.is_empty())
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::env::current_exe()
+                    .unwrap()
+                    .ancestors()
+                    .find(|d| d.join("CACHEDIR.TAG").is_file())
+                    .unwrap()
+                    .to_path_buf()
+            })
+            .join("tuipilot-artifacts"),
+    };
+    base.join(test)
+}
+
+#[test]
+fn a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session() {
+    let s = sh("read x; echo got $x; sleep 60");
+    s.send_text("hello").unwrap();
+    s.press("Enter").unwrap();
+    s.wait_for_text("^got hello$").unwrap();
+    let report = s
+        .wait_timeout(&Condition::text("never").unwrap(), Duration::from_millis(100))
+        .unwrap_err()
+        .to_string();
+    let dir = artefacts_of("a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session");
+    assert!(
+        report.contains(&format!(
+            "saved: {} (keys.txt, recording.cast, screen.ansi, screen.png, screen.txt, state.json)",
+            dir.display()
+        )),
+        "{report}"
+    );
+    let keys = std::fs::read_to_string(dir.join("keys.txt")).unwrap();
+    let lines: Vec<&str> = keys.lines().map(|l| l.split_once("s  ").unwrap().1).collect();
+    assert_eq!(lines, ["hello", "Enter"], "{keys}");
+    let recording = tuipilot::record::Recording::read_file(dir.join("recording.cast")).unwrap();
+    let replayed = recording.replay().unwrap().snapshot().text();
+    assert!(replayed.contains("hello\ngot hello"), "{replayed}");
+}
+
+#[test]
+fn a_test_that_passes_now_leaves_no_artefacts_of_an_earlier_failure() {
+    let dir = artefacts_of("a_test_that_passes_now_leaves_no_artefacts_of_an_earlier_failure");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("screen.txt"), "from a run that failed").unwrap();
+    let s = sh("echo fine; sleep 60");
+    s.wait_for_text("^fine$").unwrap();
+    assert!(!dir.exists(), "{} is left", dir.display());
+}

@@ -23,6 +23,7 @@ mod output_ring;
 mod pipeline;
 mod shared;
 mod shell_integration;
+mod story;
 mod waits;
 
 use std::ffi::{OsStr, OsString};
@@ -192,6 +193,21 @@ pub struct Session {
     log: crate::operation::OperationLog,
     /// The row hashes of the last capture's screen, for `changed_rows`.
     last_capture_rows: Mutex<Vec<u64>>,
+    /// Secret sends under way: their input is kept nowhere, not even in the story.
+    secret_sends: std::sync::atomic::AtomicUsize,
+}
+
+/// A secret send under way (see [`Session::hide_input_if`]): its input is left out of the
+/// recording and the session's story until dropped.
+pub(crate) struct HiddenInput<'a> {
+    session: &'a Session,
+    _recording: Option<crate::record::recorder::HiddenInput<'a>>,
+}
+
+impl Drop for HiddenInput<'_> {
+    fn drop(&mut self) {
+        self.session.secret_sends.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl Session {
@@ -263,6 +279,13 @@ impl Session {
         if let Some(recorder) = &self.recorder {
             recorder.input(&bytes);
         }
+        // The story a failed test leaves: what was pressed, by name.
+        let label = if self.secret_input || self.secret_sends.load(Ordering::SeqCst) > 0 {
+            crate::operation::secret_placeholder(len)
+        } else {
+            crate::keys::describe_input(&String::from_utf8_lossy(&bytes)).join(" ")
+        };
+        self.shared.lock().story.note_input(label);
         let (ack, done) = mpsc::sync_channel(1);
         self.jobs
             .send(WriteJob::Bytes(bytes, Some(ack)))
@@ -496,9 +519,24 @@ impl Session {
 
     /// Leaves input out of the recording while the guard lives, when `secret` (or all
     /// input is secret).
-    pub(crate) fn hide_input_if(&self, secret: bool) -> Option<crate::record::recorder::HiddenInput<'_>> {
-        let recorder = self.recorder.as_ref()?;
-        (secret || self.secret_input).then(|| recorder.hide_input())
+    /// The keys sent and the recording a failed test keeps (see `artifacts`).
+    pub(crate) fn story_files(&self) -> crate::artifacts::SessionFiles {
+        let state = self.shared.lock();
+        let (cols, rows) = state.terminal.size();
+        crate::artifacts::SessionFiles {
+            keys: state.story.keys(),
+            cast: state.story.cast(&state.log, cols, rows),
+        }
+    }
+
+    pub(crate) fn hide_input_if(&self, secret: bool) -> Option<HiddenInput<'_>> {
+        (secret || self.secret_input).then(|| {
+            self.secret_sends.fetch_add(1, Ordering::SeqCst);
+            HiddenInput {
+                session: self,
+                _recording: self.recorder.as_ref().map(|r| r.hide_input()),
+            }
+        })
     }
 
     // ---- state -------------------------------------------------------------

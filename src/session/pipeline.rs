@@ -147,6 +147,8 @@ pub(super) fn parse_loop(
                     batch.clear();
                 }
                 state.note_screen();
+                let end = state.log.total();
+                state.story.note_output(end);
                 state.generation += 1;
                 shared.note_parsed(size);
                 state.terminal.take_replies()

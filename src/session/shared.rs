@@ -57,6 +57,8 @@ pub(crate) struct State {
     pub(crate) changed_at: Instant,
     /// Whether waits hand back whole frames (`SessionBuilder::whole_frames`).
     pub(crate) whole_frames: bool,
+    /// What was sent and when output came, for a failed test's artefacts.
+    pub(crate) story: super::story::Story,
 }
 
 impl State {
@@ -73,6 +75,7 @@ impl State {
             screen_fingerprint,
             changed_at: Instant::now(),
             whole_frames: true,
+            story: super::story::Story::new(),
         }
     }
 

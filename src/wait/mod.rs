@@ -289,11 +289,7 @@ impl fmt::Display for WaitError {
             (None, false) => {}
         }
         if let Some(dir) = &self.artifacts {
-            writeln!(
-                f,
-                "saved: {} (screen.txt, screen.ansi, screen.png, state.json)",
-                dir.display()
-            )?;
+            writeln!(f, "saved: {}", crate::artifacts::listing(dir))?;
         }
         if self.unanswered.is_empty() {
             write!(f, "unanswered terminal queries: none")
@@ -696,11 +692,17 @@ fn failure(
     }
     let elapsed = attempt.start.elapsed();
     let artifacts = attempt.caller.and_then(|_| {
+        let (cols, rows) = screen.size();
+        let session = crate::artifacts::SessionFiles {
+            keys: state.story.keys(),
+            cast: state.story.cast(&state.log, cols, rows),
+        };
         crate::artifacts::write(
             &screen,
             &condition.to_string(),
             elapsed.as_millis(),
             attempt.timeout.as_millis(),
+            Some(session),
         )
     });
     let (closest, output_tail) = match condition {

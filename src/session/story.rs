@@ -1,0 +1,117 @@
+//! What a session did, kept small for a failed test's artefacts: the input it sent (by
+//! key name; secret input as a placeholder) and when each batch of output arrived, so the
+//! raw output ring's bytes replay as an asciicast recording with their times.
+//!
+//! Bounded like the ring it times: the newest [`MAX_INPUTS`] inputs and [`MAX_MARKS`]
+//! batches; a recording of a ring that has dropped its start begins mid-stream, and says so.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use super::OutputRing;
+
+/// The most inputs a story keeps.
+const MAX_INPUTS: usize = 1000;
+/// The most output batches it keeps the times of.
+const MAX_MARKS: usize = 20_000;
+
+pub(crate) struct Story {
+    started: Instant,
+    /// When (seconds since the start) and what was sent.
+    inputs: VecDeque<(f64, String)>,
+    /// For each batch of output: the ring offset it ended at, and when it was parsed.
+    marks: VecDeque<(u64, f64)>,
+}
+
+impl Story {
+    pub(crate) fn new() -> Story {
+        Story {
+            started: Instant::now(),
+            inputs: VecDeque::new(),
+            marks: VecDeque::new(),
+        }
+    }
+
+    fn now(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// Notes input sent, as the keys a person pressed (or a placeholder for a secret).
+    pub(crate) fn note_input(&mut self, label: String) {
+        if self.inputs.len() == MAX_INPUTS {
+            self.inputs.pop_front();
+        }
+        let now = self.now();
+        self.inputs.push_back((now, label));
+    }
+
+    /// Notes that output up to ring offset `end` is on the screen now.
+    pub(crate) fn note_output(&mut self, end: u64) {
+        if self.marks.len() == MAX_MARKS {
+            self.marks.pop_front();
+        }
+        let now = self.now();
+        self.marks.push_back((end, now));
+    }
+
+    /// `keys.txt`: one input a line, with its time.
+    pub(crate) fn keys(&self) -> String {
+        if self.inputs.is_empty() {
+            return "(no input was sent)\n".to_string();
+        }
+        let dropped = if self.inputs.len() == MAX_INPUTS {
+            format!("(only the last {MAX_INPUTS} inputs are kept)\n")
+        } else {
+            String::new()
+        };
+        let lines: String = self
+            .inputs
+            .iter()
+            .map(|(at, keys)| format!("{at:>9.3}s  {keys}\n"))
+            .collect();
+        dropped + &lines
+    }
+
+    /// `recording.cast`: the output the ring holds, at the times it arrived, and the
+    /// input, as asciicast v2 for a screen of `cols` × `rows`.
+    pub(crate) fn cast(&self, ring: &OutputRing, cols: u16, rows: u16) -> String {
+        let (first, bytes) = ring.since(0);
+        let title = if first > 0 {
+            format!(
+                "the session's last {} bytes of output (the first {first} were dropped)",
+                bytes.len()
+            )
+        } else {
+            "the session until the failure".to_string()
+        };
+        let header = serde_json::json!({"version": 2, "width": cols, "height": rows, "title": title});
+        let mut events: Vec<(f64, &str, String)> = Vec::new();
+        let mut from = 0usize;
+        for &(end, at) in &self.marks {
+            let Some(end) = end.checked_sub(first).and_then(|e| usize::try_from(e).ok()) else {
+                continue;
+            };
+            // Split where a character starts, so none is cut in two.
+            let mut end = end.min(bytes.len());
+            while end > from && end < bytes.len() && bytes[end] & 0xC0 == 0x80 {
+                end -= 1;
+            }
+            if end > from {
+                events.push((at, "o", String::from_utf8_lossy(&bytes[from..end]).into_owned()));
+                from = end;
+            }
+        }
+        if from < bytes.len() {
+            let at = self.marks.back().map_or(0.0, |m| m.1);
+            events.push((at, "o", String::from_utf8_lossy(&bytes[from..]).into_owned()));
+        }
+        events.extend(self.inputs.iter().map(|(at, keys)| (*at, "i", keys.clone())));
+        events.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut out = format!("{header}\n");
+        for (at, code, data) in events {
+            out.push_str(&serde_json::json!([(at * 1e6).round() / 1e6, code, data]).to_string());
+            out.push('\n');
+        }
+        out
+    }
+}
