@@ -140,6 +140,7 @@ fn chip(text: &str, options: &RenderOptions) -> Result<Image> {
         width,
         height,
         pixels,
+        text: None,
     })
 }
 

@@ -89,6 +89,7 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Image> {
         width: info.width,
         height: info.height,
         pixels,
+        text: None,
     })
 }
 
@@ -236,47 +237,39 @@ pub(crate) fn compare_png_reporting(
     })
 }
 
-/// [`compare_png`] as a test's assertion: `Ok` when the image matches, the report as
-/// the error when it does not (pixel counts, where the actual and diff images went); says
-/// on stderr when it wrote the golden (`TUIPILOT_UPDATE=1`). Prefer
-/// [`assert_screen_matches`], which also shows how the screens' text differs.
+/// [`compare_png`] as a test's assertion: `Ok` when the image matches, else the report as
+/// the error — the differing pixels, where the actual and diff images went, and, for an
+/// image of a screen ([`Snapshot::render`](crate::Snapshot::render)), which rows of its
+/// text changed. Writing a golden (`TUIPILOT_UPDATE=1`) also writes the screen's text beside
+/// it (`NAME.txt`), the text a later mismatch is held against, and says so on stderr.
 pub fn assert_png_matches(actual: &Image, golden: impl AsRef<Path>, tolerance: Tolerance) -> Result<()> {
     let path = resolve_golden(golden.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
-    if compare_png(actual, &path, tolerance)? == Outcome::Updated {
-        eprintln!(
-            "tuipilot: golden image {} written: check it and commit it",
-            path.display()
-        );
-    }
-    Ok(())
-}
-
-/// Renders `screen` and holds it against the golden PNG at `golden` (as
-/// [`assert_png_matches`]). Writing the golden also writes the screen's text beside it
-/// (`NAME.txt`), so a mismatch shows, beside the pixel counts, which rows of text changed.
-pub fn assert_screen_matches(
-    screen: &crate::Snapshot,
-    options: &super::RenderOptions,
-    golden: impl AsRef<Path>,
-    tolerance: Tolerance,
-) -> Result<()> {
-    let path = resolve_golden(golden.as_ref(), std::env::var_os("CARGO_MANIFEST_DIR"));
     let text_path = path.with_extension("txt");
-    let text = screen.text();
-    match compare_png(&screen.render(options)?, &path, tolerance) {
+    match compare_png(actual, &path, tolerance) {
         Ok(Outcome::Updated) => {
-            write_file_atomically(&text_path, format!("{text}\n").as_bytes())?;
-            eprintln!(
-                "tuipilot: golden image {} and its text {} written: check them and commit them",
-                path.display(),
-                text_path.display()
-            );
+            match &actual.text {
+                Some(text) => {
+                    write_file_atomically(&text_path, format!("{text}\n").as_bytes())?;
+                    eprintln!(
+                        "tuipilot: golden image {} and its text {} written: check them and commit them",
+                        path.display(),
+                        text_path.display()
+                    );
+                }
+                None => eprintln!(
+                    "tuipilot: golden image {} written: check it and commit it",
+                    path.display()
+                ),
+            }
             Ok(())
         }
         Ok(Outcome::Matched { .. }) => Ok(()),
         Err(Error::ImageMismatch { report }) => {
+            let Some(text) = &actual.text else {
+                return Err(Error::ImageMismatch { report });
+            };
             let text_report = match std::fs::read_to_string(&text_path) {
-                Ok(golden_text) => match line_diff(golden_text.trim_end_matches('\n'), &text) {
+                Ok(golden_text) => match line_diff(golden_text.trim_end_matches('\n'), text) {
                     diff if diff.is_empty() => {
                         "the text is the same; only colours, styles or pictures differ".to_string()
                     }
@@ -293,6 +286,17 @@ pub fn assert_screen_matches(
         }
         Err(e) => Err(e),
     }
+}
+
+/// Renders `screen` and holds it against the golden PNG at `golden`: [`assert_png_matches`]
+/// of `screen.render(options)`.
+pub fn assert_screen_matches(
+    screen: &crate::Snapshot,
+    options: &super::RenderOptions,
+    golden: impl AsRef<Path>,
+    tolerance: Tolerance,
+) -> Result<()> {
+    assert_png_matches(&screen.render(options)?, golden, tolerance)
 }
 
 /// A line diff: `-` expected, `+` actual, with row numbers; equal rows are left out.

@@ -211,6 +211,7 @@ impl Canvas<'_> {
             width,
             height,
             pixels,
+            text: None,
         })
     }
 }

@@ -93,28 +93,18 @@ impl Harness {
                 return vec![Trial::test("tapes", move || Err(Failed::from(message)))];
             }
         };
-        let out_base = self
-            .out_dir
-            .clone()
-            .or_else(|| crate::artifacts::cargo_target_dir().map(|t| t.join("tuipilot-tapes")));
-        let update_hint = update_command();
         tapes
             .into_iter()
             .map(|path| {
-                let relative = path.strip_prefix(&self.dir).unwrap_or(&path).to_path_buf();
-                let name = relative.to_string_lossy().into_owned();
+                let name = path
+                    .strip_prefix(&self.dir)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .into_owned();
                 let ignored = std::fs::read_to_string(&path)
                     .map(|t| t.lines().next().is_some_and(|l| l.trim() == "# ignore"))
                     .unwrap_or(false);
-                let options = RunOptions {
-                    out_dir: out_base
-                        .as_ref()
-                        .map(|base| base.join(relative.parent().unwrap_or(Path::new("")))),
-                    path: self.bins.clone(),
-                    isolated: self.isolated,
-                    update_hint: Some(update_hint.clone()),
-                    ..RunOptions::default()
-                };
+                let options = self.options_for(&path);
                 Trial::test(name, move || {
                     run_file(&path, &options)
                         .map(|_| ())
@@ -123,6 +113,24 @@ impl Harness {
                 .with_ignored_flag(ignored)
             })
             .collect()
+    }
+
+    /// How the harness runs the tape at `path` (one under its folder): the binaries on
+    /// its PATH, whether it is isolated, where what a failure leaves goes (below the out
+    /// folder as the tape is below the tapes' folder), and how to accept a change.
+    pub fn options_for(&self, path: &Path) -> RunOptions {
+        let relative = path.strip_prefix(&self.dir).unwrap_or(path);
+        let out_base = self
+            .out_dir
+            .clone()
+            .or_else(|| crate::artifacts::cargo_target_dir().map(|t| t.join("tuipilot-tapes")));
+        RunOptions {
+            out_dir: out_base.map(|base| base.join(relative.parent().unwrap_or(Path::new("")))),
+            path: self.bins.clone(),
+            isolated: self.isolated,
+            update_hint: Some(update_command()),
+            ..RunOptions::default()
+        }
     }
 
     /// Runs the tapes with libtest's command line and exits the process with its status.
