@@ -161,3 +161,29 @@ fn the_png_draws_each_attribute_and_hides_hidden_text() {
         "bold_is_bright: false still brightened"
     );
 }
+
+#[test]
+fn dim_and_inverse_draw_a_dimmed_bar_with_background_coloured_text_as_xterm_does() {
+    let mut t = Terminal::new(20, 2).unwrap();
+    t.process(b"\x1b[2;7mdim-rev\x1b[0m \x1b[7mrev\x1b[0m");
+    let snap = t.snapshot();
+    let options = RenderOptions::default();
+    let image = snap.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let theme = Theme::dark();
+    // The foreground dimmed towards the background, then swapped: the bar.
+    let blend = |f: u8, b: u8| ((u16::from(f) * 155 + u16::from(b) * 100 + 127) / 255) as u8;
+    let (f, b) = (theme.foreground, theme.background);
+    let bar = Rgb(blend(f.0, b.0), blend(f.1, b.1), blend(f.2, b.2));
+    let cells = |cols: std::ops::Range<u16>| pixels(&image, &m, 0, cols);
+    let dim_rev = cells(0..7);
+    let counts = |v: &[Rgb], c: Rgb| v.iter().filter(|p| **p == c).count();
+    assert!(
+        counts(&dim_rev, bar) > dim_rev.len() / 2,
+        "the bar is the dimmed foreground {bar:?}"
+    );
+    assert!(dim_rev.contains(&b), "the text is in the background colour");
+    // Plain inverse: a full-strength bar.
+    let rev = cells(8..11);
+    assert!(counts(&rev, f) > rev.len() / 2, "inverse alone is the foreground");
+}

@@ -273,8 +273,8 @@ pub(crate) fn cluster(snapshot: &Snapshot, row: u16, col: u16) -> (String, u16) 
     (text, end)
 }
 
-/// The foreground and background a cell is drawn in (inverse, the block cursor and dim
-/// applied).
+/// The foreground and background a cell is drawn in (dim, inverse, the block cursor and
+/// hidden applied, in that order).
 pub(crate) fn cell_colors(
     options: &RenderOptions,
     snapshot: &Snapshot,
@@ -291,6 +291,11 @@ pub(crate) fn cell_colors(
     };
     let mut fg = resolve(fg_color, theme.foreground, theme);
     let mut bg = resolve(style.bg, theme.background, theme);
+    // Dim is a property of the text's colour, applied before inverse swaps the two, as
+    // xterm and alacritty do: dim + inverse is a dimmed bar with background-coloured text.
+    if style.dim {
+        fg = mix(fg, bg, 100);
+    }
     if style.inverse {
         std::mem::swap(&mut fg, &mut bg);
     }
@@ -302,9 +307,6 @@ pub(crate) fn cell_colors(
     if block_cursor {
         fg = bg;
         bg = theme.cursor;
-    }
-    if style.dim {
-        fg = mix(fg, bg, 100);
     }
     if style.hidden {
         fg = bg;
