@@ -151,3 +151,21 @@ fn a_window_frame_adds_a_title_bar_with_the_title() {
     let (fw, fh, _) = rasterise(&framed);
     assert_eq!((fw, fh), (pw, ph + 28));
 }
+
+#[test]
+fn an_emoji_sequence_is_one_piece_of_text_at_one_x() {
+    // Without grapheme mode each of these takes cells of its own; a browser given an x per
+    // code point would draw a hand and a brown square, the letters J and P.
+    let mut t = Terminal::new(30, 2).unwrap();
+    t.process("👍🏽 🇯🇵 👨‍👩‍👧 ok".as_bytes());
+    let svg = t.snapshot().to_svg(&options(), SvgFrame::None).unwrap();
+    let m = Metrics::of(&options());
+    for (cluster, col) in [("👍🏽", 0), ("🇯🇵", 5), ("👨\u{200D}👩\u{200D}👧", 8)] {
+        let x = m.padding + col * m.cell_width;
+        let line = svg
+            .lines()
+            .find(|l| l.ends_with(&format!(">{cluster}</text>")))
+            .unwrap_or_else(|| panic!("{cluster:?} is not one text element:\n{svg}"));
+        assert!(line.starts_with(&format!(r#"<text x="{x}" y="#)), "{line}");
+    }
+}

@@ -4,7 +4,9 @@
 //! The layout is the PNG's ([`Metrics`]: the same cell size, padding and baseline), so the
 //! two pictures line up pixel for pixel where they agree. Backgrounds are rectangles (runs
 //! of equal colour merged), text is one `<text>` per run of equally styled cells with every
-//! character at its cell's exact x (so no font's advance can drift it off the grid), box
+//! character at its cell's exact x (so no font's advance can drift it off the grid) — a
+//! grapheme cluster (a letter and its marks, an emoji sequence over several cells, a flag)
+//! at one x, as one piece, as the PNG draws it — box
 //! drawing, block elements, braille and Powerline separators are paths drawn by the same
 //! code as the PNG's (through [`Surface`]), decorations and the cursor likewise, and images
 //! are embedded PNGs clipped to the cells that show them. Fonts are named, not embedded:
@@ -14,7 +16,7 @@ use std::fmt::Write;
 
 use base64::Engine;
 
-use super::draw::{cell_colors, cursor_mark, decorations};
+use super::draw::{cell_colors, cluster, cursor_mark, decorations};
 use super::images::{drawn_size, shown_columns};
 use super::procedural::{self, CellBox};
 use super::surface::{Seg, Surface};
@@ -263,6 +265,9 @@ fn text_row(
         xs: String::new(),
         text: String::new(),
     };
+    // Cells whose text joined the cluster of a cell before them (an emoji's modifier, a
+    // flag's second letter, what follows a joiner): their glyph is that cluster's.
+    let mut joined_until = 0;
     for col in 0..cols {
         let Some(cell) = snapshot.cell(row, col) else {
             continue;
@@ -284,7 +289,14 @@ fn text_row(
                 fg,
             );
         }
-        let text = cell.text();
+        if col < joined_until {
+            continue;
+        }
+        // One grapheme cluster is one piece of text at one x, as the PNG draws it: a
+        // browser given an x per code point draws 👍🏽 as a hand and a brown square.
+        let (text, end) = cluster(snapshot, row, col);
+        joined_until = end;
+        let text = text.as_str();
         let mut chars = text.chars();
         let (Some(first), rest) = (chars.next(), chars.as_str()) else {
             continue;
