@@ -6,7 +6,7 @@ mod common;
 mod support;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -290,89 +290,6 @@ fn the_idle_timeout_stops_the_host_and_its_program() {
     assert_eq!(out.status.code(), Some(2));
 }
 
-#[test]
-fn describe_is_a_catalogue() {
-    let dir = Dir::new();
-    let catalogue = dir.json(&["describe"]);
-    let commands: Vec<&str> = catalogue["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
-    for expected in [
-        "start", "send", "wait", "capture", "exit", "resize", "list", "describe",
-    ] {
-        assert!(
-            commands.contains(&expected),
-            "{expected} missing from {commands:?}"
-        );
-    }
-    assert!(
-        !commands.iter().any(|c| c.starts_with("__")),
-        "hidden commands stay hidden"
-    );
-    let send = catalogue["commands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["name"] == "send")
-        .unwrap();
-    let longs: Vec<&str> = send["args"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|a| a["long"].as_str())
-        .collect();
-    for flag in [
-        "--text",
-        "--key",
-        "--paste",
-        "--sleep-ms",
-        "--wait",
-        "--timeout-ms",
-        "--capture",
-    ] {
-        assert!(longs.contains(&flag), "{flag} missing from {longs:?}");
-    }
-    assert!(
-        catalogue["keys"]["names"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|k| k == "PageDown")
-    );
-    assert_eq!(catalogue["exit_codes"].as_object().unwrap().len(), 3);
-    assert!(
-        catalogue["readiness"]["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|c| c == "wait --ready"),
-        "{}",
-        catalogue["readiness"]
-    );
-    let codes: Vec<&str> = catalogue["protocol"]["error_codes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["code"].as_str().unwrap())
-        .collect();
-    for code in [
-        "bad_request",
-        "spawn_failed",
-        "no_session",
-        "timeout",
-        "exited",
-        "internal",
-    ] {
-        assert!(codes.contains(&code), "{code} missing from {codes:?}");
-    }
-    assert_eq!(catalogue["global_args"].as_array().unwrap().len(), 2);
-    assert!(Path::new(env!("CARGO_BIN_EXE_tuipilot")).exists());
-}
-
-/// A session named `default` showing ` green ` on a green background.
 fn green_screen() -> Dir {
     let dir = Dir::new();
     start_bash(&dir, "default");
@@ -524,46 +441,6 @@ fn wait_no_text_waits_for_a_line_to_go() {
     assert_eq!(out.status.code(), Some(1), "busy is still on the screen");
     dir.ok(&["send", "-k", "Enter"]);
     dir.ok(&["wait", "--no-text", "^busy$"]);
-}
-
-#[test]
-fn describe_marks_switches_as_taking_no_value() {
-    let dir = Dir::new();
-    let catalogue = dir.json(&["describe"]);
-    let arg = |command: &str, name: &str| -> serde_json::Value {
-        catalogue["commands"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["name"] == command)
-            .and_then(|c| c["args"].as_array().unwrap().iter().find(|a| a["name"] == name))
-            .cloned()
-            .unwrap_or_else(|| panic!("{command} {name} missing"))
-    };
-    for (command, name) in [
-        ("capture", "ansi"),
-        ("capture", "scrollback"),
-        ("send", "capture"),
-        ("wait", "exit"),
-    ] {
-        let a = arg(command, name);
-        assert_eq!(
-            (a["flag"].as_bool(), a["value"].is_null()),
-            (Some(true), true),
-            "{a}"
-        );
-    }
-    let timeout = arg("wait", "timeout_ms");
-    assert_eq!(
-        (timeout["flag"].as_bool(), timeout["value"].as_str()),
-        (Some(false), Some("N"))
-    );
-    let png = arg("capture", "png");
-    assert_eq!(
-        (png["value"].as_str(), png["value_optional"].as_bool()),
-        (Some("PATH"), Some(true)),
-        "{png}"
-    );
 }
 
 #[test]

@@ -7,14 +7,15 @@
 //!
 //! A wait that fails returns a [`WaitError`] whose `Display` shows the condition, the
 //! elapsed time, the screen as it last was, the line closest to what was wanted, and the
-//! terminal queries the program sent that went unanswered.
+//! terminal queries the program sent that went unanswered (`report`). The readiness wait
+//! (`ready`) and the completion of a matched frame (`frames`) have files of their own.
 
 use std::cell::RefCell;
 use std::fmt;
 use std::io::Write;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, MutexGuard};
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -24,13 +25,18 @@ use crate::process::ExitStatus;
 use crate::session::OutputRing;
 use crate::session::{Shared, State};
 use crate::snapshot::{Snapshot, compile};
-use crate::terminal::QueryRecord;
 
+mod frames;
 mod ready;
+mod report;
 
+pub use frames::{FRAME_LIMIT, FRAME_QUIET};
+use frames::{reads_the_screen, until_frame_complete};
 pub(crate) use ready::readiness;
 use ready::wait_ready;
 pub use ready::{READY_FALLBACK_QUIET, still_true};
+pub use report::WaitError;
+use report::{Attempt, failure};
 
 /// A test on a snapshot, for [`Condition::Predicate`].
 pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;
@@ -211,98 +217,6 @@ pub(crate) enum Satisfied {
     Exit(ExitStatus),
 }
 
-/// A failed wait: why, after how long, and what the screen showed.
-#[derive(Debug)]
-pub struct WaitError {
-    /// The condition, in words.
-    pub condition: String,
-    /// How long the wait ran.
-    pub elapsed: Duration,
-    /// The timeout it had.
-    pub timeout: Duration,
-    /// Set when the wait failed because the program exited.
-    pub exited: Option<ExitStatus>,
-    /// The screen as it last was.
-    pub screen: Snapshot,
-    /// The row (0-based) and text closest to what was wanted, if any is close.
-    pub closest: Option<(usize, String)>,
-    /// The last lines of output, for output conditions.
-    pub output_tail: Option<String>,
-    /// Queries the program sent that were not answered.
-    pub unanswered: Vec<QueryRecord>,
-    /// Whether the condition had a pattern (so a closest line means something).
-    pub has_pattern: bool,
-    /// What explains the failure beyond the screen: the pattern already matched before
-    /// the input, rows are matched trimmed, …
-    pub notes: Vec<String>,
-    /// Where the wait was called from, for a direct library call: the report starts with
-    /// it, so a `?` in a test still says which line failed.
-    pub caller: Option<&'static std::panic::Location<'static>>,
-    /// The folder the screen, its colours, a PNG and the state were written to (a direct
-    /// library call inside a test; see `TUIPILOT_ARTIFACTS`).
-    pub artifacts: Option<std::path::PathBuf>,
-}
-
-impl fmt::Display for WaitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = self.elapsed.as_secs_f64();
-        if let Some(caller) = self.caller {
-            write!(f, "{}:{}: ", caller.file(), caller.line())?;
-        }
-        match &self.exited {
-            Some(status) => writeln!(
-                f,
-                "the program {status} after {secs:.2}s while waiting for {}",
-                self.condition
-            )?,
-            None => writeln!(
-                f,
-                "timed out after {secs:.2}s (timeout {} ms) waiting for {}",
-                self.timeout.as_millis(),
-                self.condition
-            )?,
-        }
-        let (cols, rows) = self.screen.size();
-        let cursor = self.screen.cursor();
-        writeln!(f, "screen ({cols}x{rows}, {}):", cursor.words())?;
-        let (listing, last) = self.screen.numbered_rows(&[]);
-        f.write_str(&listing)?;
-        let rows = self.screen.rows().len();
-        if last < rows {
-            writeln!(f, "     | (rows {last}-{} empty)", rows - 1)?;
-        }
-        if let Some(tail) = &self.output_tail {
-            writeln!(f, "last output:")?;
-            for line in tail.lines() {
-                writeln!(f, "     > {line}")?;
-            }
-        }
-        for note in &self.notes {
-            writeln!(f, "note: {note}")?;
-        }
-        match (&self.closest, self.has_pattern) {
-            (Some((row, line)), _) => match line.matches('\n').count() {
-                0 => writeln!(f, "closest line: row {row}: {line:?}")?,
-                more => writeln!(f, "closest lines: rows {row}-{}: {line:?}", row + more)?,
-            },
-            (None, true) => writeln!(f, "closest line: none resembles the pattern")?,
-            (None, false) => {}
-        }
-        if let Some(dir) = &self.artifacts {
-            writeln!(f, "saved: {}", crate::artifacts::listing(dir))?;
-        }
-        if self.unanswered.is_empty() {
-            write!(f, "unanswered terminal queries: none")
-        } else {
-            write!(f, "unanswered terminal queries:")?;
-            for q in &self.unanswered {
-                write!(f, "\n     {} ({})", q.query, q.note)?;
-            }
-            Ok(())
-        }
-    }
-}
-
 /// Follows the output stream for an `Output` condition: strips escape sequences from new
 /// bytes as they arrive (keeping parser state across chunks) and searches the text.
 struct OutputScan {
@@ -370,87 +284,6 @@ impl OutputScan {
         let text = String::from_utf8_lossy(&text);
         let all: Vec<&str> = text.lines().collect();
         all[all.len().saturating_sub(lines)..].join("\n")
-    }
-}
-
-/// A wait that matched while the program was still writing returns once the output has
-/// been quiet this long (where the kernel cannot say the program is ready again sooner).
-pub const FRAME_QUIET: Duration = Duration::from_millis(30);
-
-/// The longest a wait that matched waits for the frame to complete (output that never
-/// pauses — a flood, a progress bar — is taken as it is then).
-pub const FRAME_LIMIT: Duration = Duration::from_millis(250);
-
-/// Conditions on what the screen shows: a match on a frame half drawn is not a match.
-fn reads_the_screen(condition: &Condition) -> bool {
-    matches!(
-        condition,
-        Condition::Text(_)
-            | Condition::NoText(_)
-            | Condition::Line(_)
-            | Condition::Output(_)
-            | Condition::CursorAt(..)
-            | Condition::Predicate(_)
-            | Condition::Described(..)
-            | Condition::Explained(..)
-    )
-}
-
-/// Waits, the lock released, until the frame being drawn is complete: no output in
-/// flight and the program ready for input (as the kernel sees it, twice
-/// [`READY_CONFIRM`](ready::READY_CONFIRM) apart with no output between), or no output for
-/// [`FRAME_QUIET`] while no thread of it runs (a writer preempted under load is not
-/// done); at most until `until`. Returns the state locked again.
-fn until_frame_complete<'a>(
-    shared: &'a Shared,
-    mut state: MutexGuard<'a, State>,
-    until: Instant,
-    cancelled: Option<&AtomicBool>,
-) -> MutexGuard<'a, State> {
-    let mut output = state.log.total();
-    let mut quiet_since = Instant::now();
-    // When ready was first seen with this much output: it must be seen again
-    // `READY_CONFIRM` later with no output between. A write the program made just before
-    // it went to read can still be on its way through the kernel's PTY buffers, in no
-    // queue a probe can see.
-    let mut ready_since: Option<(Instant, u64)> = None;
-    loop {
-        let now = Instant::now();
-        if now >= until || cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) || state.exit.is_some() {
-            return state;
-        }
-        if state.log.total() != output {
-            output = state.log.total();
-            quiet_since = now;
-            ready_since = None;
-        }
-        if now.duration_since(quiet_since) >= FRAME_QUIET {
-            return state;
-        }
-        if !state.terminal.synchronized() {
-            drop(state);
-            let now = ready::readiness(shared);
-            state = shared.lock();
-            let seen = Instant::now();
-            match ready_since {
-                _ if !now.is_ready() || state.log.total() != output => ready_since = None,
-                Some((first, at)) if at == output && seen.duration_since(first) >= ready::READY_CONFIRM => {
-                    return state;
-                }
-                Some(_) => {}
-                None => ready_since = Some((seen, output)),
-            }
-            // A writer preempted mid-frame is quiet but not done.
-            if now.is_working() {
-                quiet_since = seen;
-            }
-        }
-        let poll = match ready_since {
-            Some((first, _)) => (first + ready::READY_CONFIRM).max(now + Duration::from_micros(200)),
-            None => now + ready::READY_POLL,
-        };
-        let wake = until.min(quiet_since + FRAME_QUIET).min(poll);
-        state = shared.sleep(state, wake.saturating_duration_since(now));
     }
 }
 
@@ -623,195 +456,5 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
         Condition::Predicate(_) => "the condition held".into(),
         Condition::Described(what, _) | Condition::Explained(what, ..) => format!("{what}: held"),
         Condition::Ready | Condition::Prompt => "ready".into(),
-    }
-}
-
-/// Why a wait failed, beyond the screen: the explanations a reader would otherwise have to
-/// work out.
-fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) -> Vec<String> {
-    let mut notes = Vec::new();
-    let searched = match condition {
-        // The same text the wait searched.
-        Condition::Text(re) => Some((re, screen.text())),
-        Condition::Line(re) => Some((re, screen.row(screen.cursor().row).unwrap_or("").to_string())),
-        _ => None,
-    };
-    if let Some((re, text)) = searched
-        && unchanged_since_input
-    {
-        let already = re.is_match(&text);
-        notes.push(if already {
-            format!(
-                "/{re}/ already matched before the input was sent, and the screen has not changed since; a wait after input needs the screen to change: wait for what the input changes, or use a plain wait"
-            )
-        } else {
-            "the screen has not changed at all since the input was sent".to_string()
-        });
-    }
-    if let Condition::Text(re) | Condition::NoText(re) | Condition::Line(re) = condition {
-        let pattern = re.as_str().trim_end_matches('$');
-        if pattern.ends_with(' ') || pattern.ends_with("\\s") || pattern.ends_with("\\s+") {
-            notes.push(
-                "rows are matched with trailing spaces removed, so a pattern ending in a space or \\s cannot match at a row's end; drop the trailing space"
-                    .to_string(),
-            );
-        }
-    }
-    notes
-}
-
-/// A wait as it was asked for: when, for how long, and from where.
-struct Attempt {
-    start: Instant,
-    timeout: Duration,
-    caller: Option<&'static std::panic::Location<'static>>,
-}
-
-fn failure(
-    state: &mut MutexGuard<'_, State>,
-    condition: &Condition,
-    attempt: &Attempt,
-    exited: Option<ExitStatus>,
-    scan: &OutputScan,
-    unchanged_since_input: bool,
-) -> Error {
-    let screen = state.snapshot();
-    let mut notes = notes(condition, &screen, unchanged_since_input);
-    let signals = state.terminal.signals();
-    match condition {
-        Condition::CommandDone if !signals.shell_integration => notes.push(
-            "the program has sent no OSC 133 marks: it is not a shell with shell integration (bash, zsh and fish get it unless started with --no-shell-integration; an rc file that replaces PROMPT_COMMAND removes bash's)".into(),
-        ),
-        Condition::Title(_) => notes.push(format!("the title is {:?}", screen.title)),
-        Condition::Explained(_, _, explain) => notes.extend(explain(&screen)),
-        Condition::Cwd(_) => notes.push(match &signals.cwd {
-            Some(cwd) => format!("the working directory reported last is {cwd:?}"),
-            None => "the program has reported no working directory (OSC 7)".into(),
-        }),
-        _ => {}
-    }
-    let elapsed = attempt.start.elapsed();
-    let artifacts = attempt.caller.and_then(|_| {
-        let (cols, rows) = screen.size();
-        let session = crate::artifacts::SessionFiles {
-            keys: state.story.keys(),
-            cast: state.story.cast(&state.log, cols, rows),
-        };
-        crate::artifacts::write(
-            &screen,
-            &condition.to_string(),
-            elapsed.as_millis(),
-            attempt.timeout.as_millis(),
-            Some(session),
-        )
-    });
-    let (closest, output_tail) = match condition {
-        Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
-        Condition::Line(re) => {
-            let row = usize::from(screen.cursor().row);
-            let line = screen.rows().get(row).cloned().unwrap_or_default();
-            // The cursor's line is the only candidate: report it whatever it holds.
-            let _ = re;
-            (Some((row, line)), None)
-        }
-        Condition::Output(re) => {
-            let tail = scan.tail(8);
-            let lines: Vec<String> = tail.lines().map(str::to_string).collect();
-            (closest_line(&lines, re.as_str()), Some(tail))
-        }
-        _ => (None, None),
-    };
-    let mut unanswered: Vec<QueryRecord> = Vec::new();
-    for q in state.terminal.transcript() {
-        if q.reply.is_none() && !unanswered.iter().any(|u| u.query == q.query) {
-            unanswered.push(q);
-        }
-    }
-    let report = WaitError {
-        condition: condition.to_string(),
-        elapsed,
-        timeout: attempt.timeout,
-        exited,
-        screen,
-        closest,
-        output_tail,
-        unanswered,
-        has_pattern: matches!(
-            condition,
-            Condition::Text(_) | Condition::NoText(_) | Condition::Line(_) | Condition::Output(_)
-        ),
-        notes,
-        caller: attempt.caller,
-        artifacts,
-    };
-    if exited.is_some() {
-        Error::ExitedWhileWaiting(Box::new(report))
-    } else {
-        Error::Timeout(Box::new(report))
-    }
-}
-
-/// The line most like the literal part of `pattern`: the longest common substring,
-/// ignoring case, ties broken by the earlier row.
-fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
-    // A pattern across rows (`a\nb`) is held against as many rows, joined as it sees them.
-    let pattern = pattern.replace("\\n", "\n");
-    let span = pattern.matches('\n').count() + 1;
-    let literal: Vec<char> = pattern
-        .chars()
-        .filter(|c| !"\\^$.|?*+()[]{}".contains(*c))
-        .flat_map(char::to_lowercase)
-        .collect();
-    if literal.is_empty() {
-        return None;
-    }
-    let mut best: Option<(usize, usize)> = None;
-    let windows: Vec<String> = (0..lines.len().saturating_sub(span - 1))
-        .map(|i| lines[i..i + span].join("\n"))
-        .collect();
-    for (i, line) in windows.iter().enumerate() {
-        let line: Vec<char> = line.chars().flat_map(char::to_lowercase).collect();
-        let score = longest_common_substring(&literal, &line);
-        if score >= 2.min(literal.len()) && best.is_none_or(|(_, s)| score > s) {
-            best = Some((i, score));
-        }
-    }
-    best.map(|(i, _)| (i, windows[i].clone()))
-}
-
-fn longest_common_substring(a: &[char], b: &[char]) -> usize {
-    let mut prev = vec![0usize; b.len() + 1];
-    let mut best = 0;
-    for ca in a {
-        let mut cur = vec![0usize; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            if ca == cb {
-                cur[j + 1] = prev[j] + 1;
-                best = best.max(cur[j + 1]);
-            }
-        }
-        prev = cur;
-    }
-    best
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn closest_line_prefers_the_longest_shared_run() {
-        let lines: Vec<String> = ["$ ls", "Compiling foo", "error: bar", ""]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(closest_line(&lines, "Compiled foo").map(|(i, _)| i), Some(1));
-        assert_eq!(closest_line(&lines, r"error\[E\d+\]").map(|(i, _)| i), Some(2));
-        assert_eq!(closest_line(&lines, "zzz"), None);
-        // A pattern over two rows is held against two rows at a time.
-        assert_eq!(
-            closest_line(&lines, r"^Compiling foo\nerror: baz$"),
-            Some((1, "Compiling foo\nerror: bar".to_string()))
-        );
     }
 }

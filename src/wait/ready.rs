@@ -6,7 +6,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{Attempt, Baseline, Condition, NEVER, OutputScan, Satisfied, failure, wait_until};
+use super::report::{Attempt, failure};
+use super::{Baseline, Condition, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
 use crate::readiness::Readiness;
