@@ -61,13 +61,9 @@ impl Session {
         if let Some(recorder) = &self.recorder {
             recorder.input(&bytes);
         }
-        // The story a failed test leaves: what was pressed, by name.
-        let label = if self.secret_input || self.secret_sends.load(Ordering::SeqCst) > 0 {
-            crate::operation::secret_placeholder(len)
-        } else {
-            crate::keys::describe_input(&String::from_utf8_lossy(&bytes)).join(" ")
-        };
-        self.shared.lock().story.note_input(label);
+        // The story a failed test leaves: what was sent (named only if a test fails).
+        let secret = self.secret_input || self.secret_sends.load(Ordering::SeqCst) > 0;
+        self.shared.lock().story.note_input(&bytes, secret);
         let (ack, done) = mpsc::sync_channel(1);
         self.jobs
             .send(WriteJob::Bytes(bytes, Some(ack)))

@@ -1,9 +1,10 @@
-//! What a session did, kept small for a failed test's artefacts: the input it sent (by
-//! key name; secret input as a placeholder) and when each batch of output arrived, so the
-//! raw output ring's bytes replay as an asciicast recording with their times.
+//! What a session did, kept small for a failed test's artefacts: the input it sent (named
+//! by key only when written out; secret input by its length alone) and when each batch of
+//! output arrived, so the raw output ring's bytes replay as an asciicast recording with
+//! their times.
 //!
-//! Bounded like the ring it times: the newest [`MAX_INPUTS`] inputs and [`MAX_MARKS`]
-//! batches; a recording of a ring that has dropped its start begins mid-stream, and says so.
+//! Bounded like the ring it times: the newest [`MAX_INPUTS`] inputs, each by its first
+//! [`MAX_INPUT_BYTES`], and [`MAX_MARKS`] batches; a recording of a ring that has dropped its start begins mid-stream, and says so.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -12,13 +13,38 @@ use super::OutputRing;
 
 /// The most inputs a story keeps.
 const MAX_INPUTS: usize = 1000;
+/// The most bytes of one input it keeps (a megabyte paste is kept by its start and length).
+const MAX_INPUT_BYTES: usize = 256;
+
+/// One input as kept: its first bytes and its length, or only the length of a secret.
+enum Sent {
+    Bytes(Vec<u8>, usize),
+    Secret(usize),
+}
+
+impl Sent {
+    /// The keys a person pressed (`describe_input`), or the secret's placeholder.
+    fn words(&self) -> String {
+        match self {
+            Sent::Secret(len) => crate::operation::secret_placeholder(*len),
+            Sent::Bytes(start, len) => {
+                let keys = crate::keys::describe_input(&String::from_utf8_lossy(start)).join(" ");
+                if *len > start.len() {
+                    format!("{keys} ({len} bytes in all)")
+                } else {
+                    keys
+                }
+            }
+        }
+    }
+}
 /// The most output batches it keeps the times of.
 const MAX_MARKS: usize = 20_000;
 
 pub(crate) struct Story {
     started: Instant,
     /// When (seconds since the start) and what was sent.
-    inputs: VecDeque<(f64, String)>,
+    inputs: VecDeque<(f64, Sent)>,
     /// For each batch of output: the ring offset it ended at, and when it was parsed.
     marks: VecDeque<(u64, f64)>,
 }
@@ -36,13 +62,18 @@ impl Story {
         self.started.elapsed().as_secs_f64()
     }
 
-    /// Notes input sent, as the keys a person pressed (or a placeholder for a secret).
-    pub(crate) fn note_input(&mut self, label: String) {
+    /// Notes input sent: its first bytes (named as keys only when a test fails), or, for a
+    /// secret, its length alone.
+    pub(crate) fn note_input(&mut self, bytes: &[u8], secret: bool) {
         if self.inputs.len() == MAX_INPUTS {
             self.inputs.pop_front();
         }
+        let sent = match secret {
+            true => Sent::Secret(bytes.len()),
+            false => Sent::Bytes(bytes[..bytes.len().min(MAX_INPUT_BYTES)].to_vec(), bytes.len()),
+        };
         let now = self.now();
-        self.inputs.push_back((now, label));
+        self.inputs.push_back((now, sent));
     }
 
     /// Notes that output up to ring offset `end` is on the screen now.
@@ -67,7 +98,7 @@ impl Story {
         let lines: String = self
             .inputs
             .iter()
-            .map(|(at, keys)| format!("{at:>9.3}s  {keys}\n"))
+            .map(|(at, sent)| format!("{at:>9.3}s  {}\n", sent.words()))
             .collect();
         dropped + &lines
     }
@@ -105,7 +136,7 @@ impl Story {
             let at = self.marks.back().map_or(0.0, |m| m.1);
             events.push((at, "o", String::from_utf8_lossy(&bytes[from..]).into_owned()));
         }
-        events.extend(self.inputs.iter().map(|(at, keys)| (*at, "i", keys.clone())));
+        events.extend(self.inputs.iter().map(|(at, sent)| (*at, "i", sent.words())));
         events.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut out = format!("{header}\n");
         for (at, code, data) in events {
@@ -113,5 +144,30 @@ impl Story {
             out.push('\n');
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_input_is_kept_by_its_start_and_length_and_a_secret_by_its_length() {
+        let mut story = Story::new();
+        story.note_input(&vec![b'y'; 1 << 20], false);
+        story.note_input(b"hunter2", true);
+        story.note_input(b"\r", false);
+        let keys = story.keys();
+        let lines: Vec<&str> = keys.lines().map(|l| l.split_once("s  ").unwrap().1).collect();
+        assert!(
+            lines[0].starts_with("yyyy") && lines[0].ends_with(" (1048576 bytes in all)"),
+            "{keys}"
+        );
+        assert_eq!(
+            lines[1..],
+            [crate::operation::secret_placeholder(7), "Enter".to_string()]
+        );
+        assert!(!keys.contains("hunter2"));
+        assert!(matches!(&story.inputs[0].1, Sent::Bytes(kept, _) if kept.len() == MAX_INPUT_BYTES));
     }
 }
