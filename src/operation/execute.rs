@@ -254,14 +254,18 @@ impl Session {
         // What may be kept of the operation (a secret send as its placeholder): its label
         // marks the recording, and it goes into the log.
         let kept = operation.redacted(self.input_is_secret());
-        // Whether the program waits for input now: a replay of the log waits for that
-        // before doing what this operation did (see `tape::export`).
+        // After input that waited on nothing: whether the program waits for input now. A
+        // replay of the log waits for that before doing what this operation did (see
+        // `tape::export`); the kernel is asked only where the export will look.
+        let after_unwaited_input = self.operation_log().last_is_send_without_wait();
         let ready_before = match operation {
-            Operation::Send { .. } | Operation::Capture { wait: None, .. } => match self.readiness() {
-                crate::Readiness::Ready { .. } => Some(true),
-                crate::Readiness::Busy { .. } => Some(false),
-                crate::Readiness::Unknown { .. } => None,
-            },
+            Operation::Send { .. } | Operation::Capture { wait: None, .. } if after_unwaited_input => {
+                match self.readiness() {
+                    crate::Readiness::Ready { .. } => Some(true),
+                    crate::Readiness::Busy { .. } => Some(false),
+                    crate::Readiness::Unknown { .. } => None,
+                }
+            }
             _ => None,
         };
         let result = self.execute(operation, &kept, cancel);

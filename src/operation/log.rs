@@ -42,8 +42,9 @@ pub struct LoggedOperation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<String>,
     /// Whether the program was waiting for input when the operation began, as the kernel
-    /// saw it (sends and captures without a wait; `None` where it was not asked or the
-    /// kernel cannot tell). The exporter makes a replay wait for ready where it was.
+    /// saw it — asked of a send or a capture without a wait that follows a send without a
+    /// wait (`None` otherwise, or where the kernel cannot tell). The exporter makes a replay
+    /// wait for ready between the two where it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ready_before: Option<bool>,
     /// How many bytes of its input the log left out: a text over [`MAX_LOGGED_TEXT`] keeps
@@ -169,6 +170,20 @@ impl OperationLog {
     }
 
     /// A copy of the log, oldest first.
+    /// Whether the newest operation was input with no wait of its own (the only kind the
+    /// exporter asks about the program's readiness after).
+    pub(crate) fn last_is_send_without_wait(&self) -> bool {
+        let guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        matches!(
+            guard.list.back(),
+            Some(LoggedOperation {
+                operation: super::Operation::Send { wait: None, .. },
+                error: None,
+                ..
+            })
+        )
+    }
+
     pub(crate) fn entries(&self) -> Vec<LoggedOperation> {
         let guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         guard.list.iter().cloned().collect()
