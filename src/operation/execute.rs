@@ -472,7 +472,7 @@ impl Session {
                 let why = crate::wait::still_true(&report).unwrap_or("still busy");
                 Ok((
                     self.snapshot(),
-                    format!("not ready within {} ms: {why}", timeout.as_millis()),
+                    format!("{}{} ms: {why}", super::reply::NOT_READY, timeout.as_millis()),
                 ))
             }
             Err(crate::Error::ExitedWhileWaiting(_)) if wait.settle => {

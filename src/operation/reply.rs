@@ -168,7 +168,17 @@ impl ImageReport {
     }
 }
 
+/// How `waited` begins when a settling wait ([`WaitFor::Settle`](super::WaitFor::Settle))
+/// ran out of time before the program was ready.
+pub(crate) const NOT_READY: &str = "not ready within ";
+
 impl Screen {
+    /// Why the program was still busy when a settling wait ran out of time (`not ready
+    /// within 3000 ms: busy: …`), if it did: the screen is as it was then.
+    pub fn not_ready(&self) -> Option<&str> {
+        self.waited.as_deref().filter(|w| w.starts_with(NOT_READY))
+    }
+
     /// A snapshot's fields with `text` as its text.
     pub fn of(snapshot: &Snapshot, text: String) -> Screen {
         let (cols, rows) = snapshot.size();

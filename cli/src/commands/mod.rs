@@ -146,7 +146,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             match reply.get("screen") {
                 Some(screen) => {
                     let screen: Screen = decode(screen.clone())?;
-                    if let Some(busy) = screen.waited.as_deref().filter(|w| w.starts_with("not ready")) {
+                    if let Some(busy) = screen.not_ready() {
                         eprintln!("tuipilot: {}; the screen as it is now", output::printable(busy));
                     }
                     if wait_command && !json {

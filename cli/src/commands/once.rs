@@ -77,7 +77,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
             reply => reply?,
         };
         if let tuipilot::Reply::Screen { screen: s } = reply {
-            if let Some(busy) = s.waited.as_deref().filter(|w| w.starts_with("not ready")) {
+            if let Some(busy) = s.not_ready() {
                 eprintln!(
                     "tuipilot: {}; the screen as it is now",
                     super::output::printable(busy)

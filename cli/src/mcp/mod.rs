@@ -204,7 +204,7 @@ impl State {
                 match self.session(&name)?.apply(&operation)? {
                     Reply::Screen { screen } => {
                         // Still busy when the time was up: the screen as it is, and why.
-                        let busy = screen.waited.clone().filter(|w| w.starts_with("not ready"));
+                        let busy = screen.not_ready().map(str::to_string);
                         let mut result = screen_result(&name, screen, false);
                         result.content.extend(busy.map(ContentBlock::text));
                         Ok(result)
