@@ -170,7 +170,7 @@ impl LiveLocator<'_> {
                             found.expected,
                             self.timeout.as_secs_f64()
                         );
-                        Err(located.failure(caller, found, Some(session.story_files())))
+                        Err(located.failure(caller, found, Some(session.shared.lock().story_files())))
                     }
                     // It came true just as the time ran out.
                     None => Ok(last),

@@ -297,16 +297,6 @@ impl Session {
 
     /// Leaves input out of the recording while the guard lives, when `secret` (or all
     /// input is secret).
-    /// The keys sent and the recording a failed test keeps (see `artifacts`).
-    pub(crate) fn story_files(&self) -> crate::artifacts::SessionFiles {
-        let state = self.shared.lock();
-        let (cols, rows) = state.terminal.size();
-        crate::artifacts::SessionFiles {
-            keys: state.story.keys(),
-            cast: state.story.cast(&state.log, cols, rows),
-        }
-    }
-
     pub(crate) fn hide_input_if(&self, secret: bool) -> Option<HiddenInput<'_>> {
         (secret || self.secret_input).then(|| {
             self.secret_sends.fetch_add(1, Ordering::SeqCst);

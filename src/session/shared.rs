@@ -89,6 +89,15 @@ impl State {
         }
     }
 
+    /// The keys sent and the recording a failed test keeps (see `artifacts`).
+    pub(crate) fn story_files(&self) -> crate::artifacts::SessionFiles {
+        let (cols, rows) = self.terminal.size();
+        crate::artifacts::SessionFiles {
+            keys: self.story.keys(),
+            cast: self.story.cast(&self.log, cols, rows),
+        }
+    }
+
     pub(crate) fn snapshot(&self) -> Snapshot {
         let mut snap = self.terminal.snapshot();
         snap.exit = self.exit;

@@ -172,11 +172,7 @@ pub(super) fn failure(
     }
     let elapsed = attempt.start.elapsed();
     let artifacts = attempt.caller.and_then(|_| {
-        let (cols, rows) = screen.size();
-        let session = crate::artifacts::SessionFiles {
-            keys: state.story.keys(),
-            cast: state.story.cast(&state.log, cols, rows),
-        };
+        let session = state.story_files();
         crate::artifacts::write(
             &screen,
             &condition.to_string(),
