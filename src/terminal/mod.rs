@@ -78,11 +78,6 @@ pub const SYNC_HOLD_LIMIT: std::time::Duration = std::time::Duration::from_milli
 const SYNC_BEGIN: &[u8] = b"\x1b[?2026h";
 const SYNC_END: &[u8] = b"\x1b[?2026l";
 
-/// Where `needle` first occurs in `hay`.
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
 /// Events vt100 reports only through callbacks.
 #[derive(Default)]
 pub(crate) struct Events {
@@ -218,11 +213,14 @@ impl Terminal {
         // An update that begins here and does not end in this batch keeps the screen from
         // before it on show.
         let mut rest = now;
-        while let Some(at) = find(rest, SYNC_BEGIN) {
+        while let Some(at) = memchr::memmem::find(rest, SYNC_BEGIN) {
             let (before, from) = rest.split_at(at + SYNC_BEGIN.len());
             let (before, begin) = before.split_at(at);
             self.feed(before);
-            if self.frame.is_none() && !self.layer.modes.synchronized && find(from, SYNC_END).is_none() {
+            if self.frame.is_none()
+                && !self.layer.modes.synchronized
+                && memchr::memmem::find(from, SYNC_END).is_none()
+            {
                 self.frame = Some((self.live_snapshot(), std::time::Instant::now()));
             }
             self.feed(begin);
