@@ -52,6 +52,9 @@ pub enum Readiness {
         /// What it is doing (`running`, `in clock_nanosleep`, `waiting for a child`,
         /// `output not yet read`).
         why: String,
+        /// The soonest a sleeping thread of the foreground group wakes by itself (a timer),
+        /// when one does: the program goes on then without anything from outside.
+        wakes_in: Option<std::time::Duration>,
     },
     /// The probe cannot tell, and why; the caller falls back to a quiet screen.
     Unknown {
@@ -78,11 +81,18 @@ impl Readiness {
         }
     }
 
+    /// Whether the program is busy and wakes by itself within `soon` (a thread asleep on
+    /// a timer due by then: a pause in the middle of drawing, not a wait for the world).
+    pub fn wakes_within(&self, soon: std::time::Duration) -> bool {
+        matches!(self, Readiness::Busy { wakes_in: Some(t), .. } if *t <= soon)
+    }
+
     fn busy(process: Option<&Process>, why: impl Into<String>) -> Readiness {
         Readiness::Busy {
             pid: process.map(|p| p.pid),
             program: process.map(|p| p.name.clone()),
             why: why.into(),
+            wakes_in: None,
         }
     }
 
@@ -101,6 +111,7 @@ impl fmt::Display for Readiness {
                 pid: Some(pid),
                 program: Some(program),
                 why,
+                ..
             } => write!(f, "busy: {program} (pid {pid}) {why}"),
             Readiness::Busy { why, .. } => write!(f, "busy: {why}"),
             Readiness::Unknown { why } => write!(f, "readiness unknown: {why}"),
@@ -353,7 +364,12 @@ mod linux {
                 how,
                 wakes_in: soonest,
             },
-            (None, Some((process, sleep))) => Readiness::busy(Some(&process), sleep.words()),
+            (None, Some((process, sleep))) => Readiness::Busy {
+                pid: Some(process.pid),
+                program: Some(process.name),
+                why: sleep.words(),
+                wakes_in: soonest,
+            },
             (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
         }
     }

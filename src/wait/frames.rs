@@ -38,8 +38,8 @@ pub(super) fn reads_the_screen(condition: &Condition) -> bool {
 /// Waits, the lock released, until the frame being drawn is complete: no output in
 /// flight and the program ready for input (as the kernel sees it, twice
 /// [`READY_CONFIRM`](READY_CONFIRM) apart with no output between), or no output for
-/// [`FRAME_QUIET`] while no thread of it runs (a writer preempted under load is not
-/// done); at most until `until`. Returns the state locked again.
+/// [`FRAME_QUIET`] while no thread of it runs or is due to wake within that time (a writer
+/// preempted under load, or pausing on a short timer, is not done); at most until `until`. Returns the state locked again.
 pub(super) fn until_frame_complete<'a>(
     shared: &'a Shared,
     mut state: MutexGuard<'a, State>,
@@ -79,8 +79,9 @@ pub(super) fn until_frame_complete<'a>(
                 Some(_) => {}
                 None => ready_since = Some((seen, output)),
             }
-            // A writer preempted mid-frame is quiet but not done.
-            if now.is_working() {
+            // A writer preempted mid-frame is quiet but not done; so is one that pauses
+            // on a short timer between the pieces of a frame.
+            if now.is_working() || now.wakes_within(FRAME_QUIET) {
                 quiet_since = seen;
             }
         }

@@ -54,6 +54,7 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
             pid: None,
             program: None,
             why: "output not yet on the screen".into(),
+            wakes_in: None,
         };
     }
     answer
@@ -117,12 +118,14 @@ pub(super) fn wait_ready(
                 pid: None,
                 program: None,
                 why: "the program has exited".into(),
+                wakes_in: None,
             }
         } else if no_prompt {
             Readiness::Busy {
                 pid: None,
                 program: None,
                 why: "the shell runs a command (no prompt mark since its last output mark)".into(),
+                wakes_in: None,
             }
         } else {
             readiness(shared)
