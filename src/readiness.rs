@@ -161,7 +161,20 @@ impl Probe {
 }
 
 /// Bytes waiting to be read on `fd` (`FIONREAD`; 0 when it cannot be asked).
+///
+/// A write to one side of a PTY is not in the other side's queue at once: the kernel hands
+/// it over from a work queue, which a loaded machine runs milliseconds later, and until
+/// then `FIONREAD` says 0 while the bytes are on their way. A terminal's `poll` runs that
+/// pending hand-over before it answers (Linux's line discipline does), so a zero-timeout
+/// poll comes first and the count then includes every byte already written.
 fn pending_bytes(fd: RawFd) -> libc::c_int {
+    let mut ask = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, zero timeout; a bad descriptor is reported in `revents`.
+    unsafe { libc::poll(&mut ask, 1, 0) };
     let mut pending: libc::c_int = 0;
     // SAFETY: FIONREAD writes one int through the pointer; a bad descriptor is an error.
     let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut pending) };

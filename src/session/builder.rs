@@ -383,8 +383,8 @@ impl SessionBuilder {
         let pid = spawned.pid;
         let threads = [
             spawn_thread("tuipilot-writer", {
-                let writer = spawned.writer;
-                move || write_loop(writer, job_rx)
+                let (writer, shared) = (spawned.writer, shared.clone());
+                move || write_loop(writer, job_rx, &shared)
             }),
             spawn_thread("tuipilot-reader", {
                 let (reader, shared) = (spawned.reader, shared.clone());

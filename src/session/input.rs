@@ -65,12 +65,14 @@ impl Session {
         let secret = self.secret_input || self.secret_sends.load(Ordering::SeqCst) > 0;
         self.shared.lock().story.note_input(&bytes, secret);
         let (ack, done) = mpsc::sync_channel(1);
-        self.jobs
-            .send(WriteJob::Bytes(bytes, Some(ack)))
-            .map_err(|_| Error::Closed {
+        self.shared.note_queued(len);
+        self.jobs.send(WriteJob::Bytes(bytes, Some(ack))).map_err(|_| {
+            self.shared.note_written(len);
+            Error::Closed {
                 action: "send input",
                 caller,
-            })?;
+            }
+        })?;
         match done.recv_timeout(self.timeout) {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {

@@ -38,11 +38,14 @@ pub(super) fn spawn_thread(
         .map_err(|e| Error::io(format!("starting the {name} thread"), e))
 }
 
-pub(super) fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<WriteJob>) {
+/// Writes each job to the PTY in order. Whoever queues a job notes its bytes as queued
+/// ([`Shared::note_queued`]); they are noted written here, once the kernel has them.
+pub(super) fn write_loop(mut writer: Box<dyn Write + Send>, jobs: Receiver<WriteJob>, shared: &Shared) {
     for job in jobs {
         match job {
             WriteJob::Bytes(bytes, ack) => {
                 let result = writer.write_all(&bytes).and_then(|()| writer.flush());
+                shared.note_written(bytes.len());
                 if let Some(ack) = ack {
                     let _ = ack.send(result);
                 }
@@ -150,8 +153,10 @@ pub(super) fn parse_loop(
                 let end = state.log.total();
                 state.story.note_output(end);
                 state.generation += 1;
+                let replies = state.terminal.take_replies();
+                shared.note_queued(replies.len());
                 shared.note_parsed(size);
-                state.terminal.take_replies()
+                replies
             };
             // Handed over outside the lock: readers and waiters never wait on it.
             if let Some(recorder) = recorder {
@@ -160,8 +165,8 @@ pub(super) fn parse_loop(
                 }
             }
             shared.let_readers_in();
-            if !replies.is_empty() {
-                let _ = jobs.send(WriteJob::Bytes(replies, None));
+            if !replies.is_empty() && jobs.send(WriteJob::Bytes(replies, None)).is_err() {
+                break;
             }
             unannounced = true;
         }

@@ -34,6 +34,11 @@ pub(crate) struct Shared {
     rung: Condvar,
     /// Bytes the reader has read and the parser not yet put on the screen.
     in_flight: AtomicUsize,
+    /// Bytes queued for the program (input, query replies) and not yet written to the PTY.
+    unwritten: AtomicUsize,
+    /// Bumped whenever bytes move between the PTY and the screen, either way: a readiness
+    /// answer is kept only when nothing moved while the kernel was asked.
+    traffic: std::sync::atomic::AtomicU64,
     /// Asks the kernel whether the program waits for input (set once the PTY exists).
     probe: std::sync::OnceLock<crate::readiness::Probe>,
     /// The PTY reader thread's id (0 until it has started, or where there is none).
@@ -113,6 +118,8 @@ impl Shared {
             doorbell: Mutex::new(0),
             rung: Condvar::new(),
             in_flight: AtomicUsize::new(0),
+            unwritten: AtomicUsize::new(0),
+            traffic: std::sync::atomic::AtomicU64::new(0),
             probe: std::sync::OnceLock::new(),
             reader_tid: std::sync::atomic::AtomicI32::new(0),
         }
@@ -121,11 +128,36 @@ impl Shared {
     /// Notes `bytes` read from the PTY, on their way to the parser.
     pub(crate) fn note_read(&self, bytes: usize) {
         self.in_flight.fetch_add(bytes, Ordering::SeqCst);
+        self.traffic.fetch_add(1, Ordering::SeqCst);
     }
 
     /// Notes `bytes` put on the screen.
     pub(crate) fn note_parsed(&self, bytes: usize) {
         self.in_flight.fetch_sub(bytes, Ordering::SeqCst);
+        self.traffic.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Notes `bytes` queued for the writer thread. A query's reply is noted before the
+    /// output that asked is counted as on the screen, so one of the two is always seen.
+    pub(crate) fn note_queued(&self, bytes: usize) {
+        self.unwritten.fetch_add(bytes, Ordering::SeqCst);
+        self.traffic.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Notes `bytes` written to the PTY (or dropped by a failed write).
+    pub(crate) fn note_written(&self, bytes: usize) {
+        self.unwritten.fetch_sub(bytes, Ordering::SeqCst);
+        self.traffic.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Bytes queued for the program and not yet written to the PTY.
+    pub(crate) fn unwritten(&self) -> usize {
+        self.unwritten.load(Ordering::SeqCst)
+    }
+
+    /// How many times bytes have moved between the PTY and the screen (see `traffic`).
+    pub(crate) fn traffic(&self) -> u64 {
+        self.traffic.load(Ordering::SeqCst)
     }
 
     /// Bytes read from the PTY and not yet on the screen.

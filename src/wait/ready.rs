@@ -41,6 +41,13 @@ pub fn still_true(report: &str) -> Option<&str> {
 /// Whether the session's program waits for input now: the kernel is asked, then output
 /// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
 pub(crate) fn readiness(shared: &Shared) -> Readiness {
+    let busy = |why: &str| Readiness::Busy {
+        pid: None,
+        program: None,
+        why: why.into(),
+        wakes_in: None,
+    };
+    let traffic = shared.traffic();
     let answer = match shared.probe() {
         Some(probe) => probe.check(),
         None => Readiness::Unknown {
@@ -48,14 +55,18 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
         },
     };
     // Asked after the kernel: output the program wrote before it went to read is then
-    // in the terminal (seen above), in the reader's hands, in flight, or on the screen.
+    // in the terminal (seen above), in the reader's hands, in flight, or on the screen;
+    // input (a key, the answer to a query the program just asked) is in the terminal or
+    // still queued for it. Bytes that moved while the kernel was asked may have slipped
+    // between two of these places, so the answer is then not trusted.
     if shared.in_flight() > 0 || shared.reader_at_work() {
-        return Readiness::Busy {
-            pid: None,
-            program: None,
-            why: "output not yet on the screen".into(),
-            wakes_in: None,
-        };
+        return busy("output not yet on the screen");
+    }
+    if shared.unwritten() > 0 {
+        return busy("input not yet written to the terminal");
+    }
+    if shared.traffic() != traffic {
+        return busy("output or input moved while the kernel was asked");
     }
     answer
 }
