@@ -268,3 +268,224 @@ fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one()
         );
     }
 }
+
+const CJK_BOLD_FONT: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc";
+
+/// How the ink of a run of cells lies: how many pixels differ from the background, and
+/// the mean x of those pixels (from the run's left edge) in the top and the bottom half of
+/// the cells, whose difference is how far the letters lean.
+fn ink_shape(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> (usize, f32) {
+    let bg = Theme::dark().background;
+    let width = m.cell_width * u32::from(cols.end - cols.start);
+    let (mut count, mut top, mut bottom) = (0, (0.0f32, 0.0f32), (0.0f32, 0.0f32));
+    for y in 0..m.cell_height {
+        for x in 0..width {
+            let px = m.padding + u32::from(cols.start) * m.cell_width + x;
+            let py = m.padding + u32::from(row) * m.cell_height + y;
+            if image.pixel(px, py) == Some(bg) {
+                continue;
+            }
+            count += 1;
+            let half = if y < m.baseline / 2 + 2 {
+                &mut top
+            } else {
+                &mut bottom
+            };
+            half.0 += x as f32;
+            half.1 += 1.0;
+        }
+    }
+    let lean = top.0 / top.1.max(1.0) - bottom.0 / bottom.1.max(1.0);
+    (count, lean)
+}
+
+/// Regular, bold, italic and bold italic runs of `text`, side by side, with the column
+/// each starts at (a run is `width` cells).
+fn styled_runs(text: &str, width: u16) -> (Snapshot, [u16; 4]) {
+    let snap = printed(
+        40,
+        2,
+        &format!("{text} \x1b[1m{text}\x1b[0m \x1b[3m{text}\x1b[0m \x1b[1;3m{text}\x1b[0m"),
+    );
+    let step = width + 1;
+    (snap, [0, step, 2 * step, 3 * step])
+}
+
+#[test]
+fn bold_and_italic_in_a_fallback_face_without_them_are_emboldened_and_slanted() {
+    // Georgian capitals are only in DejaVu Sans, bundled in its regular style alone.
+    // Large, so a slant moves the letters' tops by a few pixels.
+    let options = RenderOptions {
+        system_fonts: false,
+        font_size: 32.0,
+        ..RenderOptions::default()
+    };
+    let (snap, [plain, bold, italic, both]) = styled_runs("\u{10A0}\u{10A1}", 2);
+    assert_eq!(missing_glyphs(&snap, &options).unwrap(), Vec::<char>::new());
+    let image = snap.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let shape = |col: u16| ink_shape(&image, &m, 0, col..col + 2);
+    let (plain, bold, italic, both) = (shape(plain), shape(bold), shape(italic), shape(both));
+    assert!(
+        bold.0 * 100 > plain.0 * 115,
+        "bold is not heavier: {bold:?} vs {plain:?}"
+    );
+    assert!(
+        both.0 * 100 > italic.0 * 115,
+        "bold italic is not heavier: {both:?} vs {italic:?}"
+    );
+    assert!(
+        italic.1 > plain.1 + 1.0,
+        "italic does not lean: {italic:?} vs {plain:?}"
+    );
+    assert!(
+        both.1 > bold.1 + 1.0,
+        "bold italic does not lean: {both:?} vs {bold:?}"
+    );
+    assert!(
+        (bold.1 - plain.1).abs() < 1.0,
+        "bold leans: {bold:?} vs {plain:?}"
+    );
+}
+
+#[test]
+fn bold_cjk_comes_from_the_familys_bold_face_in_its_collection_and_italic_is_slanted() {
+    if !have_noto() || !Path::new(CJK_BOLD_FONT).exists() {
+        return;
+    }
+    let (snap, [plain, bold, italic, both]) = styled_runs("漢字", 4);
+    let named = |fonts: &[&str]| {
+        let mut options = RenderOptions {
+            system_fonts: false,
+            ..RenderOptions::default()
+        };
+        for font in fonts {
+            options = options.with_font(font);
+        }
+        options
+    };
+    // The family's Bold collection named beside the Regular one, as a caller would.
+    let family = named(&[CJK_FONT, CJK_BOLD_FONT]);
+    let image = snap.render(&family).unwrap();
+    let m = Metrics::of(&family);
+    let shape = |image: &Image, col: u16| ink_shape(image, &m, 0, col..col + 4);
+    let (p, b, i, bi) = (
+        shape(&image, plain),
+        shape(&image, bold),
+        shape(&image, italic),
+        shape(&image, both),
+    );
+    assert!(b.0 * 100 > p.0 * 115, "bold is not heavier: {b:?} vs {p:?}");
+    assert!(i.1 > p.1 + 1.0, "italic does not lean: {i:?} vs {p:?}");
+    assert!(bi.1 > b.1 + 1.0 && bi.0 * 100 > i.0 * 115, "bold italic: {bi:?}");
+    // The Bold face draws it, not the Regular emboldened: with the Regular alone, the bold
+    // cells differ.
+    let regular_only = snap.render(&named(&[CJK_FONT])).unwrap();
+    let cells = |image: &Image, col: u16| cell_pixels(image, &m, 0, col..col + 4);
+    assert_ne!(cells(&image, bold), cells(&regular_only, bold));
+    assert_eq!(cells(&image, plain), cells(&regular_only, plain));
+    let synthetic = shape(&regular_only, bold);
+    assert!(
+        synthetic.0 * 100 > p.0 * 115,
+        "emboldened is not heavier: {synthetic:?}"
+    );
+    // The system's fonts find the same Bold face by its family.
+    let system = snap.render(&RenderOptions::default()).unwrap();
+    assert_eq!(cells(&system, bold), cells(&image, bold));
+    assert_png_matches(
+        &image,
+        golden("styled-fallback.png"),
+        Tolerance {
+            channel: 8,
+            max_share: 0.005,
+        },
+    )
+    .unwrap();
+}
+
+/// The rows holding ink in a run of cells: (first, last) from the top of the cells.
+fn ink_rows(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> (u32, u32) {
+    let bg = Theme::dark().background;
+    let width = m.cell_width * u32::from(cols.end - cols.start);
+    let inked: Vec<u32> = (0..m.cell_height)
+        .filter(|&y| {
+            (0..width).any(|x| {
+                let px = m.padding + u32::from(cols.start) * m.cell_width + x;
+                image.pixel(px, m.padding + u32::from(row) * m.cell_height + y) != Some(bg)
+            })
+        })
+        .collect();
+    (inked[0], inked[inked.len() - 1])
+}
+
+/// The columns of pixels holding ink in a run of cells, counted.
+fn ink_columns(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> u32 {
+    let bg = Theme::dark().background;
+    let width = m.cell_width * u32::from(cols.end - cols.start);
+    (0..width)
+        .filter(|&x| {
+            (0..m.cell_height).any(|y| {
+                let px = m.padding + u32::from(cols.start) * m.cell_width + x;
+                image.pixel(px, m.padding + u32::from(row) * m.cell_height + y) != Some(bg)
+            })
+        })
+        .count() as u32
+}
+
+#[test]
+fn one_cell_emoji_fill_their_cell_on_the_line_of_text_and_skin_tones_cover_their_cells() {
+    if !have_noto() {
+        return;
+    }
+    // ❤️ ✔️ ☺️ with VS16 and 🏳️‍🌈 take one cell each (as tmux places them); 😀 two; 👍🏽
+    // four (two per code point).
+    let snap = printed(
+        30,
+        2,
+        "\u{2764}\u{FE0F} \u{2714}\u{FE0F} \u{263A}\u{FE0F} \u{1F3F3}\u{FE0F}\u{200D}\u{1F308} \u{1F600} \u{1F44D}\u{1F3FD}|",
+    );
+    let options = RenderOptions::default();
+    let image = snap.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let grin = snap.find("😀").unwrap()[0].col;
+    let (grin_top, grin_bottom) = ink_rows(&image, &m, 0, grin..grin + 2);
+    for col in [0, 2, 4, 6] {
+        let cell = col..col + 1;
+        // (Noto draws ✔️ in dark grey: ink, not colour.)
+        let pixels = cell_pixels(&image, &m, 0, cell.clone());
+        assert!(ink(&pixels, Theme::dark().background) > 20, "cell {col} is empty");
+        // As wide as the cell allows.
+        let wide = ink_columns(&image, &m, 0, cell.clone());
+        assert!(
+            wide + 1 >= m.cell_width,
+            "cell {col}: {wide} of {} pixels wide",
+            m.cell_width
+        );
+        // Its middle where a two-cell emoji's is, not at the top or bottom of the cell.
+        let (top, bottom) = ink_rows(&image, &m, 0, cell);
+        let (middle, grin_middle) = ((top + bottom) as f32 / 2.0, (grin_top + grin_bottom) as f32 / 2.0);
+        assert!(
+            (middle - grin_middle).abs() <= 1.5,
+            "cell {col}: middle at {middle}, a two-cell emoji's at {grin_middle}"
+        );
+        // Nothing spills into the blank cell after it.
+        let after = cell_pixels(&image, &m, 0, col + 1..col + 2);
+        assert_eq!(ink(&after, Theme::dark().background), 0, "cell {col} spills");
+    }
+    // 👍🏽: one glyph over all four of its cells, no gap that reads as a space.
+    let thumb = snap.find("👍").unwrap()[0].col;
+    assert_eq!(snap.find(r"\|").unwrap()[0].col, thumb + 4);
+    for col in thumb..thumb + 4 {
+        let pixels = cell_pixels(&image, &m, 0, col..col + 1);
+        assert!(colourful(&pixels) > 20, "cell {col} of 👍🏽 is empty");
+    }
+    assert_png_matches(
+        &image,
+        golden("emoji-sizes.png"),
+        Tolerance {
+            channel: 8,
+            max_share: 0.005,
+        },
+    )
+    .unwrap();
+}

@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use super::faces::{self, ExternalFace};
 use super::fonts::{self, Bundled, Face};
-use super::outline;
+use super::outline::{self, Synthetic};
 use crate::error::Result;
 
 /// The faces a render may use, in order.
@@ -36,8 +36,9 @@ type FaceGlyph = Option<(Arc<ExternalFace>, ttf_parser::GlyphId)>;
 pub(crate) enum Source<'a> {
     /// A bundled face, rasterised by fontdue.
     Bundled(&'a Face),
-    /// A caller's or system face, drawn glyph by glyph, with the character's glyph.
-    External(Arc<ExternalFace>, ttf_parser::GlyphId),
+    /// A caller's or system face, drawn glyph by glyph, with the character's glyph and
+    /// the styles the face lacks, to be drawn by emboldening or slanting its outline.
+    External(Arc<ExternalFace>, ttf_parser::GlyphId, Synthetic),
 }
 
 impl Chain {
@@ -86,16 +87,42 @@ impl Chain {
         if let Some(face) = found {
             return Some(Source::Bundled(face));
         }
-        // Beyond the cuts, the full faces, drawn from their outlines.
-        let full = [bundled.styled(bold, italic), bundled.regular(), bundled.sans()];
-        if let Some((face, glyph)) = full.into_iter().find_map(|f| {
+        // Beyond the cuts, the full faces, drawn from their outlines: the monospace face in
+        // the style asked for, then the regular faces with the style drawn on.
+        let asked = Synthetic { bold, italic };
+        let styled = bundled.styled(bold, italic);
+        if let Some(glyph) = styled.glyph_for(c) {
+            return Some(Source::External(styled, glyph, Synthetic::default()));
+        }
+        if let Some((face, glyph)) = [bundled.regular(), bundled.sans()].into_iter().find_map(|f| {
             let glyph = f.glyph_for(c)?;
             Some((f, glyph))
         }) {
-            return Some(Source::External(face, glyph));
+            return Some(Source::External(face, glyph, asked));
         }
+        let (face, glyph) = self.external_face(c)?;
+        if !bold && !italic {
+            return Some(Source::External(face, glyph, Synthetic::default()));
+        }
+        // The family's bold or italic face where there is one with the character; what it
+        // does not give is drawn on.
+        if let Some(styled) = self.styled_sibling(&face, bold, italic)
+            && let Some(glyph) = styled.glyph_for(c)
+        {
+            let synthetic = Synthetic {
+                bold: bold && !styled.is_bold(),
+                italic: italic && !styled.italic,
+            };
+            return Some(Source::External(styled, glyph, synthetic));
+        }
+        Some(Source::External(face, glyph, asked))
+    }
+
+    /// The first caller's or system face that has `c` (in its regular style), and the
+    /// glyph; remembered for the render.
+    fn external_face(&self, c: char) -> FaceGlyph {
         if let Some(found) = self.external.borrow().get(&c) {
-            return found.clone().map(|(face, glyph)| Source::External(face, glyph));
+            return found.clone();
         }
         let found = self
             .user
@@ -107,7 +134,18 @@ impl Chain {
                 Some((face, glyph))
             });
         self.external.borrow_mut().insert(c, found.clone());
-        found.map(|(face, glyph)| Source::External(face, glyph))
+        found
+    }
+
+    /// The bold and/or italic face of `face`'s family: among the caller's faces first,
+    /// then the system's (a `.ttc` collection's faces included).
+    fn styled_sibling(&self, face: &ExternalFace, bold: bool, italic: bool) -> Option<Arc<ExternalFace>> {
+        let family = face.family.as_deref()?;
+        faces::best_styled(&self.user, family, bold, italic).or_else(|| {
+            self.system
+                .then(|| faces::system_styled(family, bold, italic))
+                .flatten()
+        })
     }
 
     /// Whether some face can draw `c` (characters drawn from geometry, controls and

@@ -8,7 +8,7 @@ use super::canvas::Canvas;
 use super::chain::{self, Chain, Source};
 use super::faces::ExternalFace;
 use super::images;
-use super::outline::{self, GlyphBox, Sprite};
+use super::outline::{self, GlyphBox, Sprite, Synthetic};
 use super::procedural::{self, CellBox};
 use super::surface::{Surface, wave};
 use super::{Metrics, RenderOptions, fonts, mix, resolve};
@@ -149,9 +149,14 @@ impl Painter<'_> {
                 cluster(snapshot, row, col)
             };
             let joined_span = i32::from(joined_end - col);
+            // An emoji and its skin tone took two cells each; drawn as one glyph, it
+            // covers them all rather than sit between two gaps that read as spaces.
+            let fill = joined_span > 2 && cluster.chars().any(chain::is_skin_tone);
             let drawn_in_color = chain::wants_color(&cluster)
-                && chain::color_cluster(self.chain, &cluster)
-                    .is_some_and(|(face, glyph)| self.sprite(&face, glyph, (x, y), joined_span, fg));
+                && chain::color_cluster(self.chain, &cluster).is_some_and(|(face, glyph)| {
+                    let how = (fill, Synthetic::default());
+                    self.sprite(&face, glyph, (x, y), joined_span, how, fg)
+                });
             if drawn_in_color {
                 end = joined_end;
             } else {
@@ -175,13 +180,16 @@ impl Painter<'_> {
         end
     }
 
-    /// Draws a glyph of an external face over `span` cells; false if it draws nothing.
+    /// Draws a glyph of an external face over `span` cells (a colour glyph stretched to
+    /// fill them when asked; the styles the face lacks drawn on); false if it draws
+    /// nothing.
     fn sprite(
         &mut self,
         face: &ExternalFace,
         glyph: ttf_parser::GlyphId,
         (x, y): (i32, i32),
         span: i32,
+        (fill, synthetic): (bool, Synthetic),
         fg: Rgb,
     ) -> bool {
         let cell = GlyphBox {
@@ -189,6 +197,8 @@ impl Painter<'_> {
             height: self.cell_height() as u32,
             baseline: self.metrics.baseline as f32,
             px: self.px,
+            fill,
+            synthetic,
         };
         match outline::sprite(face, glyph, cell).as_deref() {
             Some(Sprite::Coverage(coverage)) => {
@@ -224,8 +234,8 @@ impl Painter<'_> {
                 self.canvas
                     .blend_coverage(gx, gy, gm.width, gm.height, &glyph.coverage, fg);
             }
-            Some(Source::External(face, glyph)) => {
-                self.sprite(&face, glyph, (x, y), span, fg);
+            Some(Source::External(face, glyph, synthetic)) => {
+                self.sprite(&face, glyph, (x, y), span, (false, synthetic), fg);
             }
             None if chain::needs_no_face(c) => {}
             None => {

@@ -28,6 +28,13 @@ pub(crate) struct ExternalFace {
     pub face: ttf_parser::Face<'static>,
     /// Whether its glyphs are colour images or layers (CBDT, sbix, COLR).
     pub color: bool,
+    /// Its family's name (the typographic family where the face names one), shared by
+    /// the family's bold and italic faces.
+    pub family: Option<String>,
+    /// Its weight (400 regular, 700 bold).
+    pub weight: u16,
+    /// Whether it is an italic or oblique face.
+    pub italic: bool,
 }
 
 impl ExternalFace {
@@ -183,7 +190,96 @@ fn parsed(
     let face = ttf_parser::Face::parse(bytes, index)?;
     let tables = face.tables();
     let color = tables.cbdt.is_some() || tables.sbix.is_some() || tables.colr.is_some();
-    Ok(Arc::new(ExternalFace { id, face, color }))
+    let name = |wanted: u16| {
+        face.names()
+            .into_iter()
+            .filter(|n| n.name_id == wanted)
+            .find_map(|n| n.to_string())
+    };
+    let family = name(ttf_parser::name_id::TYPOGRAPHIC_FAMILY).or_else(|| name(ttf_parser::name_id::FAMILY));
+    let weight = face.weight().to_number();
+    let italic = face.is_italic() || face.is_oblique();
+    Ok(Arc::new(ExternalFace {
+        id,
+        face,
+        color,
+        family,
+        weight,
+        italic,
+    }))
+}
+
+/// The weight from which a face counts as bold.
+const BOLD_WEIGHT: u16 = 600;
+
+impl ExternalFace {
+    /// Whether the face is a bold one.
+    pub fn is_bold(&self) -> bool {
+        self.weight >= BOLD_WEIGHT
+    }
+
+    /// How well the face serves a bold/italic request as a styled face of `family`: `None`
+    /// when it is of another family or gives none of the styles asked for; otherwise the
+    /// lower the better (both styles before one, a weight near 700 before a heavier one).
+    fn style_distance(&self, family: &str, bold: bool, italic: bool) -> Option<u32> {
+        if self.color || self.family.as_deref() != Some(family) {
+            return None;
+        }
+        let gives_bold = bold && self.is_bold();
+        let gives_italic = italic && self.italic;
+        // A style not asked for is one it must not add.
+        if (!bold && self.is_bold()) || (!italic && self.italic) || !(gives_bold || gives_italic) {
+            return None;
+        }
+        let missing = u32::from(bold && !gives_bold) + u32::from(italic && !gives_italic);
+        let weight_off = if gives_bold {
+            u32::from(self.weight.abs_diff(700))
+        } else {
+            0
+        };
+        Some(missing * 10_000 + weight_off)
+    }
+}
+
+/// The best styled face of `family` among `faces` for a bold/italic request.
+pub(crate) fn best_styled<'a>(
+    faces: impl IntoIterator<Item = &'a Arc<ExternalFace>>,
+    family: &str,
+    bold: bool,
+    italic: bool,
+) -> Option<Arc<ExternalFace>> {
+    faces
+        .into_iter()
+        .filter_map(|f| Some((f.style_distance(family, bold, italic)?, f)))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, f)| f.clone())
+}
+
+/// The system's face of `family` that is bold and/or italic as asked (the nearest there
+/// is; see [`ExternalFace::style_distance`]), read only from the files whose names say
+/// they are styled, and remembered for the process.
+pub(crate) fn system_styled(family: &str, bold: bool, italic: bool) -> Option<Arc<ExternalFace>> {
+    type Found = HashMap<(String, bool, bool), Option<Arc<ExternalFace>>>;
+    static FOUND: OnceLock<Mutex<Found>> = OnceLock::new();
+    let found = FOUND.get_or_init(Mutex::default);
+    let key = (family.to_string(), bold, italic);
+    if let Some(face) = found.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
+        return face.clone();
+    }
+    let mut styled = Vec::new();
+    for file in system_files().iter().filter(|f| f.rank > STYLED_RANK) {
+        for index in 0..face_count(&file.path).unwrap_or(0) {
+            if let Ok(face) = load(&file.path, index) {
+                styled.push(face);
+            }
+        }
+    }
+    let best = best_styled(&styled, family, bold, italic);
+    found
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(key, best.clone());
+    best
 }
 
 /// How many faces a font file holds (one, unless it is a collection).
@@ -257,8 +353,11 @@ fn rank(name: &str) -> u8 {
     } else {
         2
     };
-    1 + family + if styled { 10 } else { 0 }
+    1 + family + if styled { STYLED_RANK } else { 0 }
 }
+
+/// What a file named as bold, italic or another weight adds to its rank.
+const STYLED_RANK: u8 = 10;
 
 /// The rank of a file named as an emoji font.
 const EMOJI_RANK: u8 = 0;

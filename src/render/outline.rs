@@ -23,15 +23,39 @@ pub(crate) enum Sprite {
     Color(Pixmap),
 }
 
-/// The box a glyph is drawn in: its size in pixels, the baseline from its top, and the
-/// font size in pixels.
+/// The box a glyph is drawn in: its size in pixels, the baseline from its top, the font
+/// size in pixels, how a colour image is fitted, and the style a face without it fakes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct GlyphBox {
     pub width: u32,
     pub height: u32,
     pub baseline: f32,
     pub px: f32,
+    /// Stretch a colour image across the box's width (a modifier sequence that took a
+    /// cell pair per code point) instead of keeping its shape.
+    pub fill: bool,
+    /// Bold and italic the face lacks, drawn by emboldening and shearing its outlines.
+    pub synthetic: Synthetic,
 }
+
+/// The styles an outline is given by drawing rather than by a styled face.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Synthetic {
+    /// Outlines widened by [`EMBOLDEN`] of the font size (as FreeType's emboldening).
+    pub bold: bool,
+    /// Outlines slanted by [`SHEAR`] (as FreeType's oblique).
+    pub italic: bool,
+}
+
+/// How much a synthetic bold widens a glyph: this share of the font size in all.
+const EMBOLDEN: f32 = 1.0 / 24.0;
+/// How far a synthetic italic leans: x moves by this share of the height above the
+/// baseline (about 12°).
+const SHEAR: f32 = 0.21;
+/// Where an emoji's middle sits, above the baseline, as a share of the font size: a
+/// colour font's full-size glyph spans about 0.95 em above the baseline to 0.25 below,
+/// so an emoji drawn smaller stays on the line of text with the same middle.
+const EMOJI_MIDDLE: f32 = 0.35;
 
 /// The glyph `face` draws for a cluster of characters: the cluster's glyphs joined by the
 /// face's ligatures (a flag's two regional indicators, an emoji and its skin tone, a ZWJ
@@ -99,10 +123,18 @@ fn ligate(face: &ttf_parser::Face, glyphs: &mut Vec<GlyphId>) {
 
 /// Draws (or fetches from the cache) glyph `id` of `face` in `cell`.
 pub(crate) fn sprite(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Arc<Sprite>> {
-    type Key = (usize, u16, u32, u32, u32);
+    type Key = (usize, u16, u32, u32, u32, bool, Synthetic);
     static CACHE: OnceLock<Mutex<HashMap<Key, Option<Arc<Sprite>>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Mutex::default);
-    let key = (face.id, id.0, cell.width, cell.height, cell.px.to_bits());
+    let key = (
+        face.id,
+        id.0,
+        cell.width,
+        cell.height,
+        cell.px.to_bits(),
+        cell.fill,
+        cell.synthetic,
+    );
     if let Some(sprite) = cache.lock().unwrap_or_else(|p| p.into_inner()).get(&key) {
         return sprite.clone();
     }
@@ -127,7 +159,9 @@ fn draw(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
 }
 
 /// Font units to box pixels: scaled to the font size, shrunk further when the glyph is
-/// wider than the box, centred, y up turned to y down at the baseline.
+/// wider than the box, centred, y up turned to y down at the baseline; slanted when the
+/// box asks for a synthetic italic (about the middle of the letters, so a slanted glyph
+/// stays centred in its cells).
 fn placement(face: &ttf_parser::Face, id: GlyphId, cell: GlyphBox) -> Transform {
     let units = f32::from(face.units_per_em().max(1));
     let advance = f32::from(face.glyph_hor_advance(id).unwrap_or(face.units_per_em()));
@@ -136,7 +170,13 @@ fn placement(face: &ttf_parser::Face, id: GlyphId, cell: GlyphBox) -> Transform 
         scale = cell.width as f32 / advance;
     }
     let left = (cell.width as f32 - advance * scale) / 2.0;
-    Transform::from_row(scale, 0.0, 0.0, -scale, left, cell.baseline)
+    let upright = Transform::from_row(scale, 0.0, 0.0, -scale, left, cell.baseline);
+    if !cell.synthetic.italic {
+        return upright;
+    }
+    // x' = x + SHEAR * (y - middle), in font units, y up.
+    let middle = units * EMOJI_MIDDLE;
+    upright.pre_concat(Transform::from_row(1.0, 0.0, SHEAR, 1.0, -SHEAR * middle, 0.0))
 }
 
 /// A ttf-parser outline as a tiny-skia path, in font units.
@@ -180,36 +220,110 @@ fn outline(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
     if let Some(path) = glyph_path(&face.face, id) {
         let transform = placement(&face.face, id, cell);
         pixmap.fill_path(&path, &white(), FillRule::Winding, transform, None);
+        if cell.synthetic.bold {
+            // A stroke of the outline widens every stem by half its width on each side;
+            // the width is in font units, as the transform scales it with the glyph.
+            let units_per_px = f32::from(face.face.units_per_em().max(1)) / cell.px;
+            let stroke = tiny_skia::Stroke {
+                width: cell.px * EMBOLDEN * units_per_px,
+                line_join: tiny_skia::LineJoin::Round,
+                ..tiny_skia::Stroke::default()
+            };
+            pixmap.stroke_path(&path, &white(), &stroke, transform, None);
+        }
     }
     Some(Sprite::Coverage(
         pixmap.pixels().iter().map(|p| p.alpha()).collect(),
     ))
 }
 
-/// A PNG strike decoded and scaled to fit the box (keeping its aspect), centred.
+/// A PNG strike decoded, trimmed to what it draws (a strike's transparent margins would
+/// only make the emoji smaller) and fitted to the box (see [`fit`]).
 fn bitmap(png_bytes: &[u8], cell: GlyphBox) -> Option<Sprite> {
     let picture = crate::terminal::graphics::decode_png(png_bytes).ok()?;
     let (w, h) = (picture.width, picture.height);
     let image = super::images::pixmap(w, h, &picture.rgba)?;
+    let drawn = drawn_area(&image)?;
     let mut out = Pixmap::new(cell.width, cell.height)?;
-    let scale = (cell.width as f32 / w as f32).min(cell.height as f32 / h as f32);
-    let (dx, dy) = (
-        (cell.width as f32 - w as f32 * scale) / 2.0,
-        (cell.height as f32 - h as f32 * scale) / 2.0,
-    );
     let paint = PixmapPaint {
         quality: FilterQuality::Bicubic,
         ..PixmapPaint::default()
     };
+    let (sx, sy, dx, dy) = fit(drawn.width() as f32, drawn.height() as f32, cell);
     out.draw_pixmap(
         0,
         0,
         image.as_ref(),
         &paint,
-        Transform::from_row(scale, 0.0, 0.0, scale, dx, dy),
+        Transform::from_row(
+            sx,
+            0.0,
+            0.0,
+            sy,
+            dx - drawn.x() as f32 * sx,
+            dy - drawn.y() as f32 * sy,
+        ),
         None,
     );
     Some(Sprite::Color(out))
+}
+
+/// The smallest rectangle holding every pixel of `image` that is not transparent.
+fn drawn_area(image: &Pixmap) -> Option<tiny_skia::IntRect> {
+    let (w, h) = (image.width() as usize, image.height() as usize);
+    let pixels = image.pixels();
+    let opaque = |x: usize, y: usize| pixels[y * w + x].alpha() > 0;
+    let rows: Vec<usize> = (0..h).filter(|&y| (0..w).any(|x| opaque(x, y))).collect();
+    let cols: Vec<usize> = (0..w).filter(|&x| (0..h).any(|y| opaque(x, y))).collect();
+    let (top, bottom) = (*rows.first()?, *rows.last()?);
+    let (left, right) = (*cols.first()?, *cols.last()?);
+    tiny_skia::IntRect::from_xywh(
+        left as i32,
+        top as i32,
+        (right - left + 1) as u32,
+        (bottom - top + 1) as u32,
+    )
+}
+
+/// How a colour picture `w` × `h` is placed in its box: the scale on each axis and the
+/// picture's top-left corner. At the largest size the box allows, keeping its shape,
+/// centred across; up and down its middle sits where a full-size emoji's would, on the
+/// line of text, moved only as far as it must to stay in the box. A box that asks to be
+/// filled is covered by the picture, stretched.
+fn fit(w: f32, h: f32, cell: GlyphBox) -> (f32, f32, f32, f32) {
+    let (bw, bh) = (cell.width as f32, cell.height as f32);
+    let (sx, sy) = if cell.fill {
+        (bw / w, bh / h)
+    } else {
+        let s = (bw / w).min(bh / h);
+        (s, s)
+    };
+    let (dw, dh) = (w * sx, h * sy);
+    let middle = cell.baseline - EMOJI_MIDDLE * cell.px;
+    let top = (middle - dh / 2.0).clamp(0.0, (bh - dh).max(0.0));
+    (sx, sy, (bw - dw) / 2.0, top)
+}
+
+/// Font units to box pixels for a colour glyph: its bounding box fitted like a colour
+/// picture (see [`fit`]); by its advance, like an outline, when it declares no box.
+fn colour_placement(face: &ttf_parser::Face, id: GlyphId, cell: GlyphBox) -> Transform {
+    let Some(bbox) = face
+        .glyph_bounding_box(id)
+        .filter(|b| b.width() > 0 && b.height() > 0)
+    else {
+        return placement(
+            face,
+            id,
+            GlyphBox {
+                synthetic: Synthetic::default(),
+                ..cell
+            },
+        );
+    };
+    let (w, h) = (f32::from(bbox.width()), f32::from(bbox.height()));
+    let (sx, sy, dx, dy) = fit(w, h, cell);
+    let (left, top) = (f32::from(bbox.x_min), f32::from(bbox.y_max));
+    Transform::from_row(sx, 0.0, 0.0, -sy, dx - left * sx, dy + top * sy)
 }
 
 /// COLR layers painted with their palette colours (gradients by their first stop: the
@@ -218,7 +332,7 @@ fn layers(face: &ExternalFace, id: GlyphId, cell: GlyphBox) -> Option<Sprite> {
     let mut painter = LayerPainter {
         face: &face.face,
         pixmap: Pixmap::new(cell.width, cell.height)?,
-        base: placement(&face.face, id, cell),
+        base: colour_placement(&face.face, id, cell),
         transforms: Vec::new(),
         path: None,
     };
