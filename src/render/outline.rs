@@ -55,7 +55,7 @@ const SHEAR: f32 = 0.21;
 /// Where an emoji's middle sits, above the baseline, as a share of the font size: a
 /// colour font's full-size glyph spans about 0.95 em above the baseline to 0.25 below,
 /// so an emoji drawn smaller stays on the line of text with the same middle.
-const EMOJI_MIDDLE: f32 = 0.35;
+pub(crate) const EMOJI_MIDDLE: f32 = 0.35;
 
 /// The glyph `face` draws for a cluster of characters: the cluster's glyphs joined by the
 /// face's ligatures (a flag's two regional indicators, an emoji and its skin tone, a ZWJ

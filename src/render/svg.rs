@@ -4,9 +4,13 @@
 //! The layout is the PNG's ([`Metrics`]: the same cell size, padding and baseline), so the
 //! two pictures line up pixel for pixel where they agree. Backgrounds are rectangles (runs
 //! of equal colour merged), text is one `<text>` per run of equally styled cells with every
-//! character at its cell's exact x (so no font's advance can drift it off the grid) — a
-//! grapheme cluster (a letter and its marks, an emoji sequence over several cells, a flag)
-//! at one x, as one piece, as the PNG draws it — box
+//! character at its cell's exact x (so no font's advance can drift it off the grid; a wide
+//! character centred in its two cells). A grapheme cluster is never split by code point:
+//! a letter with its marks, and every emoji (a flag, a skin tone, a ZWJ sequence, a
+//! one-cell ❤️), is one piece of text in a nested `<svg>` viewport of exactly its cells,
+//! which clips what a browser's font draws beyond them; an emoji is sized and placed in
+//! it as the PNG places it (at the largest size its cells allow, on the line of text, a
+//! skin-tone sequence stretched over its cells). Box
 //! drawing, block elements, braille and Powerline separators are paths drawn by the same
 //! code as the PNG's (through [`Surface`]), decorations and the cursor likewise, and images
 //! are embedded PNGs clipped to the cells that show them. Fonts are named, not embedded:
@@ -16,6 +20,7 @@ use std::fmt::Write;
 
 use base64::Engine;
 
+use super::chain;
 use super::draw::{cell_colors, cluster, cursor_mark, decorations};
 use super::images::{drawn_size, shown_columns};
 use super::procedural::{self, CellBox};
@@ -148,21 +153,26 @@ impl Run {
         if self.text.is_empty() {
             return;
         }
-        let class = match (self.bold, self.italic) {
-            (false, false) => "",
-            (true, false) => r#" class="b""#,
-            (false, true) => r#" class="i""#,
-            (true, true) => r#" class="b i""#,
-        };
         let _ = writeln!(
             out,
-            r#"<text x="{}" y="{y}" fill="{}"{class}>{}</text>"#,
+            r#"<text x="{}" y="{y}" fill="{}"{}>{}</text>"#,
             self.xs.trim_end(),
             hex(self.fg),
+            style_class(self.bold, self.italic),
             self.text
         );
         self.xs.clear();
         self.text.clear();
+    }
+}
+
+/// The class attribute that makes text bold and/or italic (none for regular text).
+fn style_class(bold: bool, italic: bool) -> &'static str {
+    match (bold, italic) {
+        (false, false) => "",
+        (true, false) => r#" class="b""#,
+        (false, true) => r#" class="i""#,
+        (true, true) => r#" class="b i""#,
     }
 }
 
@@ -258,6 +268,7 @@ fn text_row(
 ) {
     let (cols, _) = snapshot.size();
     let baseline = m.origin(row, 0).1 + m.baseline as i32;
+    let px = options.font_size * options.scale.max(1) as f32;
     let mut run = Run {
         fg: Rgb(0, 0, 0),
         bold: false,
@@ -315,21 +326,110 @@ fn text_row(
             procedural::draw(shapes, first, cell_box, fg, bg);
             continue;
         }
-        let same = run.fg == fg && run.bold == style.bold && run.italic == style.italic;
-        // A cluster (a letter and its marks, an emoji sequence) is placed as a whole.
-        if !same || !rest.is_empty() {
+        let cells = end - col;
+        if chain::wants_color(text) {
+            // An emoji is fitted to its cells, as the PNG does: a browser draws it at the
+            // font size, wider than one cell, over its neighbours.
+            run.flush(out, baseline);
+            let fill = cells > 2 && text.chars().any(chain::is_skin_tone);
+            let piece = Piece {
+                x,
+                y,
+                width: m.cell_width * u32::from(cells),
+                fill,
+            };
+            emoji(out, &piece, text, fg, (m, options));
+            continue;
+        }
+        if !rest.is_empty() {
+            // A letter and its marks, placed as a whole and clipped to its cells: a mark
+            // a browser's font draws wide (an enclosing circle) stays in them.
+            run.flush(out, baseline);
+            let piece = Piece {
+                x,
+                y,
+                width: m.cell_width * u32::from(cells),
+                fill: false,
+            };
+            let attributes = format!(
+                r#"x="0" y="{}" fill="{}"{}"#,
+                m.baseline,
+                hex(fg),
+                style_class(style.bold, style.italic)
+            );
+            piece.write(out, m, &attributes, text);
+            continue;
+        }
+        if run.fg != fg || run.bold != style.bold || run.italic != style.italic {
             run.flush(out, baseline);
             run.fg = fg;
             run.bold = style.bold;
             run.italic = style.italic;
         }
-        let _ = write!(run.xs, "{x} ");
+        // A wide character (CJK: one em across) is centred in its two cells, as the PNG
+        // centres it.
+        let x = if cells == 2 {
+            x as f32 + ((m.cell_width * 2) as f32 - px).max(0.0) / 2.0
+        } else {
+            x as f32
+        };
+        let _ = write!(run.xs, "{} ", num(x));
         escape(&mut run.text, text);
-        if !rest.is_empty() {
-            run.flush(out, baseline);
-        }
     }
     run.flush(out, baseline);
+}
+
+/// The cells a piece of text is drawn in: their top-left corner and width, whether it is
+/// stretched to cover them (a skin-tone sequence that took two cells per code point).
+struct Piece {
+    x: i32,
+    y: i32,
+    width: u32,
+    fill: bool,
+}
+
+impl Piece {
+    /// Writes `<text {attributes}>text</text>` in a viewport of exactly these cells, which
+    /// clips whatever a browser's font draws beyond them, as the PNG's cells do.
+    fn write(&self, out: &mut String, m: &Metrics, attributes: &str, text: &str) {
+        let mut escaped = String::new();
+        escape(&mut escaped, text);
+        let _ = writeln!(
+            out,
+            r#"<svg x="{}" y="{}" width="{}" height="{}"><text {attributes}>{escaped}</text></svg>"#,
+            self.x, self.y, self.width, m.cell_height,
+        );
+    }
+}
+
+/// How wide a colour font's emoji is, in ems (Noto Color Emoji's advance is 1.245 em;
+/// Apple's and Segoe's are narrower): the size an emoji is given so it fits its cells.
+const EMOJI_ADVANCE: f32 = 1.25;
+
+/// An emoji in its cells: at the largest size they allow (never above the text's),
+/// centred across, its middle where a full-size emoji's is on the line of text — as the
+/// PNG places it ([`super::outline`]). A skin-tone sequence is stretched over all its
+/// cells.
+fn emoji(out: &mut String, piece: &Piece, text: &str, fg: Rgb, (m, options): (&Metrics, &RenderOptions)) {
+    let px = options.font_size * options.scale.max(1) as f32;
+    let (w, h) = (piece.width as f32, m.cell_height as f32);
+    let size = px.min(w / EMOJI_ADVANCE).min(h / EMOJI_ADVANCE);
+    // A colour font's emoji spans about 0.95 em above its baseline and 0.25 em below.
+    let middle = m.baseline as f32 - super::outline::EMOJI_MIDDLE * px;
+    let baseline = (middle + super::outline::EMOJI_MIDDLE * size).clamp(0.95 * size, h - 0.25 * size);
+    // Centred, or (stretched) from the left edge over the whole width.
+    let how = if piece.fill {
+        format!(r#"x="0" textLength="{}" lengthAdjust="spacingAndGlyphs""#, num(w))
+    } else {
+        format!(r#"x="{}" text-anchor="middle""#, num(w / 2.0))
+    };
+    let attributes = format!(
+        r#"{how} y="{}" fill="{}" style="font-size:{}px""#,
+        num(baseline),
+        hex(fg),
+        num(size)
+    );
+    piece.write(out, m, &attributes, text);
 }
 
 /// Embeds the images below (or above) the text, each clipped to the cells that show it:
