@@ -187,3 +187,58 @@ fn dim_and_inverse_draw_a_dimmed_bar_with_background_coloured_text_as_xterm_does
     let rev = cells(8..11);
     assert!(counts(&rev, f) > rev.len() / 2, "inverse alone is the foreground");
 }
+
+#[test]
+fn dim_blends_any_colour_towards_its_own_background_before_inverse_as_xterm_does() {
+    let mut t = Terminal::new(24, 3).unwrap();
+    // Red on blue (16 colours), 208 on 17 (256), truecolor orange on the default, each
+    // dim; then the truecolor one dim and inverse.
+    t.process(
+        b"\x1b[2;31;44mMMMM\x1b[0m \x1b[2;38;5;208;48;5;17mMMMM\x1b[0m \x1b[2;38;2;200;100;0mMMMM\x1b[0m\r\n\
+          \x1b[2;7;38;2;200;100;0mMMMM\x1b[0m \x1b[7;38;2;200;100;0mMMMM\x1b[0m",
+    );
+    let snap = t.snapshot();
+    let options = RenderOptions::default();
+    let image = snap.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let theme = Theme::dark();
+    let blend = |f: Rgb, b: Rgb| {
+        let c = |f: u8, b: u8| ((u16::from(f) * 155 + u16::from(b) * 100 + 127) / 255) as u8;
+        Rgb(c(f.0, b.0), c(f.1, b.1), c(f.2, b.2))
+    };
+    let orange = Rgb(200, 100, 0);
+    let counts = |v: &[Rgb], c: Rgb| v.iter().filter(|p| **p == c).count();
+    for (what, row, cols, fg, bg) in [
+        ("red on blue", 0, 0..4, theme.indexed(1), theme.indexed(4)),
+        ("208 on 17", 0, 5..9, theme.indexed(208), theme.indexed(17)),
+        ("orange on the default", 0, 10..14, orange, theme.background),
+    ] {
+        let cells = pixels(&image, &m, row, cols);
+        let dimmed = blend(fg, bg);
+        // The letters (the most common colour after the background) are the blend.
+        assert!(
+            counts(&cells, dimmed) > 20,
+            "{what}: no pixel in the dimmed {dimmed:?}"
+        );
+        assert_eq!(counts(&cells, fg), 0, "{what}: drawn at full strength");
+        assert!(
+            counts(&cells, bg) > cells.len() / 2,
+            "{what}: the background is not dimmed"
+        );
+    }
+    // Dim and inverse: the bar is the dimmed orange; plain inverse the full orange.
+    let dim_rev = pixels(&image, &m, 1, 0..4);
+    let bar = blend(orange, theme.background);
+    assert!(counts(&dim_rev, bar) > dim_rev.len() / 2, "the bar is {bar:?}");
+    let rev = pixels(&image, &m, 1, 5..9);
+    assert!(counts(&rev, orange) > rev.len() / 2);
+    tuipilot::render::compare::assert_png_matches(
+        &image,
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/dim.png"),
+        tuipilot::render::compare::Tolerance {
+            channel: 8,
+            max_share: 0.005,
+        },
+    )
+    .unwrap();
+}
