@@ -346,4 +346,14 @@ fn a_browser_draws_the_svg_of_emoji_flags_sequences_marks_and_cjk_in_the_cells_t
         "cells the browser draws otherwise:\n{}\n{svg}",
         wrong.join("\n")
     );
+    // The reference itself, as a golden.
+    tuipilot::render::compare::assert_png_matches(
+        &png,
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/clusters.png"),
+        tuipilot::render::compare::Tolerance {
+            channel: 8,
+            max_share: 0.005,
+        },
+    )
+    .unwrap();
 }
