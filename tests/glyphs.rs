@@ -271,32 +271,35 @@ fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one()
 
 const CJK_BOLD_FONT: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc";
 
-/// How the ink of a run of cells lies: how many pixels differ from the background, and
-/// the mean x of those pixels (from the run's left edge) in the top and the bottom half of
-/// the cells, whose difference is how far the letters lean.
-fn ink_shape(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> (usize, f32) {
+/// The pixels of a run of cells that are not the background, as (x, y) from the run's
+/// top-left corner.
+fn inked(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> Vec<(u32, u32)> {
     let bg = Theme::dark().background;
     let width = m.cell_width * u32::from(cols.end - cols.start);
-    let (mut count, mut top, mut bottom) = (0, (0.0f32, 0.0f32), (0.0f32, 0.0f32));
-    for y in 0..m.cell_height {
-        for x in 0..width {
-            let px = m.padding + u32::from(cols.start) * m.cell_width + x;
-            let py = m.padding + u32::from(row) * m.cell_height + y;
-            if image.pixel(px, py) == Some(bg) {
-                continue;
-            }
-            count += 1;
-            let half = if y < m.baseline / 2 + 2 {
-                &mut top
-            } else {
-                &mut bottom
-            };
-            half.0 += x as f32;
-            half.1 += 1.0;
-        }
-    }
-    let lean = top.0 / top.1.max(1.0) - bottom.0 / bottom.1.max(1.0);
-    (count, lean)
+    let (left, top) = (
+        m.padding + u32::from(cols.start) * m.cell_width,
+        m.padding + u32::from(row) * m.cell_height,
+    );
+    (0..m.cell_height)
+        .flat_map(|y| (0..width).map(move |x| (x, y)))
+        .filter(|&(x, y)| image.pixel(left + x, top + y) != Some(bg))
+        .collect()
+}
+
+/// How the ink of a run of cells lies: how many pixels differ from the background, and
+/// the mean x of those pixels in the top half of the letters less that in the bottom
+/// half: how far the letters lean.
+fn ink_shape(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> (usize, f32) {
+    let ink = inked(image, m, row, cols);
+    let mean_x = |upper: bool| {
+        let xs: Vec<f32> = ink
+            .iter()
+            .filter(|(_, y)| (*y < m.baseline / 2 + 2) == upper)
+            .map(|(x, _)| *x as f32)
+            .collect();
+        xs.iter().sum::<f32>() / (xs.len().max(1) as f32)
+    };
+    (ink.len(), mean_x(true) - mean_x(false))
 }
 
 /// Regular, bold, italic and bold italic runs of `text`, side by side, with the column
@@ -405,31 +408,17 @@ fn bold_cjk_comes_from_the_familys_bold_face_in_its_collection_and_italic_is_sla
 
 /// The rows holding ink in a run of cells: (first, last) from the top of the cells.
 fn ink_rows(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> (u32, u32) {
-    let bg = Theme::dark().background;
-    let width = m.cell_width * u32::from(cols.end - cols.start);
-    let inked: Vec<u32> = (0..m.cell_height)
-        .filter(|&y| {
-            (0..width).any(|x| {
-                let px = m.padding + u32::from(cols.start) * m.cell_width + x;
-                image.pixel(px, m.padding + u32::from(row) * m.cell_height + y) != Some(bg)
-            })
-        })
-        .collect();
-    (inked[0], inked[inked.len() - 1])
+    let ink = inked(image, m, row, cols);
+    let rows = ink.iter().map(|(_, y)| *y);
+    (rows.clone().min().unwrap(), rows.max().unwrap())
 }
 
 /// The columns of pixels holding ink in a run of cells, counted.
 fn ink_columns(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>) -> u32 {
-    let bg = Theme::dark().background;
-    let width = m.cell_width * u32::from(cols.end - cols.start);
-    (0..width)
-        .filter(|&x| {
-            (0..m.cell_height).any(|y| {
-                let px = m.padding + u32::from(cols.start) * m.cell_width + x;
-                image.pixel(px, m.padding + u32::from(row) * m.cell_height + y) != Some(bg)
-            })
-        })
-        .count() as u32
+    let mut columns: Vec<u32> = inked(image, m, row, cols).into_iter().map(|(x, _)| x).collect();
+    columns.sort_unstable();
+    columns.dedup();
+    columns.len() as u32
 }
 
 #[test]
