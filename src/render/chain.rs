@@ -6,6 +6,11 @@
 //! shown as emoji (one with emoji presentation, or followed by VS16) asks for a colour
 //! face first — the caller's, then the system's — and VS15 keeps the text chain. A
 //! character no face has is drawn as a box, and listed by [`super::missing_glyphs`].
+//!
+//! Bold and italic beyond the bundled monospace styles: the face that has the character
+//! hands over to its family's bold or italic face where the caller or the system has one
+//! (found by family name and weight); whatever style no such face gives is drawn on its
+//! outline ([`Synthetic`]), so a fallback character never loses the cell's style.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -27,7 +32,13 @@ pub(crate) struct Chain {
     /// The caller's or system face, and its glyph, found for each character during this
     /// render.
     external: RefCell<HashMap<char, FaceGlyph>>,
+    /// The face, glyph and drawn-on styles found for each bold or italic character beyond
+    /// the bundled faces during this render.
+    styled: RefCell<HashMap<(char, bool, bool), Option<StyledGlyph>>>,
 }
+
+/// A face from a file, its glyph for a character, and the styles to draw on.
+type StyledGlyph = (Arc<ExternalFace>, ttf_parser::GlyphId, Synthetic);
 
 /// A face from a file and the glyph it draws for a character or cluster, if one does.
 type FaceGlyph = Option<(Arc<ExternalFace>, ttf_parser::GlyphId)>;
@@ -55,6 +66,7 @@ impl Chain {
             system,
             colour_glyphs: RefCell::default(),
             external: RefCell::default(),
+            styled: RefCell::default(),
         })
     }
 
@@ -100,22 +112,35 @@ impl Chain {
         }) {
             return Some(Source::External(face, glyph, asked));
         }
-        let (face, glyph) = self.external_face(c)?;
         if !bold && !italic {
+            let (face, glyph) = self.external_face(c)?;
             return Some(Source::External(face, glyph, Synthetic::default()));
         }
-        // The family's bold or italic face where there is one with the character; what it
-        // does not give is drawn on.
-        if let Some(styled) = self.styled_sibling(&face, bold, italic)
-            && let Some(glyph) = styled.glyph_for(c)
-        {
-            let synthetic = Synthetic {
-                bold: bold && !styled.is_bold(),
-                italic: italic && !styled.italic,
-            };
-            return Some(Source::External(styled, glyph, synthetic));
+        let key = (c, bold, italic);
+        if let Some(found) = self.styled.borrow().get(&key) {
+            return found
+                .clone()
+                .map(|(face, glyph, synthetic)| Source::External(face, glyph, synthetic));
         }
-        Some(Source::External(face, glyph, asked))
+        let found = self.external_face(c).map(|(face, glyph)| {
+            // The family's bold or italic face where there is one with the character; what
+            // it does not give is drawn on.
+            match self.styled_sibling(&face, bold, italic).and_then(|styled| {
+                let glyph = styled.glyph_for(c)?;
+                Some((styled, glyph))
+            }) {
+                Some((styled, glyph)) => {
+                    let synthetic = Synthetic {
+                        bold: bold && !styled.is_bold(),
+                        italic: italic && !styled.italic,
+                    };
+                    (styled, glyph, synthetic)
+                }
+                None => (face, glyph, asked),
+            }
+        });
+        self.styled.borrow_mut().insert(key, found.clone());
+        found.map(|(face, glyph, synthetic)| Source::External(face, glyph, synthetic))
     }
 
     /// The first caller's or system face that has `c` (in its regular style), and the

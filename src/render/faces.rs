@@ -12,6 +12,8 @@
 //! monospace before proportional, sans before serif, regular before bold or italic. A
 //! face is read only when a character the earlier faces lack asks for it, and which face
 //! drew a character is remembered, so each character is looked up once per process.
+//! A family's bold and italic faces are found the same way, by the family name and weight
+//! each face declares, among the files whose names say they are styled.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -52,10 +52,11 @@ const EMBOLDEN: f32 = 1.0 / 24.0;
 /// How far a synthetic italic leans: x moves by this share of the height above the
 /// baseline (about 12°).
 const SHEAR: f32 = 0.21;
-/// Where an emoji's middle sits, above the baseline, as a share of the font size: a
-/// colour font's full-size glyph spans about 0.95 em above the baseline to 0.25 below,
-/// so an emoji drawn smaller stays on the line of text with the same middle.
-pub(crate) const EMOJI_MIDDLE: f32 = 0.35;
+/// The middle of a line of text above the baseline, as a share of the font size: where a
+/// colour font's full-size emoji has its middle (it spans about 0.95 em above the
+/// baseline to 0.25 below), so an emoji drawn smaller keeps to the line; and the height a
+/// synthetic slant turns about, so a slanted letter stays centred in its cells.
+pub(crate) const TEXT_MIDDLE: f32 = 0.35;
 
 /// The glyph `face` draws for a cluster of characters: the cluster's glyphs joined by the
 /// face's ligatures (a flag's two regional indicators, an emoji and its skin tone, a ZWJ
@@ -175,7 +176,7 @@ fn placement(face: &ttf_parser::Face, id: GlyphId, cell: GlyphBox) -> Transform 
         return upright;
     }
     // x' = x + SHEAR * (y - middle), in font units, y up.
-    let middle = units * EMOJI_MIDDLE;
+    let middle = units * TEXT_MIDDLE;
     upright.pre_concat(Transform::from_row(1.0, 0.0, SHEAR, 1.0, -SHEAR * middle, 0.0))
 }
 
@@ -299,7 +300,7 @@ fn fit(w: f32, h: f32, cell: GlyphBox) -> (f32, f32, f32, f32) {
         (s, s)
     };
     let (dw, dh) = (w * sx, h * sy);
-    let middle = cell.baseline - EMOJI_MIDDLE * cell.px;
+    let middle = cell.baseline - TEXT_MIDDLE * cell.px;
     let top = (middle - dh / 2.0).clamp(0.0, (bh - dh).max(0.0));
     (sx, sy, (bw - dw) / 2.0, top)
 }

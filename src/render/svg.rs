@@ -415,8 +415,8 @@ fn emoji(out: &mut String, piece: &Piece, text: &str, fg: Rgb, (m, options): (&M
     let (w, h) = (piece.width as f32, m.cell_height as f32);
     let size = px.min(w / EMOJI_ADVANCE).min(h / EMOJI_ADVANCE);
     // A colour font's emoji spans about 0.95 em above its baseline and 0.25 em below.
-    let middle = m.baseline as f32 - super::outline::EMOJI_MIDDLE * px;
-    let baseline = (middle + super::outline::EMOJI_MIDDLE * size).clamp(0.95 * size, h - 0.25 * size);
+    let middle = m.baseline as f32 - super::outline::TEXT_MIDDLE * px;
+    let baseline = (middle + super::outline::TEXT_MIDDLE * size).clamp(0.95 * size, h - 0.25 * size);
     // Centred, or (stretched) from the left edge over the whole width.
     let how = if piece.fill {
         format!(r#"x="0" textLength="{}" lengthAdjust="spacingAndGlyphs""#, num(w))
