@@ -370,7 +370,10 @@ mod linux {
                 }
             }
         }
-        match (ready, asleep) {
+        match (
+            ready.map(|(p, how)| (renamed(p), how)),
+            asleep.map(|(p, s)| (renamed(p), s)),
+        ) {
             (Some((process, how)), _) => Readiness::Ready {
                 pid: process.pid,
                 program: process.name,
@@ -384,6 +387,18 @@ mod linux {
                 wakes_in: soonest,
             },
             (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
+        }
+    }
+
+    /// The process with its name as it is now: one listed just before it called `exec`
+    /// (bash's child becoming `sleep`) has a new name by the time its threads were read.
+    fn renamed(process: Process) -> Process {
+        match std::fs::read_to_string(format!("/proc/{}/comm", process.pid)) {
+            Ok(name) if !name.trim_end().is_empty() => Process {
+                name: name.trim_end().to_string(),
+                ..process
+            },
+            _ => process,
         }
     }
 
