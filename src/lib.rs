@@ -59,6 +59,8 @@ pub mod readiness;
 pub mod record;
 #[cfg(feature = "render")]
 pub mod render;
+#[cfg(feature = "render")]
+pub mod report;
 pub mod session;
 pub mod snapshot;
 mod style;

@@ -395,6 +395,7 @@ impl Locator {
             expected,
             found,
             screen: self.marked_screen(),
+            cells: self.spans.iter().map(|s| (s.row, s.cols.0, s.cols.1)).collect(),
             artifacts,
         }))
     }
@@ -507,6 +508,8 @@ pub struct AssertionError {
     pub found: String,
     /// The screen, located cells marked with `^`.
     pub screen: String,
+    /// The located cells: row, first column and the column after the last.
+    pub cells: Vec<(u16, u16, u16)>,
     /// Where the screen was saved (in a test; see the failure artefacts of waits).
     pub artifacts: Option<std::path::PathBuf>,
 }

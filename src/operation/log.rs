@@ -113,9 +113,11 @@ struct Entries {
 }
 
 impl OperationLog {
-    pub(crate) fn new() -> OperationLog {
+    /// An empty log whose times count from `started` (the session's story's start, so
+    /// an operation's time and its output's times in a recording share one zero).
+    pub(crate) fn new(started: Instant) -> OperationLog {
         OperationLog {
-            started: Instant::now(),
+            started,
             entries: Mutex::new(Entries::default()),
         }
     }
@@ -196,7 +198,7 @@ mod tests {
 
     #[test]
     fn the_log_keeps_the_newest_operations_and_drops_old_screens_first() {
-        let log = OperationLog::new();
+        let log = OperationLog::new(Instant::now());
         let big = "x".repeat(MAX_SCREEN_BYTES / 2 + 1);
         for n in 0..3 {
             log.push(
@@ -229,7 +231,7 @@ mod tests {
 
     #[test]
     fn long_inputs_keep_their_start_and_length_and_the_log_keeps_at_most_its_input_bytes() {
-        let log = OperationLog::new();
+        let log = OperationLog::new(Instant::now());
         let send = |text: String| Operation::Send {
             steps: vec![super::super::Step::Text(text)],
             wait: None,

@@ -30,7 +30,7 @@ mod procedural;
 mod surface;
 mod svg;
 
-pub use svg::{SvgFrame, to_svg};
+pub use svg::{SvgFrame, SvgParts, svg_parts, to_svg};
 
 use std::path::{Path, PathBuf};
 

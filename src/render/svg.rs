@@ -176,41 +176,92 @@ fn style_class(bold: bool, italic: bool) -> &'static str {
     }
 }
 
+/// A screen's SVG in pieces: each row's backgrounds, each row's text (with its drawn
+/// glyphs and decorations), and what lies across rows — images below and above the text,
+/// and the cursor. [`to_svg`] joins them; a report of many screens keeps each distinct
+/// piece once, since most rows do not change from one screen to the next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SvgParts {
+    /// The picture's width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+    /// The text's size in pixels (the `font-size` the text elements need).
+    pub font_px: f32,
+    /// The screen's background colour (`#rrggbb`), under everything.
+    pub background: String,
+    /// Each row's background rectangles (empty where the row is all default background).
+    pub backgrounds: Vec<String>,
+    /// Images drawn below the text.
+    pub below: String,
+    /// Each row's text, drawn glyphs and decorations.
+    pub rows: Vec<String>,
+    /// Images drawn over the text, and the cursor.
+    pub above: String,
+}
+
+impl SvgParts {
+    /// The `<style>` the text elements need: the font stack, the size, bold and italic.
+    pub fn style(&self) -> String {
+        format!(
+            "text{{font-family:{FONT_STACK};font-size:{}px;white-space:pre}}.b{{font-weight:bold}}.i{{font-style:italic}}",
+            num(self.font_px)
+        )
+    }
+
+    /// The pieces in drawing order, after the background rectangle: every row's
+    /// backgrounds, the images below, every row's text, the images above and the cursor.
+    pub fn body(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            r#"<rect width="{}" height="{}" fill="{}"/>"#,
+            self.width, self.height, self.background
+        );
+        self.backgrounds.iter().for_each(|piece| out.push_str(piece));
+        out.push_str(&self.below);
+        self.rows.iter().for_each(|piece| out.push_str(piece));
+        out.push_str(&self.above);
+    }
+}
+
 /// Renders a snapshot as an SVG document.
 pub fn to_svg(snapshot: &Snapshot, options: &RenderOptions, frame: SvgFrame) -> Result<String> {
-    let (cols, rows) = snapshot.size();
-    let (width, height) = image_size(cols, rows, options)?;
-    let m = Metrics::of(options);
-    let theme = &options.theme;
+    let parts = svg_parts(snapshot, options)?;
+    let (width, height) = (parts.width, parts.height);
     let bar = match frame {
         SvgFrame::None => 0,
         SvgFrame::Window => TITLE_BAR * options.scale.max(1),
     };
+    let (cols, rows) = snapshot.size();
     let mut out = String::with_capacity(usize::from(cols) * usize::from(rows) * 24 + 4096);
-    let px = options.font_size * options.scale.max(1) as f32;
     let _ = writeln!(
         out,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{}" viewBox="0 0 {width} {}">"#,
         height + bar,
         height + bar
     );
-    let _ = writeln!(
-        out,
-        "<style>text{{font-family:{FONT_STACK};font-size:{}px;white-space:pre}}.b{{font-weight:bold}}.i{{font-style:italic}}</style>",
-        num(px)
-    );
+    let _ = writeln!(out, "<style>{}</style>", parts.style());
     if frame == SvgFrame::Window {
         window(&mut out, snapshot.title(), (width, height + bar), bar, options);
         let _ = writeln!(out, r#"<g transform="translate(0 {bar})">"#);
     }
-    let _ = writeln!(
-        out,
-        r#"<rect width="{width}" height="{height}" fill="{}"/>"#,
-        hex(theme.background)
-    );
+    parts.body(&mut out);
+    if frame == SvgFrame::Window {
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    Ok(out)
+}
+
+/// Renders a snapshot as [`SvgParts`]: the SVG's pieces, row by row.
+pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgParts> {
+    let (cols, rows) = snapshot.size();
+    let (width, height) = image_size(cols, rows, options)?;
+    let m = Metrics::of(options);
+    let theme = &options.theme;
     let blank = Cell::default();
     let mut colors = vec![Vec::with_capacity(usize::from(cols)); usize::from(rows)];
-    let mut backgrounds = Shapes::default();
+    let mut backgrounds = Vec::with_capacity(usize::from(rows));
     for row in 0..rows {
         for col in 0..cols {
             let cell = snapshot.cell(row, col).unwrap_or(&blank);
@@ -218,6 +269,7 @@ pub fn to_svg(snapshot: &Snapshot, options: &RenderOptions, frame: SvgFrame) -> 
             colors[usize::from(row)].push((fg, bg));
         }
         // Runs of one background become one rectangle.
+        let mut shapes = Shapes::default();
         let mut col = 0;
         while col < cols {
             let bg = colors[usize::from(row)][usize::from(col)].1;
@@ -228,33 +280,44 @@ pub fn to_svg(snapshot: &Snapshot, options: &RenderOptions, frame: SvgFrame) -> 
             if bg != theme.background {
                 let (x, y) = m.origin(row, start);
                 let w = i32::from(col - start) * m.cell_width as i32;
-                backgrounds.fill_rect(x, y, w, m.cell_height as i32, bg);
+                shapes.fill_rect(x, y, w, m.cell_height as i32, bg);
             }
         }
+        let mut piece = String::new();
+        shapes.finish(&mut piece);
+        backgrounds.push(piece);
     }
-    backgrounds.finish(&mut out);
-    images(&mut out, snapshot, &m, &colors, options, false)?;
-    let mut shapes = Shapes::default();
+    let mut below = String::new();
+    images(&mut below, snapshot, &m, &colors, options, false)?;
+    let mut text = Vec::with_capacity(usize::from(rows));
     for row in 0..rows {
+        let (mut piece, mut shapes) = (String::new(), Shapes::default());
         text_row(
-            &mut out,
+            &mut piece,
             &mut shapes,
             snapshot,
             row,
             &colors[usize::from(row)],
             (&m, options),
         );
+        shapes.finish(&mut piece);
+        text.push(piece);
     }
-    shapes.finish(&mut out);
-    images(&mut out, snapshot, &m, &colors, options, true)?;
+    let mut above = String::new();
+    images(&mut above, snapshot, &m, &colors, options, true)?;
     let mut cursor = Shapes::default();
     cursor_mark(&mut cursor, &m, options, snapshot);
-    cursor.finish(&mut out);
-    if frame == SvgFrame::Window {
-        out.push_str("</g>\n");
-    }
-    out.push_str("</svg>\n");
-    Ok(out)
+    cursor.finish(&mut above);
+    Ok(SvgParts {
+        width,
+        height,
+        font_px: options.font_size * options.scale.max(1) as f32,
+        background: hex(theme.background),
+        backgrounds,
+        below,
+        rows: text,
+        above,
+    })
 }
 
 /// One row's text runs, its procedural glyphs and its decorations.

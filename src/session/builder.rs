@@ -369,6 +369,7 @@ impl SessionBuilder {
             }
         })?;
         let mut state = State::new(terminal, OutputRing::new(self.log_capacity));
+        let started = state.story.started();
         state.whole_frames = self.whole_frames;
         let shared = Arc::new(Shared::new(state));
         if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {
@@ -418,7 +419,7 @@ impl SessionBuilder {
             temp_dirs: Mutex::new(temp_dirs),
             secret_input: self.secret_input || (recorder.is_some() && !self.record_input),
             recorder,
-            log: crate::operation::OperationLog::new(),
+            log: crate::operation::OperationLog::new(started),
             last_capture_rows: Mutex::new(Vec::new()),
             secret_sends: std::sync::atomic::AtomicUsize::new(0),
         };

@@ -215,7 +215,9 @@ impl Session {
         self.check_input("resize", caller)?;
         {
             let mut state = self.shared.lock();
+            let before = state.terminal.size();
             state.terminal.resize(cols, rows)?;
+            state.story.note_resize(before, (cols, rows));
             state.note_screen();
         }
         if let Some(recorder) = &self.recorder {

@@ -313,6 +313,19 @@ impl Session {
         (state.log.len(), state.log.total())
     }
 
+    /// What the session has shown so far as asciicast v2 text: the output the raw ring
+    /// still holds, at the times it was parsed, the input and the resizes — the recording a
+    /// failed test keeps and a report replays. Times count from the session's start, as
+    /// the operation log's do.
+    pub fn story_cast(&self) -> String {
+        self.shared.lock().story_files().cast
+    }
+
+    /// How long the session has run.
+    pub fn uptime(&self) -> Duration {
+        self.shared.lock().story.started().elapsed()
+    }
+
     /// The queries the program sent and the replies it got.
     pub fn transcript(&self) -> Vec<QueryRecord> {
         self.shared.lock().terminal.transcript()

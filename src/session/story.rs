@@ -41,12 +41,17 @@ impl Sent {
 /// The most output batches it keeps the times of.
 const MAX_MARKS: usize = 20_000;
 
+/// A resize: when (seconds since the start), to how many columns and rows.
+type Resize = (f64, u16, u16);
+
 pub(crate) struct Story {
     started: Instant,
     /// When (seconds since the start) and what was sent.
     inputs: VecDeque<(f64, Sent)>,
     /// For each batch of output: the ring offset it ended at, and when it was parsed.
     marks: VecDeque<(u64, f64)>,
+    /// The size before the first resize, and each resize since.
+    resizes: Option<((u16, u16), VecDeque<Resize>)>,
 }
 
 impl Story {
@@ -55,7 +60,13 @@ impl Story {
             started: Instant::now(),
             inputs: VecDeque::new(),
             marks: VecDeque::new(),
+            resizes: None,
         }
+    }
+
+    /// When the story began: the zero of its times.
+    pub(crate) fn started(&self) -> Instant {
+        self.started
     }
 
     fn now(&self) -> f64 {
@@ -85,6 +96,16 @@ impl Story {
         self.marks.push_back((end, now));
     }
 
+    /// Notes that the screen was resized from `before` to `after` (columns, rows).
+    pub(crate) fn note_resize(&mut self, before: (u16, u16), after: (u16, u16)) {
+        let now = self.now();
+        let (_, resizes) = self.resizes.get_or_insert_with(|| (before, VecDeque::new()));
+        if resizes.len() == MAX_INPUTS {
+            resizes.pop_front();
+        }
+        resizes.push_back((now, after.0, after.1));
+    }
+
     /// `keys.txt`: one input a line, with its time.
     pub(crate) fn keys(&self) -> String {
         if self.inputs.is_empty() {
@@ -103,8 +124,8 @@ impl Story {
         dropped + &lines
     }
 
-    /// `recording.cast`: the output the ring holds, at the times it arrived, and the
-    /// input, as asciicast v2 for a screen of `cols` × `rows`.
+    /// `recording.cast`: the output the ring holds, at the times it arrived, the input
+    /// and the resizes, as asciicast v2 for a screen of `cols` × `rows` now.
     pub(crate) fn cast(&self, ring: &OutputRing, cols: u16, rows: u16) -> String {
         let (first, bytes) = ring.since(0);
         let title = if first > 0 {
@@ -113,9 +134,11 @@ impl Story {
                 bytes.len()
             )
         } else {
-            "the session until the failure".to_string()
+            "the session's output".to_string()
         };
-        let header = serde_json::json!({"version": 2, "width": cols, "height": rows, "title": title});
+        // The size it started at: the one before the first resize, if it was resized.
+        let (width, height) = self.resizes.as_ref().map_or((cols, rows), |(first, _)| *first);
+        let header = serde_json::json!({"version": 2, "width": width, "height": height, "title": title});
         let mut events: Vec<(f64, &str, String)> = Vec::new();
         let mut from = 0usize;
         for &(end, at) in &self.marks {
@@ -137,6 +160,9 @@ impl Story {
             events.push((at, "o", String::from_utf8_lossy(&bytes[from..]).into_owned()));
         }
         events.extend(self.inputs.iter().map(|(at, sent)| (*at, "i", sent.words())));
+        if let Some((_, resizes)) = &self.resizes {
+            events.extend(resizes.iter().map(|&(at, c, r)| (at, "r", format!("{c}x{r}"))));
+        }
         events.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut out = format!("{header}\n");
         for (at, code, data) in events {

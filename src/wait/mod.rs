@@ -28,7 +28,7 @@ use crate::snapshot::{Snapshot, compile};
 
 mod frames;
 mod ready;
-mod report;
+pub(crate) mod report;
 
 pub use frames::{FRAME_LIMIT, FRAME_QUIET};
 use frames::{reads_the_screen, until_frame_complete};

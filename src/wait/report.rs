@@ -229,7 +229,7 @@ pub(super) fn failure(
 
 /// The line most like the literal part of `pattern`: the longest common substring,
 /// ignoring case, ties broken by the earlier row.
-fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
+pub(crate) fn closest_line(lines: &[String], pattern: &str) -> Option<(usize, String)> {
     // A pattern across rows (`a\nb`) is held against as many rows, joined as it sees them.
     let pattern = pattern.replace("\\n", "\n");
     let span = pattern.matches('\n').count() + 1;

@@ -1,0 +1,296 @@
+//! Reports of a run: the steps, the screen after each (replayed from the session's own
+//! recording), the failure explained; as HTML that opens from disk with no network, as
+//! Markdown and as JSON. The browser test opens the HTML in headless Chromium and reads
+//! the DOM its script built.
+
+mod common;
+
+use std::time::Duration;
+
+use tuipilot::operation::{Step as Action, WaitFor};
+use tuipilot::record::Recording;
+use tuipilot::report::{RunReport, Verdict};
+use tuipilot::{Operation, Session};
+
+fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
+    let mut steps = Vec::new();
+    if !text.is_empty() {
+        steps.push(Action::Text(text.into()));
+    }
+    if !keys.is_empty() {
+        steps.push(Action::Keys(keys.into()));
+    }
+    Operation::Send {
+        steps,
+        wait,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    }
+}
+
+fn shell() -> Session {
+    Session::builder("sh")
+        .env("PS1", "$ ")
+        .size(60, 12)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap()
+}
+
+/// A shell session with three steps, the last a wait that fails.
+fn failed_session() -> Session {
+    let s = shell();
+    s.apply(&Operation::Wait {
+        condition: WaitFor::Text(r"^\$".into()),
+        timeout_ms: None,
+    })
+    .unwrap();
+    s.apply(&send(
+        "echo first-answer",
+        "Enter",
+        Some(WaitFor::Text("^first-answer$".into())),
+    ))
+    .unwrap();
+    s.apply(&send(
+        "echo second-answer",
+        "Enter",
+        Some(WaitFor::Text("^second-answer$".into())),
+    ))
+    .unwrap();
+    let failed = s.apply(&Operation::Wait {
+        condition: WaitFor::Text("^second-answr!$".into()),
+        timeout_ms: Some(300),
+    });
+    assert!(failed.is_err());
+    s
+}
+
+#[test]
+fn a_session_report_shows_the_screen_after_each_step_as_the_session_saw_it() {
+    let s = failed_session();
+    let report = RunReport::of_session(&s).unwrap();
+    let timeline = report.timeline().unwrap();
+    assert_eq!(report.steps.len(), 4, "{:#?}", report.steps);
+    let screen = |step: usize| timeline.frames[timeline.step_frames[step]].screen.text();
+    assert!(screen(1).contains("first-answer"), "{}", screen(1));
+    assert!(
+        !screen(1).contains("second-answer"),
+        "the first send's screen is from before the second:\n{}",
+        screen(1)
+    );
+    assert!(screen(2).contains("second-answer"), "{}", screen(2));
+    assert_eq!(
+        report.steps[2].waited.as_deref(),
+        Some("matched /^second-answer$/ at row 3")
+    );
+    // The frames run in time from the blank screen before any output.
+    assert!(timeline.frames[0].screen.text().trim().is_empty());
+    assert!(timeline.frames.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+    s.exit().unwrap();
+}
+
+#[test]
+fn a_failed_step_is_explained_in_markdown_with_the_closest_line_and_the_screen() {
+    let s = failed_session();
+    let mut report = RunReport::of_session(&s).unwrap();
+    s.exit().unwrap();
+    let timeline = report.timeline().unwrap();
+    report.fill_screens(&timeline);
+    let failure = report.failure.clone().unwrap();
+    assert_eq!(failure.step, Some(3));
+    let md = report.markdown();
+    assert!(md.contains("## What failed"), "{md}");
+    assert!(md.contains("**Step 4** `wait text /^second-answr!$/`"), "{md}");
+    assert!(md.contains("timed out after"), "{md}");
+    // The screen when it failed, numbered, and the steps as a table.
+    assert!(md.contains("  3 | second-answer"), "{md}");
+    assert!(
+        md.contains("- closest line: row 2: \"$ echo second-answer\""),
+        "{md}"
+    );
+    assert!(
+        md.contains("| 2 |") && md.contains("matched /^first-answer$/ at row 1"),
+        "{md}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
+    assert_eq!(json["steps"].as_array().unwrap().len(), 4);
+    assert!(
+        json["steps"][2]["screen"]
+            .as_str()
+            .unwrap()
+            .contains("second-answer")
+    );
+}
+
+#[test]
+fn the_html_report_is_one_file_that_asks_nothing_of_the_network() {
+    let s = failed_session();
+    let report = RunReport::of_session(&s).unwrap();
+    s.exit().unwrap();
+    let timeline = report.timeline().unwrap();
+    let html = report.html(&timeline, &Default::default()).unwrap();
+    assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
+    for reference in ["http://", "https://", "src=\"//", "href=\"//", "@import", "url("] {
+        assert!(!html.contains(reference), "the report refers to {reference}");
+    }
+    // The data cannot end its script element early, whatever the program printed.
+    let data_start = html.find("id=\"report-data\">").unwrap();
+    let data_end = data_start + html[data_start..].find("</script>").unwrap();
+    assert!(
+        !html[data_start..data_end].contains('<') || html[data_start..data_end].matches('<').count() == 0
+    );
+    // Each distinct row is kept once: twelve rows a frame, far fewer pieces than
+    // frames × rows.
+    let frames = timeline.frames.len();
+    let pieces = html.matches("<text ").count();
+    assert!(frames >= 4, "{frames} frames");
+    assert!(pieces < frames * 12, "{pieces} text pieces for {frames} frames");
+}
+
+#[test]
+fn a_report_of_a_script_printing_markup_keeps_it_as_text() {
+    let s = Session::builder("sh")
+        .args([
+            "-c",
+            "printf '</script><script>alert(1)</script><!--\\n'; sleep 30",
+        ])
+        .size(60, 6)
+        .spawn()
+        .unwrap();
+    s.wait_for_text("alert").unwrap();
+    let report = RunReport::of_session(&s).unwrap();
+    s.exit().unwrap();
+    let html = report
+        .html(&report.timeline().unwrap(), &Default::default())
+        .unwrap();
+    assert_eq!(
+        html.matches("</script>").count(),
+        2,
+        "only the report's own scripts end"
+    );
+    assert_eq!(html.matches("<script").count(), 2);
+}
+
+#[test]
+fn a_recording_report_takes_its_steps_and_failure_from_the_markers() {
+    let dir = common::TempDir::new("report-cast");
+    let cast = dir.0.join("session.cast");
+    let s = Session::builder("sh")
+        .env("PS1", "$ ")
+        .size(60, 10)
+        .record(&cast)
+        .spawn()
+        .unwrap();
+    s.apply(&Operation::Wait {
+        condition: WaitFor::Text(r"^\$".into()),
+        timeout_ms: None,
+    })
+    .unwrap();
+    s.apply(&send(
+        "echo marked",
+        "Enter",
+        Some(WaitFor::Text("^marked$".into())),
+    ))
+    .unwrap();
+    let _ = s.apply(&Operation::Wait {
+        condition: WaitFor::Text("never".into()),
+        timeout_ms: Some(200),
+    });
+    s.exit().unwrap();
+    let recording = Recording::read_file(&cast).unwrap();
+    let report = RunReport::of_recording(recording, "session.cast");
+    let labels: Vec<&str> = report.steps.iter().map(|s| s.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "wait text /^\\$/",
+            "send \"echo marked\" Enter wait text /^marked$/",
+            "wait text /never/"
+        ],
+        "{:#?}",
+        report.steps
+    );
+    assert_eq!(
+        report.steps[1].waited.as_deref(),
+        Some("matched /^marked$/ at row 1")
+    );
+    assert_eq!(report.verdict, Verdict::Failed);
+    assert_eq!(report.failure.as_ref().unwrap().step, Some(2));
+    let timeline = report.timeline().unwrap();
+    let after = &timeline.frames[timeline.step_frames[1]].screen;
+    assert!(after.text().contains("\nmarked"), "{}", after.text());
+}
+
+/// Debian's Chromium, which CI installs.
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|name| common::have(name))
+}
+
+/// The DOM of `page` after its scripts ran, as headless Chromium builds it.
+fn rendered_dom(browser: &str, page: &std::path::Path, profile: &std::path::Path) -> String {
+    let output = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("running chromium");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_browser_opens_the_report_on_the_failing_step_with_its_screen_and_every_step() {
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED: chromium is not installed (CI installs it)");
+        return;
+    };
+    let dir = common::TempDir::new("report-browser");
+    let s = failed_session();
+    let mut report = RunReport::of_session(&s).unwrap();
+    s.exit().unwrap();
+    let page = report.write(&dir.0.join("report")).unwrap();
+    let dom = rendered_dom(browser, &page, &dir.0.join("profile"));
+    let keep = || {
+        let kept = std::env::temp_dir().join(format!("tuipilot-report-dom-{}.html", std::process::id()));
+        let _ = std::fs::write(&kept, &dom);
+        kept
+    };
+    let check = |ok: bool, what: &str| {
+        assert!(ok, "{what}; the DOM is kept in {}", keep().display());
+    };
+    check(dom.matches("data-step=").count() == 4, "every step listed");
+    check(
+        dom.contains(r#"<li class="failed picked" data-step="3">"#),
+        "the failing step is picked",
+    );
+    check(dom.contains(r#"id="explanation""#), "the failure is explained");
+    check(dom.contains("second-answr!"), "the expectation is shown");
+    check(
+        dom.contains(">second-answer</text>"),
+        "the screen's text is in the SVG",
+    );
+    check(
+        dom.contains(r#"class="verdict failed""#),
+        "the verdict is in the header",
+    );
+    for file in tuipilot::report::REPORT_FILES {
+        assert!(dir.0.join("report").join(file).is_file(), "{file}");
+    }
+}
