@@ -36,6 +36,7 @@ pub struct SuiteArgs {
     pub verbose: bool,
     pub no_media: bool,
     pub isolated: bool,
+    pub report: Option<PathBuf>,
 }
 
 type Outcome = Result<Report, TapeFailure>;
@@ -91,6 +92,11 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         std::fs::create_dir_all(out)
             .map_err(|e| Failure::bad_request(format!("--out {}: cannot create it: {e}", out.display())))?;
     }
+    if let Some(dir) = &args.report {
+        tuipilot::files::Folder::make(dir, tuipilot::files::Access::Private).map_err(|e| {
+            Failure::bad_request(format!("--report {}: cannot create it: {e}", dir.display()))
+        })?;
+    }
     let all = collect(&args.tapes)?;
     let tapes: Vec<PathBuf> = match partition {
         Some((k, n)) => all
@@ -123,6 +129,10 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
                     let i = next.fetch_add(1, Ordering::SeqCst);
                     let Some(tape) = tapes.get(i) else { break };
                     progress.started();
+                    let options = RunOptions {
+                        report: args.report.as_ref().map(|dir| dir.join(report_folder(tape))),
+                        ..options.clone()
+                    };
                     let outcome = run_file(tape, &options);
                     progress.finished(tape, &outcome, args.verbose);
                     if let Ok(mut results) = results.lock() {
@@ -142,6 +152,9 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         .unzip();
     if let Some(path) = &args.junit {
         write_junit(path, &tapes, &results, started.elapsed())?;
+    }
+    if let Some(dir) = &args.report {
+        write_index(dir, &tapes, &results)?;
     }
     let failed = results
         .iter()
@@ -264,6 +277,58 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// The folder under `--report DIR` a tape's report goes in: its path with separators
+/// as `_` (tapes are deduplicated by path, so no two share one).
+fn report_folder(tape: &Path) -> String {
+    let path = tape.with_extension("");
+    path.to_string_lossy()
+        .trim_start_matches(['.', '/'])
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `--report DIR/index.html`: every tape with its result, linking its report.
+fn write_index(dir: &Path, tapes: &[PathBuf], results: &[Outcome]) -> Result<(), Failure> {
+    use tuipilot::report::{SuiteEntry, Verdict};
+    let runs: Vec<SuiteEntry> = tapes
+        .iter()
+        .zip(results)
+        .map(|(tape, outcome)| {
+            let folder = report_folder(tape);
+            let has_report = dir.join(&folder).join("report.html").is_file();
+            SuiteEntry {
+                name: tape.display().to_string(),
+                verdict: if outcome.is_ok() {
+                    Verdict::Passed
+                } else {
+                    Verdict::Failed
+                },
+                duration_ms: match outcome {
+                    Ok(report) => report.elapsed.as_millis() as u64,
+                    Err(failure) => failure.elapsed.as_millis() as u64,
+                },
+                message: outcome.as_ref().err().map(|f| f.to_string()),
+                report: has_report.then(|| format!("{folder}/report.html")),
+            }
+        })
+        .collect();
+    let page = tuipilot::report::suite_index("tuipilot run", &runs);
+    tuipilot::files::write_file(
+        &dir.join("index.html"),
+        page.as_bytes(),
+        tuipilot::files::Access::Private,
+    )
+    .map(drop)
+    .map_err(|e| Failure::bad_request(format!("--report {}: {e}", dir.display())))
 }
 
 fn write_junit(

@@ -94,7 +94,7 @@ pub fn decode_png(bytes: &[u8], name: &str) -> Result<Image> {
 }
 
 /// Where a mismatch's `NAME.SUFFIX.png` goes: in `dir` when given, else beside the golden.
-fn sibling(golden: &Path, suffix: &str, dir: Option<&Path>) -> PathBuf {
+pub(crate) fn sibling(golden: &Path, suffix: &str, dir: Option<&Path>) -> PathBuf {
     let stem = golden
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

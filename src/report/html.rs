@@ -42,7 +42,7 @@ impl Pieces {
 }
 
 /// Text safe inside an HTML element.
-fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -17,6 +17,7 @@
 //! the executor for a live session, the CLI for a recording file — is the caller's.
 
 mod html;
+mod index;
 mod markdown;
 pub mod timeline;
 
@@ -29,6 +30,7 @@ use crate::operation::LoggedOperation;
 use crate::record::Recording;
 use crate::snapshot::Snapshot;
 
+pub use index::{SuiteEntry, suite_index};
 pub use timeline::Timeline;
 
 /// How the run ended, as the report's header says it.

@@ -65,6 +65,9 @@ pub struct Failure {
     pub notes: Vec<String>,
     /// How long the tape ran.
     pub elapsed: Duration,
+    /// The failure explained for the report (expected, the closest line, located cells),
+    /// when an engine error said more than its message.
+    pub explanation: Option<crate::report::Explanation>,
 }
 
 impl Failure {
@@ -85,6 +88,7 @@ impl Failure {
             bundle: None,
             notes: Vec::new(),
             elapsed: Duration::ZERO,
+            explanation: None,
         }
     }
 

@@ -51,6 +51,10 @@ pub struct RunOptions {
     /// Run tapes whose `Output` asks for a GIF, video or recording without that output
     /// (with a note) instead of failing.
     pub skip_media: bool,
+    /// Also write the run's report (`report.html`, `report.md`, `report.json`, see
+    /// [`report`](crate::report)) into this folder, pass or fail. A failure's bundle
+    /// holds its report whatever this says.
+    pub report: Option<PathBuf>,
 }
 
 /// The tape's state while it runs.
@@ -85,7 +89,14 @@ struct Runner<'a> {
     started: Instant,
     /// `TapeTimeout`, armed with the session's canceller once the session runs.
     deadline: Option<(Deadline, Cancel)>,
+    /// Every operation as a report's step, the newest [`REPORT_STEPS`].
+    steps: VecDeque<crate::report::Step>,
+    /// Golden images that did not match, for the report.
+    goldens: Vec<crate::report::Golden>,
 }
+
+/// The most steps a tape's report lists.
+const REPORT_STEPS: usize = 10_000;
 
 /// Parses and runs a tape file.
 pub fn run_file(path: impl AsRef<Path>, options: &RunOptions) -> Result<Report, Failure> {
@@ -128,6 +139,8 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         visibility: Vec::new(),
         started,
         deadline: None,
+        steps: VecDeque::new(),
+        goldens: Vec::new(),
     };
     let result = runner.run_all();
     // The time limit covers the tape's commands; ending the program and writing its
@@ -174,12 +187,20 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 failure.notes.extend(runner.notes.iter().cloned());
                 return Err(failure);
             }
+            let mut written = runner.written.clone();
+            let mut notes = runner.notes.clone();
+            if let Some(dir) = &options.report {
+                match runner.report(recording.as_deref(), None, elapsed).write(dir) {
+                    Ok(html) => written.push(html),
+                    Err(e) => notes.push(format!("writing the report into {}: {e}", dir.display())),
+                }
+            }
             Ok(Report {
                 tape: tape.path.clone(),
                 elapsed,
                 commands: tape.commands.len(),
-                notes: runner.notes,
-                written: runner.written,
+                notes,
+                written,
                 screen,
             })
         }
@@ -206,6 +227,18 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
             }
             failure.elapsed = elapsed;
             failure.notes.extend(runner.notes.iter().cloned());
+            let mut folders: Vec<PathBuf> = failure.bundle.iter().cloned().collect();
+            folders.extend(options.report.iter().cloned());
+            for dir in folders {
+                if let Err(e) = runner
+                    .report(recording.as_deref(), Some(&failure), elapsed)
+                    .write(&dir)
+                {
+                    failure
+                        .notes
+                        .push(format!("writing the report into {}: {e}", dir.display()));
+                }
+            }
             Err(failure)
         }
     }

@@ -12,6 +12,7 @@ use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
 use super::current_dir;
 use super::export::ExportArgs;
 use super::render::RenderRecordingArgs;
+use super::report::ReportArgs;
 use crate::error::Failure;
 
 const EXIT_CODES: &str =
@@ -214,6 +215,9 @@ pub(super) enum Command {
     Render(RenderRecordingArgs),
     /// Turn what was done in a session into a tape (with its snapshot) or a Rust test.
     Export(ExportArgs),
+    /// Write the report of a session (or of a recording): every step, the screen after
+    /// each, why a step failed — HTML to open in a browser, Markdown, JSON.
+    Report(ReportArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or absolute path; repeatable),
@@ -320,6 +324,10 @@ pub(super) struct RunArgs {
     /// Skip `Output` of GIFs and videos (with a note) instead of failing.
     #[arg(long)]
     pub(super) no_media: bool,
+    /// Write each tape's report (report.html, report.md, report.json) into a folder of its
+    /// own under DIR, and DIR/index.html listing them all.
+    #[arg(long, value_name = "DIR")]
+    pub(super) report: Option<PathBuf>,
 }
 
 /// `once`'s arguments.

@@ -38,6 +38,7 @@ mod once;
 mod output;
 pub(crate) use output::printable;
 mod render;
+mod report;
 
 use args::{Cli, Command};
 use args::{OnceArgs, StartArgs};
@@ -98,7 +99,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
     // when interrupted. `start` and `mcp` fork first and install it after their fork.
     if matches!(
         cli.command,
-        Command::Run(_) | Command::Render(_) | Command::Export(_) | Command::Once(_)
+        Command::Run(_) | Command::Render(_) | Command::Export(_) | Command::Once(_) | Command::Report(_)
     ) {
         tuipilot::files::remove_temporaries_on_signal()?;
     }
@@ -307,6 +308,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             verbose: args.verbose,
             no_media: args.no_media,
             isolated: args.isolated,
+            report: args.report,
         }),
         Command::Mcp {
             allow,
@@ -335,6 +337,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Once(args) => once(args, json),
         Command::Render(args) => render(args, json),
         Command::Export(args) => export(name, args),
+        Command::Report(args) => report::report(name, args),
     }
 }
 

@@ -12,6 +12,7 @@
 //! codes) is a new optional form that a version-1 request never uses.
 
 use std::io::{self, BufRead};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -48,7 +49,9 @@ pub fn max_reply_bytes(scrollback: usize) -> usize {
 }
 
 /// What a host can do, reported by `hello`.
-pub const CAPABILITIES: &[&str] = &["info", "send", "wait", "capture", "resize", "exit", "log"];
+pub const CAPABILITIES: &[&str] = &[
+    "info", "send", "wait", "capture", "resize", "exit", "log", "report",
+];
 
 /// A request, without its id.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +66,13 @@ pub enum Request {
     /// The session's start spec and operation log (what `export` replays); the host's
     /// own request, since only the host knows how the session was started.
     Log,
+    /// The session's report (see `tuipilot::report`): written by the host to `path` (an
+    /// absolute `.html`, `.md` or `.json` file, or a folder for all three), or returned as
+    /// Markdown without one. A read of the session, like `log`, not an operation on it.
+    Report {
+        /// Where to write it.
+        path: Option<PathBuf>,
+    },
 }
 
 /// `info` as the host answers it: the library's [`Info`] plus the session's name and the
@@ -121,6 +131,19 @@ fn request_of(mut object: Map<String, Value>) -> Result<Request, Failure> {
     if object.get("op").and_then(Value::as_str) == Some("log") {
         return Ok(Request::Log);
     }
+    if object.get("op").and_then(Value::as_str) == Some("report") {
+        let path = match object.get("path") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(path)) if Path::new(path).is_absolute() => Some(PathBuf::from(path)),
+            Some(Value::String(path)) => {
+                return Err(Failure::bad_request(format!(
+                    "`{path}` is a relative path: the protocol takes absolute paths (report.path)"
+                )));
+            }
+            Some(_) => return Err(Failure::bad_request("`path` must be a string")),
+        };
+        return Ok(Request::Report { path });
+    }
     serde_json::from_value(Value::Object(object))
         .map(Request::Op)
         .map_err(|e| Failure::bad_request(format!("invalid request: {e}")))
@@ -132,6 +155,7 @@ pub fn request_line(id: u64, request: &Request) -> String {
         Request::Hello { version } => json!({ "op": "hello", "version": version }),
         Request::Op(operation) => serde_json::to_value(operation).unwrap_or(Value::Null),
         Request::Log => json!({ "op": "log" }),
+        Request::Report { path } => json!({ "op": "report", "path": path }),
     };
     if let Value::Object(object) = &mut value {
         object.insert("id".into(), json!(id));

@@ -575,6 +575,14 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
         Request::Log => {
             return Ok(json!({ "start": host.start, "operations": session.operations() }));
         }
+        Request::Report { path } => {
+            let mut report = tuipilot::report::RunReport::of_session(session)?;
+            report.title = host.files.paths.name.clone();
+            return Ok(match path {
+                Some(path) => json!({ "written": report.write_to(&path)? }),
+                None => json!({ "markdown": report.text(tuipilot::report::ReportFormat::Markdown)? }),
+            });
+        }
         Request::Op(Operation::Info) => {
             return to_json(&HostInfo {
                 session: host.files.paths.name.clone(),

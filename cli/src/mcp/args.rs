@@ -21,6 +21,7 @@ pub(super) enum Action {
     List,
     Resize,
     Export,
+    Report,
 }
 
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -36,7 +37,7 @@ pub(super) enum CommandLine {
 /// The `terminal` tool's arguments.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub(super) struct TerminalArgs {
-    /// What to do: start | send | capture | wait | exit | list | resize | export.
+    /// What to do: start | send | capture | wait | exit | list | resize | export | report.
     pub(super) action: Action,
     /// Session name (default "default"); several sessions can run at once.
     #[serde(default)]

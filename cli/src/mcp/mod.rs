@@ -85,7 +85,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 const DEFAULT_READY_MS: u64 = 3000;
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -290,6 +290,7 @@ impl State {
                 }
             }
             Action::Export => self.export(&name, args.rust.unwrap_or(false), &args.export_options()?),
+            Action::Report => self.report(&name),
             Action::List => {
                 let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
                 let mut list = Vec::new();
@@ -345,6 +346,28 @@ impl State {
         Ok(structured(
             text.clone(),
             json!({ "session": name, "operations": log.len(), "text": text, "written": written }),
+        ))
+    }
+
+    /// `report`: the session's report as Markdown, and its three files in the artifact
+    /// directory (`NAME-report/`) when the server has one.
+    fn report(&self, name: &str) -> Result<CallToolResult, Failure> {
+        let session = self.session(name)?;
+        let mut report = tuipilot::report::RunReport::of_session(&session)?;
+        report.title = name.to_string();
+        let markdown = report.text(tuipilot::report::ReportFormat::Markdown)?;
+        let mut written = Vec::new();
+        if let Some(dir) = &self.artifacts {
+            let folder = dir.path().join(artifact_name(&format!("{name}-report"))?);
+            written = report
+                .write_to(&folder)?
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+        }
+        Ok(structured(
+            markdown.clone(),
+            json!({ "session": name, "steps": report.steps.len(), "markdown": markdown, "written": written }),
         ))
     }
 

@@ -154,6 +154,7 @@ impl Runner<'_> {
         let message = format!("`{}`: {why}", self.source(command));
         let mut failure = self.failure(kind, command, message);
         failure.report = Some(report);
+        failure.explanation = Some(crate::report::Explanation::of_error(&error));
         failure
     }
 
@@ -167,10 +168,26 @@ impl Runner<'_> {
             caller: None,
         })?;
         let started = Instant::now();
+        let at = session.uptime();
         let result = match &self.deadline {
             Some((_, cancel)) => session.apply_cancellable(operation, cancel),
             None => session.apply(operation),
         };
+        if self.steps.len() == super::REPORT_STEPS {
+            self.steps.pop_front();
+        }
+        self.steps.push_back(crate::report::Step {
+            label: command.map_or_else(
+                || operation.redacted(session.input_is_secret()).label(),
+                |c| self.source(c).into_owned(),
+            ),
+            source: command.map(|c| format!("{}:{}", c.location.file.display(), c.location.line)),
+            at_ms: millis(at),
+            took_ms: millis(started.elapsed()),
+            waited: result.as_ref().ok().and_then(Reply::waited).map(str::to_string),
+            error: result.as_ref().err().map(|e| first_line(&e.to_string())),
+            screen: None,
+        });
         if self.log.len() == LOGGED_OPERATIONS {
             self.log.pop_front();
         }

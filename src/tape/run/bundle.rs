@@ -1,6 +1,9 @@
-//! The failure bundle: what a failed tape leaves to look at, in `NAME.failure/`.
+//! What a run leaves to look at: the failure bundle (`NAME.failure/`: the screen, its
+//! state, the report text, the recording) and the run's report (see [`crate::report`]),
+//! written into the bundle and wherever `RunOptions::report` says.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde_json::json;
 
@@ -65,5 +68,83 @@ impl Runner<'_> {
         )
         .ok()?;
         Some(dir)
+    }
+}
+
+/// The files of a bundle a report links to, with what they are.
+const BUNDLE_FILES: [(&str, &str); 5] = [
+    ("screen.png", "the last screen (PNG)"),
+    ("screen.txt", "the last screen (text)"),
+    ("state.json", "the terminal's state"),
+    ("report.txt", "the failure's report"),
+    ("recording.cast", "the recording"),
+];
+
+impl Runner<'_> {
+    /// The run's report: the tape's operations as steps (each with its line), the
+    /// recording's screens, and the failure explained.
+    pub(super) fn report(
+        &self,
+        recording: Option<&Path>,
+        failure: Option<&Failure>,
+        elapsed: Duration,
+    ) -> crate::report::RunReport {
+        use crate::report::{Attachment, Explanation, RunReport, Verdict};
+        let (cols, rows) = self.setup.size().map(|(size, _)| size).unwrap_or((80, 24));
+        let mut report = RunReport::new("tape", self.tape.path.display().to_string(), cols, rows);
+        report.command = Some(self.setup.shell.clone());
+        report.duration_ms = super::millis(elapsed);
+        report.steps = self.steps.iter().cloned().collect();
+        report.goldens = self.goldens.clone();
+        report.notes = self.notes.clone();
+        if let Some(path) = recording {
+            match crate::record::Recording::read_file(path) {
+                Ok(recording) => report.recording = Some(recording),
+                Err(e) => report
+                    .notes
+                    .push(format!("the recording cannot be replayed: {e}")),
+            }
+        }
+        report.last_screen = self.session.as_ref().map(crate::Session::snapshot);
+        report.verdict = match failure {
+            Some(_) => Verdict::Failed,
+            None => Verdict::Passed,
+        };
+        if let Some(failure) = failure {
+            let mut explanation = failure.explanation.clone().unwrap_or_else(|| Explanation {
+                details: failure.report.clone().unwrap_or_else(|| failure.message.clone()),
+                ..Explanation::default()
+            });
+            // The failing command's step: its last operation, or none when it failed
+            // before one ran (a snapshot that differs, a missing program), and then the
+            // message says where.
+            let line = failure
+                .location
+                .as_ref()
+                .map(|l| format!("{}:{}", l.file.display(), l.line));
+            explanation.step = report
+                .steps
+                .iter()
+                .rposition(|s| s.error.is_some() && s.source == line);
+            explanation.message = match explanation.step {
+                Some(_) => failure.message.clone(),
+                None => failure.to_string(),
+            };
+            if explanation.screen.is_none() {
+                explanation.screen = failure.screen.clone();
+            }
+            report.failure = Some(explanation);
+            if let Some(bundle) = &failure.bundle {
+                report.attachments = BUNDLE_FILES
+                    .iter()
+                    .filter(|(file, _)| bundle.join(file).is_file())
+                    .map(|(file, label)| Attachment {
+                        label: label.to_string(),
+                        path: PathBuf::from(file),
+                    })
+                    .collect();
+            }
+        }
+        report
     }
 }

@@ -111,6 +111,21 @@ impl Runner<'_> {
             }
             Ok(None) => Ok(()),
             Err(report) => {
+                if is_png {
+                    // The three pictures, for the report's side-by-side view.
+                    let beside = |suffix| {
+                        crate::render::compare::sibling(&golden, suffix, self.options.out_dir.as_deref())
+                    };
+                    let (actual, diff) = (beside("actual"), beside("diff"));
+                    if golden.is_file() && actual.is_file() {
+                        self.goldens.push(crate::report::Golden {
+                            name: name.to_string(),
+                            expected: golden.clone(),
+                            actual,
+                            diff: diff.is_file().then_some(diff),
+                        });
+                    }
+                }
                 let mut failure = self.failure(
                     FailureKind::Failed,
                     command,

@@ -1,0 +1,126 @@
+//! Reports on every face of the binary: `tuipilot run --report DIR` (a report per tape and
+//! the suite's index), the report in a failed tape's bundle, `tuipilot report` for a live
+//! session and for a recording, and the MCP server's `report` action.
+
+mod support;
+
+use support::{Dir, text};
+
+#[test]
+fn run_with_a_report_folder_writes_a_report_per_tape_and_an_index_linking_them() {
+    let dir = Dir::new();
+    let work = dir.work();
+    std::fs::create_dir_all(work.join("tapes")).unwrap();
+    std::fs::write(
+        work.join("tapes/pass.tape"),
+        "Set TypingSpeed 0\nType \"echo all-good\" Enter\nWait+Screen /^all-good$/\n",
+    )
+    .unwrap();
+    std::fs::write(
+        work.join("tapes/fail.tape"),
+        "Set TypingSpeed 0\nType \"echo shown\" Enter\nWait\nExpect@300ms /not-shown/\n",
+    )
+    .unwrap();
+    let out = dir.run_in(
+        &work,
+        &["run", "--report", "reports", "--out", "bundles", "-q", "tapes"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let reports = work.join("reports");
+    let index = std::fs::read_to_string(reports.join("index.html")).unwrap();
+    assert!(
+        index.contains("tapes_fail/report.html") && index.contains("tapes_pass/report.html"),
+        "{index}"
+    );
+    assert!(index.contains("1 of 2 passed"), "{index}");
+    let md = std::fs::read_to_string(reports.join("tapes_fail/report.md")).unwrap();
+    assert!(md.starts_with("# ✗ failed — tapes/fail.tape"), "{md}");
+    assert!(
+        md.contains("**Step 4** `Expect@300ms /not-shown/` (tapes/fail.tape:4)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- expected: text matching /not-shown/ on the screen"),
+        "{md}"
+    );
+    assert!(md.contains("- closest line: row 0: \"> echo shown\""), "{md}");
+    assert!(
+        md.contains("| `Type \"echo shown\"` | tapes/fail.tape:2 |"),
+        "{md}"
+    );
+    let passed = std::fs::read_to_string(reports.join("tapes_pass/report.md")).unwrap();
+    assert!(passed.starts_with("# ✓ passed — tapes/pass.tape"), "{passed}");
+    assert!(passed.contains("all-good"), "the last screen is shown: {passed}");
+    // The failure's bundle holds its own report, linking the files beside it.
+    let bundle = work.join("bundles/fail.failure");
+    let html = std::fs::read_to_string(bundle.join("report.html")).unwrap();
+    for file in ["screen.png", "state.json", "recording.cast"] {
+        assert!(html.contains(&format!("\"href\":\"{file}\"")), "{file} linked");
+    }
+}
+
+#[test]
+fn report_of_a_live_session_prints_markdown_or_writes_html() {
+    let dir = Dir::new();
+    support::start_bash(&dir, "rep");
+    dir.ok(&[
+        "-s",
+        "rep",
+        "send",
+        "-t",
+        "echo from-the-agent",
+        "-k",
+        "Enter",
+        "--wait",
+        "^from-the-agent$",
+    ]);
+    let md = dir.ok(&["-s", "rep", "report"]);
+    assert!(md.starts_with("# • running — rep"), "{md}");
+    assert!(md.contains("matched /^from-the-agent$/ at row"), "{md}");
+    assert!(md.contains("from-the-agent"), "{md}");
+    let html = dir.work().join("rep.html");
+    let said = dir.ok(&["-s", "rep", "report", "-o", html.to_str().unwrap()]);
+    assert!(said.contains("rep.html"), "{said}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>") && page.contains("from-the-agent"));
+    dir.ok(&["-s", "rep", "exit"]);
+}
+
+#[test]
+fn report_of_a_recording_reads_its_steps_from_the_markers() {
+    let dir = Dir::new();
+    let cast = dir.work().join("session.cast");
+    dir.ok(&[
+        "-s",
+        "rec",
+        "start",
+        "--record",
+        cast.to_str().unwrap(),
+        "--env",
+        "PS1=$ ",
+        "--",
+        "sh",
+    ]);
+    dir.ok(&[
+        "-s",
+        "rec",
+        "send",
+        "-t",
+        "echo recorded",
+        "-k",
+        "Enter",
+        "--wait",
+        "^recorded$",
+    ]);
+    dir.ok(&["-s", "rec", "exit"]);
+    let md = dir.ok(&["report", cast.to_str().unwrap()]);
+    assert!(
+        md.contains("`send \"echo recorded\" Enter wait text /^recorded$/`"),
+        "{md}"
+    );
+    assert!(md.contains("matched /^recorded$/ at row"), "{md}");
+    let out = dir.run(&["report", dir.work().join("missing.cast").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
