@@ -80,11 +80,14 @@ pub(crate) fn clear_stale() {
     }
 }
 
-/// What a session adds to a failure's artefacts: the keys it sent (`keys.txt`) and its
-/// output and input as a recording (`recording.cast`).
+/// What a session adds to a failure's artefacts: the keys it sent (`keys.txt`), its
+/// output and input as a recording (`recording.cast`), and for the report each input's
+/// time and keys and how long the session has run.
 pub(crate) struct SessionFiles {
     pub(crate) keys: String,
     pub(crate) cast: String,
+    pub(crate) inputs: Vec<(f64, String)>,
+    pub(crate) uptime: f64,
 }
 
 /// Writes the artefacts of a failed wait or assertion; returns the folder, or `None` when
@@ -95,7 +98,7 @@ pub(crate) fn write(
     condition: &str,
     elapsed_ms: u128,
     timeout_ms: u128,
-    session: Option<SessionFiles>,
+    session: Option<&SessionFiles>,
 ) -> Option<PathBuf> {
     let dir = folder()?;
     let extra = json!({
@@ -114,6 +117,82 @@ pub(crate) fn write(
             .ok()?;
     }
     Some(dir)
+}
+
+/// Adds the failed test's report to its artefacts in `dir` (`report.html`, `report.md`,
+/// `report.json`, see [`crate::report`]): the keys the test sent as steps, the failed
+/// check as the last, the session's recording as the screens, `error` explained. A
+/// report that cannot be written leaves the other artefacts as they are.
+#[cfg(feature = "render")]
+pub(crate) fn write_report(
+    dir: &std::path::Path,
+    error: &crate::Error,
+    screen: &Snapshot,
+    session: Option<&SessionFiles>,
+) {
+    use crate::report::{Attachment, Explanation, RunReport, Step, Verdict};
+    let test = std::thread::current().name().unwrap_or("main").to_string();
+    let (cols, rows) = screen.size();
+    let mut report = RunReport::new("test", test, cols, rows);
+    report.verdict = Verdict::Failed;
+    let ms = |seconds: f64| (seconds * 1000.0).round().max(0.0) as u64;
+    if let Some(files) = session {
+        report.steps = files
+            .inputs
+            .iter()
+            .map(|(at, keys)| Step::new(format!("send {keys}"), ms(*at), 0))
+            .collect();
+        report.duration_ms = ms(files.uptime);
+        match crate::record::Recording::read(files.cast.as_bytes(), "the session's recording") {
+            Ok(recording) => {
+                report.cols = recording.header.cols;
+                report.rows = recording.header.rows;
+                report.recording = Some(recording);
+            }
+            Err(e) => report
+                .notes
+                .push(format!("the recording cannot be replayed: {e}")),
+        }
+    }
+    let mut explanation = Explanation::of_error(error);
+    let (label, took) = match error {
+        crate::Error::Timeout(wait) | crate::Error::ExitedWhileWaiting(wait) => (
+            format!("wait for {}", wait.condition),
+            ms(wait.elapsed.as_secs_f64()),
+        ),
+        crate::Error::Assertion(assertion) => (format!("assert {}", assertion.expected), 0),
+        _ => ("the check".to_string(), 0),
+    };
+    let mut failed = Step::new(label, report.duration_ms.saturating_sub(took), took);
+    if let Some(caller) = match error {
+        crate::Error::Timeout(wait) | crate::Error::ExitedWhileWaiting(wait) => wait.caller,
+        crate::Error::Assertion(assertion) => Some(assertion.caller),
+        _ => None,
+    } {
+        failed.source = Some(format!("{}:{}", caller.file(), caller.line()));
+    }
+    failed.error = Some(explanation.message.clone());
+    report.steps.push(failed);
+    explanation.step = Some(report.steps.len() - 1);
+    explanation.screen = Some(screen.text());
+    report.failure = Some(explanation);
+    report.last_screen = Some(screen.clone());
+    report.attachments = [
+        ("screen.png", "the screen (PNG)"),
+        ("screen.txt", "the screen (text)"),
+        ("screen.ansi", "the screen with colours (for cat)"),
+        ("state.json", "the terminal's state"),
+        ("keys.txt", "the keys sent"),
+        ("recording.cast", "the recording"),
+    ]
+    .iter()
+    .filter(|(file, _)| dir.join(file).is_file())
+    .map(|(file, label)| Attachment {
+        label: label.to_string(),
+        path: PathBuf::from(file),
+    })
+    .collect();
+    let _ = report.write(dir);
 }
 
 /// `DIR (a, b, c)`: the folder and the files in it, for a report's `saved:` line.

@@ -388,16 +388,26 @@ impl Locator {
         session: Option<crate::artifacts::SessionFiles>,
     ) -> Error {
         let Miss { expected, found } = miss;
-        let artifacts =
-            crate::artifacts::write(&self.snapshot, &format!("expected {expected}"), 0, 0, session);
-        Error::Assertion(Box::new(AssertionError {
+        let artifacts = crate::artifacts::write(
+            &self.snapshot,
+            &format!("expected {expected}"),
+            0,
+            0,
+            session.as_ref(),
+        );
+        let error = Error::Assertion(Box::new(AssertionError {
             caller,
             expected,
             found,
             screen: self.marked_screen(),
             cells: self.spans.iter().map(|s| (s.row, s.cols.0, s.cols.1)).collect(),
-            artifacts,
-        }))
+            artifacts: artifacts.clone(),
+        }));
+        #[cfg(feature = "render")]
+        if let Some(dir) = &artifacts {
+            crate::artifacts::write_report(dir, &error, &self.snapshot, session.as_ref());
+        }
+        error
     }
 
     /// `Ok(self)`, or the failure `miss` describes, reported at the caller.

@@ -797,7 +797,7 @@ fn a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session() {
     let dir = artefacts_of("a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session");
     assert!(
         report.contains(&format!(
-            "saved: {} (keys.txt, recording.cast, screen.ansi, screen.png, screen.txt, state.json)",
+            "saved: {} (keys.txt, recording.cast, report.html, report.json, report.md, screen.ansi, screen.png, screen.txt, state.json)",
             dir.display()
         )),
         "{report}"
@@ -808,6 +808,18 @@ fn a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session() {
     let recording = tuipilot::record::Recording::read_file(dir.join("recording.cast")).unwrap();
     let replayed = recording.replay().unwrap().snapshot().text();
     assert!(replayed.contains("hello\ngot hello"), "{replayed}");
+    // The report: the keys as steps, the failed wait last, at the test's line, explained.
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.starts_with("# ✗ failed — a_failed_wait_keeps_the_keys_sent"),
+        "{md}"
+    );
+    assert!(md.contains("`send hello`") && md.contains("`send Enter`"), "{md}");
+    assert!(
+        md.contains("**Step 3** `wait for text matching /never/ on the screen` (tests/session.rs:"),
+        "{md}"
+    );
+    assert!(md.contains("[the recording](recording.cast)"), "{md}");
 }
 
 #[test]

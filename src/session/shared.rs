@@ -100,6 +100,8 @@ impl State {
         crate::artifacts::SessionFiles {
             keys: self.story.keys(),
             cast: self.story.cast(&self.log, cols, rows),
+            inputs: self.story.inputs(),
+            uptime: self.story.started().elapsed().as_secs_f64(),
         }
     }
 

@@ -106,6 +106,11 @@ impl Story {
         resizes.push_back((now, after.0, after.1));
     }
 
+    /// Each input's time (seconds since the start) and keys, as `keys.txt` names them.
+    pub(crate) fn inputs(&self) -> Vec<(f64, String)> {
+        self.inputs.iter().map(|(at, sent)| (*at, sent.words())).collect()
+    }
+
     /// `keys.txt`: one input a line, with its time.
     pub(crate) fn keys(&self) -> String {
         if self.inputs.is_empty() {

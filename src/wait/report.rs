@@ -171,8 +171,8 @@ pub(super) fn failure(
         _ => {}
     }
     let elapsed = attempt.start.elapsed();
-    let artifacts = attempt.caller.and_then(|_| {
-        let session = state.story_files();
+    let session = attempt.caller.map(|_| state.story_files());
+    let artifacts = session.as_ref().and_then(|session| {
         crate::artifacts::write(
             &screen,
             &condition.to_string(),
@@ -220,11 +220,20 @@ pub(super) fn failure(
         caller: attempt.caller,
         artifacts,
     };
-    if exited.is_some() {
+    let error = if exited.is_some() {
         Error::ExitedWhileWaiting(Box::new(report))
     } else {
         Error::Timeout(Box::new(report))
+    };
+    #[cfg(feature = "render")]
+    if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = &error
+        && let Some(dir) = &report.artifacts
+    {
+        crate::artifacts::write_report(dir, &error, &report.screen, session.as_ref());
     }
+    #[cfg(not(feature = "render"))]
+    let _ = session;
+    error
 }
 
 /// The line most like the literal part of `pattern`: the longest common substring,
