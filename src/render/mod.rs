@@ -30,7 +30,7 @@ mod procedural;
 mod surface;
 mod svg;
 
-pub use svg::{SvgFrame, SvgParts, svg_parts, to_svg};
+pub use svg::{SvgFrame, SvgParts, overlays, row_colors, row_key, row_pieces, svg_parts, text_style, to_svg};
 
 use std::path::{Path, PathBuf};
 

@@ -201,12 +201,9 @@ pub struct SvgParts {
 }
 
 impl SvgParts {
-    /// The `<style>` the text elements need: the font stack, the size, bold and italic.
+    /// The `<style>` the text elements need (see [`text_style`]).
     pub fn style(&self) -> String {
-        format!(
-            "text{{font-family:{FONT_STACK};font-size:{}px;white-space:pre}}.b{{font-weight:bold}}.i{{font-style:italic}}",
-            num(self.font_px)
-        )
+        text_style(self.font_px)
     }
 
     /// The pieces in drawing order, after the background rectangle: every row's
@@ -222,6 +219,15 @@ impl SvgParts {
         self.rows.iter().for_each(|piece| out.push_str(piece));
         out.push_str(&self.above);
     }
+}
+
+/// The style rules an SVG screen's text needs, for text of `font_px` pixels: the font
+/// stack, the size, bold and italic.
+pub fn text_style(font_px: f32) -> String {
+    format!(
+        "text{{font-family:{FONT_STACK};font-size:{}px;white-space:pre}}.b{{font-weight:bold}}.i{{font-style:italic}}",
+        num(font_px)
+    )
 }
 
 /// Renders a snapshot as an SVG document.
@@ -253,61 +259,127 @@ pub fn to_svg(snapshot: &Snapshot, options: &RenderOptions, frame: SvgFrame) -> 
     Ok(out)
 }
 
+/// The colours (text, background) of each cell of `row`, as drawn: the cursor's block,
+/// dim and inverse applied.
+pub fn row_colors(snapshot: &Snapshot, row: u16, options: &RenderOptions) -> Vec<(Rgb, Rgb)> {
+    let (cols, _) = snapshot.size();
+    let blank = Cell::default();
+    (0..cols)
+        .map(|col| {
+            cell_colors(
+                options,
+                snapshot,
+                row,
+                col,
+                snapshot.cell(row, col).unwrap_or(&blank),
+            )
+        })
+        .collect()
+}
+
+/// A number that is the same for two rows drawn the same: their cells (text, style,
+/// width) and their colours as drawn ([`row_colors`]). A page of many screens draws each
+/// such row once, at row 0, and places it ([`row_pieces`]).
+pub fn row_key(snapshot: &Snapshot, row: u16, colors: &[(Rgb, Rgb)]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    /// FNV-1a: a row is hashed for every frame of a report, where SipHash's resistance
+    /// to chosen keys buys nothing.
+    struct Fnv(u64);
+    impl Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for byte in bytes {
+                self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    let mut hasher = Fnv(0xcbf2_9ce4_8422_2325);
+    let (cols, _) = snapshot.size();
+    for col in 0..cols {
+        if let Some(cell) = snapshot.cell(row, col) {
+            (cell.text(), cell.style, cell.wide, cell.wide_continuation).hash(&mut hasher);
+        }
+    }
+    colors.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Row `row`'s backgrounds and its text (with drawn glyphs and decorations), drawn where
+/// row `place` is: `(row, row)` for a whole screen, `(row, 0)` for a piece a page places
+/// itself (`translate(0, row × cell height)`).
+pub fn row_pieces(
+    snapshot: &Snapshot,
+    (row, place): (u16, u16),
+    colors: &[(Rgb, Rgb)],
+    options: &RenderOptions,
+) -> (String, String) {
+    let m = Metrics::of(options);
+    let theme = &options.theme;
+    // Runs of one background become one rectangle.
+    let mut shapes = Shapes::default();
+    let cols = colors.len();
+    let mut col = 0;
+    while col < cols {
+        let bg = colors[col].1;
+        let start = col;
+        while col < cols && colors[col].1 == bg {
+            col += 1;
+        }
+        if bg != theme.background {
+            let (x, y) = m.origin(place, start as u16);
+            let w = (col - start) as i32 * m.cell_width as i32;
+            shapes.fill_rect(x, y, w, m.cell_height as i32, bg);
+        }
+    }
+    let mut background = String::new();
+    shapes.finish(&mut background);
+    let (mut text, mut shapes) = (String::new(), Shapes::default());
+    text_row(
+        &mut text,
+        &mut shapes,
+        snapshot,
+        (row, place),
+        colors,
+        (&m, options),
+    );
+    shapes.finish(&mut text);
+    (background, text)
+}
+
+/// What lies across rows: the images below the text, and those above it with the cursor.
+/// `colors` are every row's ([`row_colors`]).
+pub fn overlays(
+    snapshot: &Snapshot,
+    colors: &[Vec<(Rgb, Rgb)>],
+    options: &RenderOptions,
+) -> Result<(String, String)> {
+    let m = Metrics::of(options);
+    let mut below = String::new();
+    images(&mut below, snapshot, &m, colors, options, false)?;
+    let mut above = String::new();
+    images(&mut above, snapshot, &m, colors, options, true)?;
+    let mut cursor = Shapes::default();
+    cursor_mark(&mut cursor, &m, options, snapshot);
+    cursor.finish(&mut above);
+    Ok((below, above))
+}
+
 /// Renders a snapshot as [`SvgParts`]: the SVG's pieces, row by row.
 pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgParts> {
     let (cols, rows) = snapshot.size();
     let (width, height) = image_size(cols, rows, options)?;
-    let m = Metrics::of(options);
     let theme = &options.theme;
-    let blank = Cell::default();
-    let mut colors = vec![Vec::with_capacity(usize::from(cols)); usize::from(rows)];
+    let colors: Vec<Vec<(Rgb, Rgb)>> = (0..rows).map(|row| row_colors(snapshot, row, options)).collect();
     let mut backgrounds = Vec::with_capacity(usize::from(rows));
-    for row in 0..rows {
-        for col in 0..cols {
-            let cell = snapshot.cell(row, col).unwrap_or(&blank);
-            let (fg, bg) = cell_colors(options, snapshot, row, col, cell);
-            colors[usize::from(row)].push((fg, bg));
-        }
-        // Runs of one background become one rectangle.
-        let mut shapes = Shapes::default();
-        let mut col = 0;
-        while col < cols {
-            let bg = colors[usize::from(row)][usize::from(col)].1;
-            let start = col;
-            while col < cols && colors[usize::from(row)][usize::from(col)].1 == bg {
-                col += 1;
-            }
-            if bg != theme.background {
-                let (x, y) = m.origin(row, start);
-                let w = i32::from(col - start) * m.cell_width as i32;
-                shapes.fill_rect(x, y, w, m.cell_height as i32, bg);
-            }
-        }
-        let mut piece = String::new();
-        shapes.finish(&mut piece);
-        backgrounds.push(piece);
-    }
-    let mut below = String::new();
-    images(&mut below, snapshot, &m, &colors, options, false)?;
     let mut text = Vec::with_capacity(usize::from(rows));
     for row in 0..rows {
-        let (mut piece, mut shapes) = (String::new(), Shapes::default());
-        text_row(
-            &mut piece,
-            &mut shapes,
-            snapshot,
-            row,
-            &colors[usize::from(row)],
-            (&m, options),
-        );
-        shapes.finish(&mut piece);
-        text.push(piece);
+        let (background, row_text) = row_pieces(snapshot, (row, row), &colors[usize::from(row)], options);
+        backgrounds.push(background);
+        text.push(row_text);
     }
-    let mut above = String::new();
-    images(&mut above, snapshot, &m, &colors, options, true)?;
-    let mut cursor = Shapes::default();
-    cursor_mark(&mut cursor, &m, options, snapshot);
-    cursor.finish(&mut above);
+    let (below, above) = overlays(snapshot, &colors, options)?;
     Ok(SvgParts {
         width,
         height,
@@ -320,17 +392,18 @@ pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgPart
     })
 }
 
-/// One row's text runs, its procedural glyphs and its decorations.
+/// One row's text runs, its procedural glyphs and its decorations, drawn where row
+/// `place` is (the row itself for a whole screen; row 0 for a piece placed later).
 fn text_row(
     out: &mut String,
     shapes: &mut Shapes,
     snapshot: &Snapshot,
-    row: u16,
+    (row, place): (u16, u16),
     colors: &[(Rgb, Rgb)],
     (m, options): (&Metrics, &RenderOptions),
 ) {
     let (cols, _) = snapshot.size();
-    let baseline = m.origin(row, 0).1 + m.baseline as i32;
+    let baseline = m.origin(place, 0).1 + m.baseline as i32;
     let px = options.font_size * options.scale.max(1) as f32;
     let mut run = Run {
         fg: Rgb(0, 0, 0),
@@ -350,7 +423,7 @@ fn text_row(
             continue;
         }
         let (fg, bg) = colors[usize::from(col)];
-        let (x, y) = m.origin(row, col);
+        let (x, y) = m.origin(place, col);
         let span = if cell.wide { 2 } else { 1 };
         let style = cell.style;
         if !style.hidden {

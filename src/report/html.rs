@@ -17,16 +17,20 @@ use serde_json::{Value, json};
 
 use super::{RunReport, Timeline};
 use crate::error::Result;
-use crate::render::{Metrics, RenderOptions, svg_parts};
+use crate::render::{
+    Metrics, RenderOptions, image_size, overlays, row_colors, row_key, row_pieces, text_style,
+};
 
 const STYLE: &str = include_str!("viewer.css");
 const SCRIPT: &str = include_str!("viewer.js");
 
-/// Pieces of SVG, each kept once, by number.
+/// Pieces of SVG, each kept once, by number; rows also by their [`row_key`], so a row
+/// seen before is not drawn again.
 #[derive(Default)]
 struct Pieces {
     list: Vec<String>,
     index: HashMap<String, usize>,
+    rows: HashMap<u64, (usize, usize)>,
 }
 
 impl Pieces {
@@ -77,13 +81,15 @@ pub(super) fn write(report: &RunReport, timeline: &Timeline, options: &RenderOpt
     let mut pieces = Pieces::default();
     let mut frames = Vec::with_capacity(timeline.frames.len());
     let mut sizes: Vec<Value> = Vec::new();
-    let mut style = String::new();
+    let background = format!(
+        "#{:02x}{:02x}{:02x}",
+        options.theme.background.0, options.theme.background.1, options.theme.background.2
+    );
     for frame in &timeline.frames {
-        let parts = svg_parts(&frame.screen, options)?;
-        if style.is_empty() {
-            style = parts.style();
-        }
-        let size = json!([parts.width, parts.height, parts.background]);
+        let screen = &frame.screen;
+        let (cols, rows) = screen.size();
+        let (width, height) = image_size(cols, rows, options)?;
+        let size = json!([width, height, background]);
         let size_id = match sizes.iter().position(|s| *s == size) {
             Some(i) => i,
             None => {
@@ -91,17 +97,38 @@ pub(super) fn write(report: &RunReport, timeline: &Timeline, options: &RenderOpt
                 sizes.len() - 1
             }
         };
-        let backgrounds: Vec<usize> = parts.backgrounds.into_iter().map(|p| pieces.id(p)).collect();
-        let rows: Vec<usize> = parts.rows.into_iter().map(|p| pieces.id(p)).collect();
+        let colors: Vec<_> = (0..rows).map(|row| row_colors(screen, row, options)).collect();
+        let (mut backgrounds, mut texts) = (
+            Vec::with_capacity(usize::from(rows)),
+            Vec::with_capacity(usize::from(rows)),
+        );
+        for row in 0..rows {
+            let row_colors = &colors[usize::from(row)];
+            let key = row_key(screen, row, row_colors);
+            let (b, t) = match pieces.rows.get(&key) {
+                Some(&ids) => ids,
+                None => {
+                    // Drawn at row 0; the viewer places it.
+                    let (b, t) = row_pieces(screen, (row, 0), row_colors, options);
+                    let ids = (pieces.id(b), pieces.id(t));
+                    pieces.rows.insert(key, ids);
+                    ids
+                }
+            };
+            backgrounds.push(b);
+            texts.push(t);
+        }
+        let (below, above) = overlays(screen, &colors, options)?;
         frames.push(json!({
             "t": frame.at_ms,
             "s": size_id,
             "b": backgrounds,
-            "r": rows,
-            "u": pieces.id(parts.below),
-            "o": pieces.id(parts.above),
+            "r": texts,
+            "u": pieces.id(below),
+            "o": pieces.id(above),
         }));
     }
+    let style = text_style(options.font_size * options.scale.max(1) as f32);
     let steps: Vec<Value> = report
         .steps
         .iter()

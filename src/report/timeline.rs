@@ -1,7 +1,8 @@
 //! A run's screens in time: its recording replayed through the engine's terminal, a frame
-//! wherever the screen changed (at most [`MAX_FRAMES`], evenly spread when the program
-//! drew more often) and, for each step, the frame it ended on — the screen after every
-//! output that arrived before the step returned.
+//! wherever the screen changed — at most one every [`FRAME_MS`] (what is drawn faster is
+//! not seen at real speed) and at most [`MAX_FRAMES`] (evenly spread when the program drew
+//! more often) — and, for each step, the frame it ended on: the screen after every output
+//! that arrived before the step returned, always kept.
 
 use crate::error::Result;
 use crate::record::EventKind;
@@ -13,6 +14,10 @@ use super::RunReport;
 /// The most frames a timeline keeps between steps; a program that drew more often keeps
 /// one every `duration / MAX_FRAMES` (the screens after steps are always kept).
 pub const MAX_FRAMES: usize = 2000;
+
+/// The shortest time between two frames of the program's own drawing, in milliseconds
+/// (100 frames a second; the screens after steps are kept however close).
+pub const FRAME_MS: u64 = 10;
 
 /// One screen of the timeline.
 #[derive(Clone, Debug)]
@@ -58,9 +63,9 @@ impl Timeline {
             .count();
         let duration = super::seconds_to_ms(recording.duration());
         let spacing = if drawn > MAX_FRAMES {
-            duration / MAX_FRAMES as u64
+            (duration / MAX_FRAMES as u64).max(FRAME_MS)
         } else {
-            0
+            FRAME_MS
         };
         // Steps by the time they ended (a log is in order; a merged one may not be).
         let mut order: Vec<usize> = (0..steps).collect();

@@ -84,9 +84,11 @@
     const [w, h, bg] = data.sizes[f.s];
     const parts = ['<svg width="' + w + '" height="' + h + '" viewBox="0 0 ' + w + " " + h + '">',
       '<rect width="' + w + '" height="' + h + '" fill="' + bg + '"/>'];
-    for (const id of f.b) parts.push(data.pieces[id]);
+    // Each row's pieces are drawn at row 0 and kept once; they are placed here.
+    const place = (id, r) => '<g transform="translate(0 ' + r * cell.h + ')">' + data.pieces[id] + "</g>";
+    f.b.forEach((id, r) => { if (data.pieces[id]) parts.push(place(id, r)); });
     parts.push(data.pieces[f.u]);
-    for (const id of f.r) parts.push(data.pieces[id]);
+    f.r.forEach((id, r) => { if (data.pieces[id]) parts.push(place(id, r)); });
     parts.push(data.pieces[f.o]);
     for (const r of changed) {
       const y = cell.y0 + r * cell.h;
