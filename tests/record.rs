@@ -275,3 +275,56 @@ fn a_tapes_gif_leaves_out_what_hide_hid_and_plays_at_its_speed() {
         "{shown} hundredths shown before the last frame: {delays:?}"
     );
 }
+
+/// Records vim, started by `sh -c SCRIPT`, until it quits and the script ends; the frames'
+/// last screen by default and with an explicit end past the recording's.
+fn vim_quits_then(script_after: &str) -> (String, String) {
+    let dir = common::TempDir::new("record-alternate");
+    let path = dir.0.join("vim.cast");
+    let s = Session::builder("sh")
+        .args(["-c", &format!("vim -u NONE -N -i NONE -n; {script_after}")])
+        .size(60, 10)
+        .record(&path)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^~").unwrap();
+    s.send_text("ifrom vim").unwrap();
+    s.press("Escape").unwrap();
+    s.wait_for_text("^from vim").unwrap();
+    s.send_text(":q!\r").unwrap();
+    s.wait_exit().unwrap();
+    s.exit().unwrap();
+    let recording = Recording::read_file(&path).unwrap();
+    let last = |options: &tuipilot::record::FrameOptions| {
+        recording.frames(options).unwrap().last().unwrap().screen.text()
+    };
+    let to_the_end = tuipilot::record::FrameOptions {
+        to: Some(tuipilot::record::Cut::Time(1e6)),
+        ..Default::default()
+    };
+    (last(&Default::default()), last(&to_the_end))
+}
+
+#[test]
+fn a_recording_of_a_full_screen_program_ends_on_its_last_screen_before_it_left() {
+    if !common::have("vim") {
+        eprintln!("SKIPPED: vim is not installed (CI installs it)");
+        return;
+    }
+    let (default, whole) = vim_quits_then("true");
+    assert!(
+        default.contains("from vim") && default.contains("\n~"),
+        "{default}"
+    );
+    assert!(
+        !whole.contains("from vim"),
+        "an explicit end shows the main screen:\n{whole}"
+    );
+    // A program that prints a summary on the main screen after it left ends there.
+    let (default, _) = vim_quits_then("printf 'saved 1 file\\nwrote 8 bytes\\nbye\\n'");
+    assert!(
+        default.contains("saved 1 file") && !default.contains("from vim"),
+        "{default}"
+    );
+}

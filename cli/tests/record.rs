@@ -239,13 +239,15 @@ fn render_turns_a_recording_into_a_gif_an_apng_a_last_frame_and_frames() {
         apng.windows(4).any(|w| w == b"acTL"),
         "an animated PNG has an acTL chunk"
     );
-    // Up to the exit marker the last frame is vim's screen, not its exit message.
+    // Up to the exit marker the last frame is vim's screen, not its exit message; so is
+    // the default end of a program that left the alternate screen and printed nothing
+    // after; an end past the recording's shows the emptied main screen.
     render("before-exit.png", &["--to", "exit"]);
-    render("after-exit.png", &[]);
-    assert_ne!(
-        std::fs::read(work.join("before-exit.png")).unwrap(),
-        std::fs::read(work.join("after-exit.png")).unwrap()
-    );
+    render("default-end.png", &[]);
+    render("after-exit.png", &["--to", "99999"]);
+    let png = |name: &str| std::fs::read(work.join(name)).unwrap();
+    assert_eq!(png("before-exit.png"), png("default-end.png"));
+    assert_ne!(png("before-exit.png"), png("after-exit.png"));
     let plain = render("plain.gif", &["--to", "exit"]);
     let keyed = render("keys.gif", &["--to", "exit", "--keys"]);
     assert!(

@@ -5,6 +5,11 @@
 //! screen changed, never closer than `1 / fps_cap` to the previous one (the screen as it
 //! is when the frame is due), and the clock is the recording's cut to `from..to`, its
 //! pauses capped at `idle_limit` and divided by `speed`.
+//!
+//! Without a `to`, a recording of a full-screen program that left the alternate screen
+//! and showed nothing more of its own ends on its last screen before it left
+//! ([`alternate_screen_end`]): what is left after it is the emptied shell screen, which is
+//! not what a picture of vim or htop is for. `to` says otherwise.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -44,7 +49,8 @@ pub struct FrameOptions {
     pub fps_cap: u32,
     /// Start here (default: the start).
     pub from: Option<Cut>,
-    /// End here (default: the last event).
+    /// End here (default: the last event, or for a program that left the alternate
+    /// screen, its last screen there; see the module's docs).
     pub to: Option<Cut>,
     /// Stretches of the recording (start, end in seconds) left out of the animation: the
     /// screen keeps changing underneath, but no time passes and no frame is made (a tape's
@@ -102,8 +108,12 @@ impl Recording {
     /// not grow with the number of frames. Bad options are refused here, before any frame
     /// is made.
     pub fn frame_stream(&self, options: &FrameOptions) -> Result<FrameStream<'_>> {
+        let end = match options.to {
+            Some(_) => None,
+            None => alternate_screen_end(&self.header, self.events.iter().map(|e| Ok(Cow::Borrowed(e))))?,
+        };
         let events = self.events.iter().map(|e| Ok(Cow::Borrowed(e)));
-        FrameStream::new(&self.header, &self.markers(), Box::new(events), options)
+        FrameStream::new(&self.header, &self.markers(), Box::new(events), options, end)
     }
 
     /// The recording's frames as a [`FrameSource`]; bad options are refused here.
@@ -120,8 +130,12 @@ impl CastFile {
     /// The recording's frames made one at a time as the file is read: neither its events
     /// nor its frames are held, so memory does not grow with the recording's length.
     pub fn frame_stream(&self, options: &FrameOptions) -> Result<FrameStream<'_>> {
+        let end = match options.to {
+            Some(_) => None,
+            None => alternate_screen_end(self.header(), self.events()?.map(|e| e.map(Cow::Owned)))?,
+        };
         let events = self.events()?.map(|e| e.map(Cow::Owned));
-        FrameStream::new(self.header(), &self.markers(), Box::new(events), options)
+        FrameStream::new(self.header(), &self.markers(), Box::new(events), options, end)
     }
 
     /// The recording's frames as a [`FrameSource`], each pass reading the file again; bad
@@ -133,6 +147,49 @@ impl CastFile {
             options: options.clone(),
         })
     }
+}
+
+/// When a recording that left the alternate screen should end by default: just before
+/// the event that left it, when after it the program drew nothing but the main screen's
+/// return (its output after that holds no printable text besides the shell's prompt
+/// line, at most one row). `None` when it never used the alternate screen, is still in
+/// it at the end, or printed on the main screen after it left (a program that shows a
+/// summary on exit, which is worth ending on).
+pub fn alternate_screen_end<'r>(
+    header: &Header,
+    events: impl Iterator<Item = Result<Cow<'r, Event>>>,
+) -> Result<Option<f64>> {
+    let mut terminal = Terminal::new(header.cols, header.rows)?;
+    // The time of the last event seen in the alternate screen, and the main screen's
+    // text when it was left.
+    let mut left: Option<(f64, String)> = None;
+    let mut previous_time = 0.0;
+    let mut was_alternate = false;
+    for event in events {
+        let event = event?;
+        if !matches!(event.kind, EventKind::Output(_) | EventKind::Resize(..)) {
+            continue;
+        }
+        event.draw(&mut terminal)?;
+        let alternate = terminal.alternate_screen();
+        if was_alternate && !alternate {
+            left = Some((previous_time, terminal.snapshot().text()));
+        } else if alternate {
+            left = None;
+        }
+        was_alternate = alternate;
+        previous_time = event.time;
+    }
+    let Some((before, main_then)) = left else {
+        return Ok(None);
+    };
+    // What the main screen gained after the program left: at most a prompt's row.
+    let now = terminal.snapshot().text();
+    let gained = now
+        .lines()
+        .filter(|row| !row.trim().is_empty() && !main_then.lines().any(|old| old == *row))
+        .count();
+    Ok((gained <= 1).then_some(before))
 }
 
 /// Where a cut is, in the recording's seconds, given its markers.
@@ -225,6 +282,7 @@ impl<'r> FrameStream<'r> {
         markers: &[(f64, &str)],
         events: EventsIn<'r>,
         options: &FrameOptions,
+        default_end: Option<f64>,
     ) -> Result<FrameStream<'r>> {
         if !(options.speed.is_finite() && options.speed > 0.0) {
             return Err(bad(format!("speed {} must be a positive number", options.speed)));
@@ -240,10 +298,10 @@ impl<'r> FrameStream<'r> {
             )));
         }
         let from = options.from.as_ref().map_or(Ok(0.0), |c| resolve(c, markers))?;
-        let to = options
-            .to
-            .as_ref()
-            .map_or(Ok(f64::INFINITY), |c| resolve(c, markers))?;
+        let to = options.to.as_ref().map_or(
+            Ok(default_end.filter(|end| *end >= from).unwrap_or(f64::INFINITY)),
+            |c| resolve(c, markers),
+        )?;
         if to < from {
             return Err(bad(format!("the end ({to} s) comes before the start ({from} s)")));
         }

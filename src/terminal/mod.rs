@@ -424,6 +424,11 @@ impl Terminal {
         self.parser.screen().bracketed_paste()
     }
 
+    /// Whether the alternate screen is shown (a full-screen program's).
+    pub fn alternate_screen(&self) -> bool {
+        self.parser.screen().alternate_screen()
+    }
+
     /// The window title the program set (OSC 0/2).
     pub fn title(&self) -> &str {
         &self.parser.callbacks().title
