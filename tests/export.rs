@@ -54,7 +54,18 @@ fn drive_and_export(
         include_env: true,
         ..ExportOptions::default()
     };
-    let exported = to_tape(spec, &log, name, &options);
+    write_export(spec, &log, dir, name, &options)
+}
+
+/// Writes the tape (and its snapshot) exported from `log` into `dir` as NAME.tape.
+fn write_export(
+    spec: &StartSpec,
+    log: &[tuipilot::operation::LoggedOperation],
+    dir: &Path,
+    name: &str,
+    options: &ExportOptions,
+) -> std::path::PathBuf {
+    let exported = to_tape(spec, log, name, options);
     let tape = dir.join(format!("{name}.tape"));
     std::fs::write(&tape, &exported.tape).unwrap();
     let (snap, text) = exported.snapshot.expect("the session had a capture");
@@ -116,8 +127,9 @@ fn a_menu_session_exported_replays_and_fails_with_a_diff_when_the_label_changes(
 }
 
 #[test]
-fn a_vim_session_exported_replays() {
+fn a_vim_session_exported_replays_hermetically_whatever_the_session_left_behind() {
     if !common::have("vim") {
+        eprintln!("SKIPPED: vim is not installed (CI installs it)");
         return;
     }
     let dir = common::TempDir::new("export-vim");
@@ -125,25 +137,43 @@ fn a_vim_session_exported_replays() {
         cwd: Some(dir.0.clone()),
         ..StartSpec::new(["vim", "-u", "NONE", "-N", "-i", "NONE", "-n", "notes.txt"].map(String::from))
     };
-    let tape = drive_and_export(
-        &spec,
-        &[
-            wait(WaitFor::Text("notes.txt".into())),
-            send("ihello from an agent", "Escape", None),
-            send(":w", "Enter", Some(WaitFor::Text("written".into()))),
-            Operation::capture_text(),
-        ],
-        &dir.0,
-        "vim",
-    );
-    std::fs::remove_file(dir.0.join("notes.txt")).unwrap();
+    let session = spec.spawn().unwrap();
+    for operation in [
+        wait(WaitFor::Text("notes.txt".into())),
+        send("ihello from an agent", "Escape", None),
+        send(":w", "Enter", Some(WaitFor::Text("written".into()))),
+        Operation::capture_text(),
+    ] {
+        session.apply(&operation).unwrap();
+    }
+    let log = session.operations();
+    session.exit().unwrap();
+    // The session saved notes.txt: a replay where it ran would find it and show vim's
+    // `"notes.txt" 1L` where the session saw `[New]`.
+    assert!(dir.0.join("notes.txt").is_file());
+    let tape = write_export(&spec, &log, &dir.0, "vim", &ExportOptions::default());
     let text = std::fs::read_to_string(&tape).unwrap();
+    assert!(
+        text.contains("\nSet Isolated true\n") && text.contains("# Hermetic: "),
+        "{text}"
+    );
+    std::fs::write(dir.0.join("notes.txt"), "left by the first run\n").unwrap();
     let report = run_file(&tape, &RunOptions::default());
     assert!(report.is_ok(), "the exported tape replays:\n{text}\n{report:?}");
     assert_eq!(
         std::fs::read_to_string(dir.0.join("notes.txt")).unwrap(),
-        "hello from an agent\n"
+        "left by the first run\n",
+        "the replay wrote nothing where the session ran"
     );
+    // In place, it meets the file the session left, and fails.
+    let options = ExportOptions {
+        in_place: true,
+        ..ExportOptions::default()
+    };
+    let in_place = write_export(&spec, &log, &dir.0, "vim-in-place", &options);
+    let failure = run_file(&in_place, &RunOptions::default()).unwrap_err();
+    assert!(format!("{failure:?}").contains("[New]"), "{failure:?}");
+    let _ = std::fs::remove_dir_all(dir.0.join("vim-in-place.failure"));
 }
 
 #[test]

@@ -11,10 +11,13 @@ use std::path::Path;
 
 use support::{Dir, start_bash, text};
 
-/// Exports `session` to a tape, ends it, replays the tape and returns the tape's source.
-fn exported_and_replayed(dir: &Dir, work: &Path, session: &str) -> String {
+/// Exports `session` to a tape (with `extra` arguments), ends it, replays the tape and
+/// returns the tape's source.
+fn exported_and_replayed(dir: &Dir, work: &Path, session: &str, extra: &[&str]) -> String {
     let tape = work.join(format!("{session}.tape"));
-    dir.ok(&["export", "-s", session, "-o", tape.to_str().unwrap()]);
+    let mut args = vec!["export", "-s", session, "-o", tape.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    dir.ok(&args);
     dir.ok(&["exit", "-s", session]);
     let source = std::fs::read_to_string(&tape).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
@@ -74,7 +77,7 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
         rust.contains(r#"s.send_text(r"echo hello; echo done at $(date +%T)")?;"#),
         "{rust}"
     );
-    let source = exported_and_replayed(&dir, &work, "sh1");
+    let source = exported_and_replayed(&dir, &work, "sh1", &[]);
     // The session's `--env PS1=…` is exported by name; its value comes from where the tape
     // runs.
     assert!(source.contains("\nEnv PS1\n"), "{source}");
@@ -119,7 +122,9 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     let tape = work.join("vi1.tape");
     dir.ok(&["export", "-s", "vi1", "-o", tape.to_str().unwrap()]);
     dir.ok(&["exit", "-s", "vi1"]);
-    std::fs::remove_file(work.join("notes.txt")).unwrap();
+    // The session saved notes.txt where it ran; the hermetic replay does not meet it
+    // (vim shows `[New]` again) and writes nothing there.
+    assert_eq!(std::fs::read_to_string(work.join("notes.txt")).unwrap(), "first line\n");
     let out = dir.run_in(&work, &["run", "vi1.tape"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
@@ -153,7 +158,8 @@ fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
     dir.ok(&["send", "-s", "dl1", "-k", "Down", "--wait", "Bananas"]);
     dir.ok(&["wait", "-s", "dl1", "--stable", "200"]);
     dir.ok(&["capture", "-s", "dl1"]);
-    exported_and_replayed(&dir, &work, "dl1");
+    // The script the program was started on is copied into the replay's fresh HOME.
+    exported_and_replayed(&dir, &work, "dl1", &["--with", script.to_str().unwrap()]);
 
     std::fs::write(&script, menu("Blueberries")).unwrap();
     let out = dir.run_in(&work, &["run", "dl1.tape"]);

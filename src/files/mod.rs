@@ -393,6 +393,37 @@ pub fn copy_file(from: &Path, to: &Path, access: Access) -> Result<PathBuf> {
     file.commit()
 }
 
+/// Copies `from` — a regular file, or a folder with everything in it — to `to`, which must
+/// not exist yet (the mode of each file is the user's alone). A link, FIFO or device
+/// anywhere in it is refused by name: a copy follows nothing and waits on nothing.
+pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    let refused = |what: &str| Error::InvalidArgument {
+        message: format!(
+            "{} is {what}: only files and folders are copied; copy what it points to",
+            from.display()
+        ),
+    };
+    let meta = std::fs::symlink_metadata(from)
+        .map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    if meta.is_file() {
+        return copy_file(from, to, Access::Private).map(drop);
+    }
+    if meta.file_type().is_symlink() {
+        return Err(refused("a symbolic link"));
+    }
+    if !meta.is_dir() {
+        return Err(refused("neither a file nor a folder"));
+    }
+    Folder::make(to, Access::Private)?;
+    let entries =
+        std::fs::read_dir(from).map_err(|e| Error::io(format!("cannot list {}", from.display()), e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(format!("cannot list {}", from.display()), e))?;
+        copy_tree(&entry.path(), &to.join(entry.file_name()))?;
+    }
+    Ok(())
+}
+
 /// Creates `path` as a file to be written while others may read it; see
 /// [`Folder::create_live`].
 pub fn create_live_file(path: &Path, access: Access) -> Result<File> {

@@ -40,6 +40,8 @@ pub struct SessionBuilder {
     exit_grace: Duration,
     clear_env: bool,
     isolated: bool,
+    /// With `isolated`: start in the fresh `HOME`, with these files copied into it.
+    in_home: Option<Vec<PathBuf>>,
     shell_integration: bool,
     record: Option<RecordTarget>,
     record_input: bool,
@@ -83,6 +85,7 @@ impl SessionBuilder {
             exit_grace: crate::operation::DEFAULT_EXIT_GRACE,
             clear_env: false,
             isolated: false,
+            in_home: None,
             shell_integration: true,
             record: None,
             record_input: true,
@@ -254,6 +257,31 @@ impl SessionBuilder {
         self
     }
 
+    /// A hermetic session ([`isolated`](Self::isolated)) that also starts in its fresh
+    /// `HOME`, with `files` (files or folders) copied into it first: a replay that meets
+    /// nothing an earlier run left, and only the inputs it names. Overrides
+    /// [`cwd`](Self::cwd).
+    ///
+    /// ```
+    /// # fn main() -> tuipilot::Result<()> {
+    /// let dir = std::env::temp_dir().join(format!("doc-in-home-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir).unwrap();
+    /// std::fs::write(dir.join("notes.txt"), "from the first run\n").unwrap();
+    /// let s = tuipilot::Session::builder("sh")
+    ///     .args(["-c", "pwd; cat notes.txt; sleep 10"])
+    ///     .isolated_in_home([dir.join("notes.txt")])
+    ///     .spawn()?;
+    /// s.wait_for_text("^from the first run$")?;
+    /// assert!(!s.text().contains(&dir.display().to_string()));
+    /// # std::fs::remove_dir_all(&dir).unwrap();
+    /// # Ok(()) }
+    /// ```
+    pub fn isolated_in_home(mut self, files: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self = self.isolated();
+        self.in_home = Some(files.into_iter().map(Into::into).collect());
+        self
+    }
+
     /// Whether bash, zsh and fish get OSC 133 prompt marks injected (on by default; see
     /// the guide (`docs/GUIDE.md`) for exactly what is injected): what
     /// [`Condition::CommandDone`](crate::Condition::CommandDone) and the last command's
@@ -336,6 +364,15 @@ impl SessionBuilder {
                     .map_err(|e| Error::io(format!("creating {}", path.display()), e))?;
                 env.push((var.into(), Some(path.into_os_string())));
             }
+            for file in self.in_home.iter().flatten() {
+                let name = file.file_name().ok_or_else(|| Error::InvalidArgument {
+                    message: format!(
+                        "{} names no file to copy into the session's HOME; give a file or folder",
+                        file.display()
+                    ),
+                })?;
+                crate::files::copy_tree(file, &home.path().join(name))?;
+            }
             Some(home)
         } else {
             None
@@ -349,6 +386,11 @@ impl SessionBuilder {
             Default::default()
         };
         env.extend(injection.env);
+        // With `isolated_in_home`, the program starts in its fresh HOME.
+        let cwd = match (&home, &self.in_home) {
+            (Some(home), Some(_)) => Some(home.path().to_path_buf()),
+            _ => self.cwd.clone(),
+        };
         let temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
         // Started first, so the recording's clock starts before the program's first byte.
         let recorder = self.start_recorder()?;
@@ -357,7 +399,7 @@ impl SessionBuilder {
             args: self.args.iter().cloned().chain(injection.args).collect(),
             env,
             clear_env: self.clear_env,
-            cwd: self.cwd.clone(),
+            cwd,
             cols: self.cols,
             rows: self.rows,
             pixel_width,

@@ -48,6 +48,14 @@ pub struct ExportOptions {
     /// Text matching any of these — in typed and pasted text, the command line, the
     /// environment's values, the screens, the wait patterns — is written as `<redacted>`.
     pub redact: Vec<regex::Regex>,
+    /// Replay where the session ran, in its folder and with the user's HOME. By default
+    /// an export is hermetic: it replays in a fresh HOME of its own, removed after, as its
+    /// working folder — so it meets none of the files the session left (a file vim saved
+    /// is `[New]` again) — with only the files in [`with`](Self::with) copied in.
+    pub in_place: bool,
+    /// Files or folders the replay starts with, copied into its fresh HOME (absolute
+    /// paths; the files the program was started on, as the session had them).
+    pub with: Vec<std::path::PathBuf>,
 }
 
 impl ExportOptions {
@@ -58,7 +66,11 @@ impl ExportOptions {
             .iter()
             .map(|pattern| crate::snapshot::compile(pattern))
             .collect::<crate::Result<_>>()?;
-        Ok(ExportOptions { include_env, redact })
+        Ok(ExportOptions {
+            include_env,
+            redact,
+            ..ExportOptions::default()
+        })
     }
 
     /// `start` and `log` with every match of [`redact`](Self::redact) replaced.
@@ -155,9 +167,18 @@ enum Step2 {
     },
 }
 
-/// The start: clear the screen and replace the shell with the program, in its folder.
-fn launch_line(start: &StartSpec) -> String {
+/// The start: clear the screen and replace the shell with the program — in a hermetic
+/// export in the fresh HOME with the named files copied in, else in its folder.
+fn launch_line(start: &StartSpec, options: &ExportOptions) -> String {
     let command: Vec<String> = start.command.iter().map(|w| shell_quote(w)).collect();
+    if !options.in_place {
+        let copies: String = options
+            .with
+            .iter()
+            .map(|file| format!("cp -R -- {} . && ", shell_quote(&file.to_string_lossy())))
+            .collect();
+        return format!("clear && cd \"$HOME\" && {copies}exec {}", command.join(" "));
+    }
     match &start.cwd {
         Some(dir) => format!(
             "clear && cd {} && exec {}",
@@ -165,6 +186,15 @@ fn launch_line(start: &StartSpec) -> String {
             command.join(" ")
         ),
         None => format!("clear && exec {}", command.join(" ")),
+    }
+}
+
+/// What an export's opening comment says of where it replays.
+fn hermetic_note(options: &ExportOptions) -> &'static str {
+    if options.in_place {
+        "Replays where the session ran (export --in-place): what the session left there is still there."
+    } else {
+        "Hermetic: replays in a fresh HOME of its own, removed after, as its working folder, so it meets none of the files the session left (export --with FILE copies a file in; --in-place replays where the session ran)."
     }
 }
 
@@ -416,10 +446,15 @@ pub fn to_tape(
     let mut lines = vec![
         format!("# Exported from a tuipilot session: {}", start.command.join(" ")),
         "# Replay it with `tuipilot run`; the last screen is compared with the snapshot.".into(),
+        format!("# {}", hermetic_note(options)),
         "Set Shell bash".into(),
         "Set TypingSpeed 0".into(),
-        format!("Resize {} {}", start.cols, start.rows),
     ];
+    // A setting, so before the first action.
+    if !options.in_place {
+        lines.push("Set Isolated true".into());
+    }
+    lines.push(format!("Resize {} {}", start.cols, start.rows));
     if !start.env.is_empty() && !options.include_env {
         lines.push(
             "# The environment is passed on by name: set these where the tape runs (`export --include-env` writes the values).".into(),
@@ -432,7 +467,7 @@ pub fn to_tape(
             lines.push(format!("Env {key}"));
         }
     }
-    lines.push(format!("Type {}", tape_string(&launch_line(start))));
+    lines.push(format!("Type {}", tape_string(&launch_line(start, options))));
     lines.push("Enter".into());
     let mut snapshot = None;
     for step in steps(start, log) {
@@ -559,8 +594,17 @@ pub fn to_rust(
             ));
         }
     }
-    if let Some(dir) = &start.cwd {
-        builder.push_str(&format!("\n        .cwd({})", raw(&dir.to_string_lossy())));
+    if options.in_place {
+        if let Some(dir) = &start.cwd {
+            builder.push_str(&format!("\n        .cwd({})", raw(&dir.to_string_lossy())));
+        }
+    } else {
+        let files: Vec<String> = options.with.iter().map(|f| raw(&f.to_string_lossy())).collect();
+        builder.push_str(&format!(
+            "\n        .isolated_in_home([{}] as [&str; {}])",
+            files.join(", "),
+            files.len()
+        ));
     }
     builder.push_str("\n        .spawn()?;");
     body.push(builder);
@@ -655,8 +699,9 @@ pub fn to_rust(
     body.push("    s.exit()?;".into());
     body.push("    Ok(())".into());
     format!(
-        "// Exported from a tuipilot session: {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
+        "// Exported from a tuipilot session: {}\n// {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
         start.command.join(" "),
+        hermetic_note(options),
         body.join("\n")
     )
 }

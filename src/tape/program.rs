@@ -230,6 +230,10 @@ pub enum Setting {
     WaitPattern(String),
     /// `TapeTimeout` (ours, not VHS's): how long the whole run may take.
     TapeTimeout(Duration),
+    /// `Isolated` (ours, not VHS's): run hermetically — no inherited environment but
+    /// `PATH`, a fresh `HOME` (with `TMPDIR` and XDG folders) removed when the tape ends —
+    /// as `tuipilot run --isolated` does for every tape.
+    Isolated(bool),
     /// A setting only a video shows (`Framerate`, `PlaybackSpeed`, `LoopOffset`,
     /// `CursorBlink`, `Margin`, `MarginFill`, `WindowBar`, `WindowBarSize`,
     /// `BorderRadius`, `Subtitle…`): its name and value.
@@ -253,6 +257,7 @@ impl Setting {
             Setting::WaitTimeout(_) => "WaitTimeout",
             Setting::WaitPattern(_) => "WaitPattern",
             Setting::TapeTimeout(_) => "TapeTimeout",
+            Setting::Isolated(_) => "Isolated",
             Setting::Video(name, _) => name,
         }
     }

@@ -319,7 +319,7 @@ impl Runner<'_> {
             self.notes.push(note);
         }
         let mut spec = self.setup.start_spec(cols, rows);
-        spec.isolated = self.options.isolated;
+        spec.isolated = self.options.isolated || self.setup.isolated;
         if !self.options.path.is_empty() {
             let inherited = std::env::var_os("PATH").unwrap_or_default();
             let folders = self

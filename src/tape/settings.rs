@@ -49,6 +49,8 @@ pub(super) struct Setup {
     pub typing_speed: Duration,
     pub wait_timeout: Duration,
     pub wait_pattern: String,
+    /// `Set Isolated true`: run hermetically (see `RunOptions::isolated`).
+    pub isolated: bool,
     pub tape_timeout: Duration,
     pub env: Vec<(String, String)>,
     /// `PlaybackSpeed`, `Framerate` and `LoopOffset`: how a GIF of the run plays.
@@ -72,6 +74,7 @@ impl Default for Setup {
             wait_timeout: DEFAULT_WAIT_TIMEOUT,
             wait_pattern: DEFAULT_WAIT_PATTERN.into(),
             tape_timeout: DEFAULT_TAPE_TIMEOUT,
+            isolated: false,
             env: Vec::new(),
             playback_speed: 1.0,
             framerate: DEFAULT_FRAMERATE,
@@ -101,6 +104,7 @@ impl Setup {
             Setting::WaitTimeout(t) => self.wait_timeout = *t,
             Setting::WaitPattern(p) => self.wait_pattern = p.clone(),
             Setting::TapeTimeout(t) => self.tape_timeout = *t,
+            Setting::Isolated(on) => self.isolated = *on,
             Setting::Theme(ThemeSpec::Json(json)) => self.theme = Some(json.clone()),
             Setting::Theme(ThemeSpec::Name(name)) => match Theme::by_name(name) {
                 Some(_) => self.theme = Some(name.clone()),

@@ -31,10 +31,32 @@ pub(super) struct ExportArgs {
     /// environment's values, the screens) as `<redacted>` (repeatable).
     #[arg(long, value_name = "REGEX", action = clap::ArgAction::Append)]
     redact: Vec<String>,
+    /// Replay where the session ran, in its folder with your HOME. By default an export
+    /// is hermetic: it replays in a fresh HOME of its own (removed after) as its working
+    /// folder, so it meets none of the files the session left.
+    #[arg(long)]
+    in_place: bool,
+    /// A file or folder the hermetic replay starts with, copied into its fresh HOME
+    /// (repeatable): the files the program was started on.
+    #[arg(long, value_name = "FILE", action = clap::ArgAction::Append, conflicts_with = "in_place")]
+    with: Vec<PathBuf>,
 }
 
 pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
-    let options = ExportOptions::new(args.include_env, &args.redact)?;
+    let mut options = ExportOptions::new(args.include_env, &args.redact)?;
+    options.in_place = args.in_place;
+    for file in &args.with {
+        if !file.exists() {
+            return Err(Failure::bad_request(format!(
+                "--with {}: no such file or folder; name what the replay starts with",
+                file.display()
+            )));
+        }
+        options.with.push(
+            std::path::absolute(file)
+                .map_err(|e| Failure::bad_request(format!("--with {}: {e}", file.display())))?,
+        );
+    }
     let paths = session_paths(name)?;
     let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
     let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;

@@ -82,6 +82,14 @@ pub(super) struct TerminalArgs {
     /// environment's values, the screens) are written as `<redacted>`.
     #[serde(default)]
     pub(super) redact: Option<Vec<String>>,
+    /// export: replay where the session ran, in its folder with the user's HOME, instead
+    /// of hermetically (a fresh HOME of its own as the working folder, removed after).
+    #[serde(default)]
+    pub(super) in_place: Option<bool>,
+    /// export: files or folders (absolute paths) the hermetic replay starts with, copied
+    /// into its fresh HOME.
+    #[serde(default)]
+    pub(super) with: Option<Vec<String>>,
     /// start: record the session as asciicast v2 to this file name in the server's
     /// artifact directory (only when the server has one); complete when the session ends.
     #[serde(default)]
@@ -311,13 +319,22 @@ impl TerminalArgs {
         }
     }
 
-    /// What an `export` may hold: the environment's values, and what to redact.
+    /// What an `export` may hold: the environment's values, and what to redact; where it
+    /// replays and the files it starts with.
     pub(super) fn export_options(&self) -> Result<tuipilot::tape::export::ExportOptions, Failure> {
         let redact = self.redact.as_deref().unwrap_or_default();
-        Ok(tuipilot::tape::export::ExportOptions::new(
-            self.include_env == Some(true),
-            redact,
-        )?)
+        let mut options = tuipilot::tape::export::ExportOptions::new(self.include_env == Some(true), redact)?;
+        options.in_place = self.in_place == Some(true);
+        for file in self.with.iter().flatten() {
+            let path = std::path::PathBuf::from(file);
+            if !path.is_absolute() {
+                return Err(Failure::bad_request(format!(
+                    "with: `{file}` is a relative path; give absolute paths (the server's folder is not the agent's)"
+                )));
+            }
+            options.with.push(path);
+        }
+        Ok(options)
     }
 
     /// The input of a `send`, in its documented order: text, paste, keys, mouse, focus,

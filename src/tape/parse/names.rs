@@ -52,9 +52,10 @@ pub(super) const OUR_COMMANDS: &[&str] = &[
     "Focus",
 ];
 
-/// Every setting VHS has, and ours (`TapeTimeout`).
+/// Every setting VHS has, and ours (`TapeTimeout`, `Isolated`).
 pub(super) const SETTINGS: &[&str] = &[
     "TapeTimeout",
+    "Isolated",
     "Shell",
     "FontSize",
     "FontFamily",

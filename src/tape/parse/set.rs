@@ -81,6 +81,13 @@ impl Parser<'_> {
                 Duration::ZERO => return bad(self, "a positive time"),
                 t => Setting::TapeTimeout(t),
             },
+            "Isolated" => match value.text.as_str() {
+                "true" | "false" if value.kind == Kind::Word => {
+                    self.next();
+                    Setting::Isolated(value.text == "true")
+                }
+                _ => return bad(self, "true or false"),
+            },
             "WaitPattern" => {
                 let token = match value.kind {
                     Kind::Regex | Kind::Str | Kind::Word => self.next(),
