@@ -62,7 +62,11 @@ fn a_recording_follows_the_asciicast_v2_rules_and_keeps_input_resizes_and_marker
         let time = time.as_f64().unwrap();
         assert!(time >= last, "times never go back: {time} after {last}");
         last = time;
-        assert!(["o", "i", "r", "m"].contains(&code.as_str().unwrap()), "{event}");
+        // The format's codes, and our own two (players skip what they do not know).
+        assert!(
+            ["o", "i", "r", "m", "tuipilot.start", "tuipilot.op"].contains(&code.as_str().unwrap()),
+            "{event}"
+        );
         assert!(data.is_string(), "{event}");
     }
     let of = |code: &str| -> Vec<String> {
@@ -85,6 +89,17 @@ fn a_recording_follows_the_asciicast_v2_rules_and_keeps_input_resizes_and_marker
         "one marker per operation, and one for why its wait ended"
     );
     assert!(of("o").concat().contains("é€😀"));
+    // How the program started, first, and each operation as the log keeps it: what an
+    // export from the recording reads.
+    assert_eq!(all[1][1], "tuipilot.start", "{}", all[1]);
+    let operations: Vec<Value> = of("tuipilot.op")
+        .iter()
+        .map(|o| serde_json::from_str(o).unwrap())
+        .collect();
+    // (The exit ends the recording before its own entry is made.)
+    assert_eq!(operations.len(), 2, "{operations:?}");
+    assert_eq!(operations[0]["waited"], "matched /^é€😀$/ at row 1");
+    assert_eq!(operations[1]["operation"]["op"], "resize");
 }
 
 #[test]
@@ -278,7 +293,7 @@ fn a_tapes_gif_leaves_out_what_hide_hid_and_plays_at_its_speed() {
 
 /// Records vim, started by `sh -c SCRIPT`, until it quits and the script ends; the frames'
 /// last screen by default and with an explicit end past the recording's.
-fn vim_quits_then(script_after: &str) -> (String, String) {
+fn vim_quits_then(script_after: &str, shows: Option<&str>) -> (String, String) {
     let dir = common::TempDir::new("record-alternate");
     let path = dir.0.join("vim.cast");
     let s = Session::builder("sh")
@@ -293,6 +308,11 @@ fn vim_quits_then(script_after: &str) -> (String, String) {
     s.press("Escape").unwrap();
     s.wait_for_text("^from vim").unwrap();
     s.send_text(":q!\r").unwrap();
+    // Everything the recording must hold is on the screen before the session ends.
+    s.wait_for(|screen| !screen.alternate_screen()).unwrap();
+    if let Some(text) = shows {
+        s.wait_for_text(text).unwrap();
+    }
     s.wait_exit().unwrap();
     s.exit().unwrap();
     let recording = Recording::read_file(&path).unwrap();
@@ -312,7 +332,7 @@ fn a_recording_of_a_full_screen_program_ends_on_its_last_screen_before_it_left()
         eprintln!("SKIPPED: vim is not installed (CI installs it)");
         return;
     }
-    let (default, whole) = vim_quits_then("true");
+    let (default, whole) = vim_quits_then("true", None);
     assert!(
         default.contains("from vim") && default.contains("\n~"),
         "{default}"
@@ -322,7 +342,7 @@ fn a_recording_of_a_full_screen_program_ends_on_its_last_screen_before_it_left()
         "an explicit end shows the main screen:\n{whole}"
     );
     // A program that prints a summary on the main screen after it left ends there.
-    let (default, _) = vim_quits_then("printf 'saved 1 file\\nwrote 8 bytes\\nbye\\n'");
+    let (default, _) = vim_quits_then("printf 'saved 1 file\\nwrote 8 bytes\\nbye\\n'", Some("^bye$"));
     assert!(
         default.contains("saved 1 file") && !default.contains("from vim"),
         "{default}"

@@ -124,7 +124,10 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     dir.ok(&["exit", "-s", "vi1"]);
     // The session saved notes.txt where it ran; the hermetic replay does not meet it
     // (vim shows `[New]` again) and writes nothing there.
-    assert_eq!(std::fs::read_to_string(work.join("notes.txt")).unwrap(), "first line\n");
+    assert_eq!(
+        std::fs::read_to_string(work.join("notes.txt")).unwrap(),
+        "first line\n"
+    );
     let out = dir.run_in(&work, &["run", "vi1.tape"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(
@@ -169,4 +172,70 @@ fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
         stderr.contains("Bananas") && stderr.contains("Blueberries"),
         "a diff: {stderr}"
     );
+}
+
+#[test]
+fn a_session_exports_from_its_recording_after_it_ended() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let cast = work.join("rec1.cast");
+    dir.ok(&[
+        "start",
+        "-s",
+        "rec1",
+        "--record",
+        cast.to_str().unwrap(),
+        "--",
+        "cat",
+    ]);
+    dir.ok(&["wait", "-s", "rec1", "--ready"]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "rec1",
+        "-t",
+        "from-the-recording",
+        "-k",
+        "Enter",
+        "--wait",
+        "^from-the-recording\nfrom-the-recording$",
+    ]);
+    dir.ok(&["capture", "-s", "rec1"]);
+    dir.ok(&["exit", "-s", "rec1"]);
+    // The session is gone; its recording is all there is.
+    let tape = work.join("replayed.tape");
+    let said = dir.ok(&[
+        "export",
+        "--from",
+        cast.to_str().unwrap(),
+        "-o",
+        tape.to_str().unwrap(),
+    ]);
+    assert!(said.contains("replayed.tape"), "{said}");
+    let source = std::fs::read_to_string(&tape).unwrap();
+    assert!(source.contains("Type \"from-the-recording\""), "{source}");
+    assert!(source.contains("exec cat"), "{source}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        .args(["run", "replayed.tape"])
+        .current_dir(&work)
+        .env("TUIPILOT_DIR", &dir.0)
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{source}\n{}", text(&out.stderr));
+    // A recording made elsewhere says nothing of how its program started.
+    let plain = work.join("plain.cast");
+    std::fs::write(
+        &plain,
+        "{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.1, \"o\", \"hi\"]\n",
+    )
+    .unwrap();
+    let out = dir.run(&["export", "--from", plain.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("only a recording made by a tuipilot session"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }

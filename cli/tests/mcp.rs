@@ -356,6 +356,29 @@ async fn export_returns_the_session_as_a_tape_and_writes_it_to_the_artifact_dir(
     for file in ["report.html", "report.md", "report.json"] {
         assert!(dir.0.join("ex-report").join(file).is_file(), "{file}");
     }
+    // A recorded session exports from its recording after it ended.
+    call(
+        &client,
+        json!({"action": "start", "session": "rec", "command": ["cat"], "record": "rec.cast"}),
+    )
+    .await;
+    call(
+        &client,
+        json!({"action": "send", "session": "rec", "text": "kept in the recording", "keys": "Enter", "wait_pattern": "^kept in the recording\\nkept"}),
+    )
+    .await;
+    call(&client, json!({"action": "exit", "session": "rec"})).await;
+    let from = call(
+        &client,
+        json!({"action": "export", "session": "rec", "from": "rec.cast"}),
+    )
+    .await;
+    assert!(!is_error(&from), "{:?}", texts(&from));
+    assert!(
+        texts(&from)[0].contains("Type \"kept in the recording\""),
+        "{:?}",
+        texts(&from)
+    );
     client.cancel().await.unwrap();
 }
 

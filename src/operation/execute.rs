@@ -302,6 +302,13 @@ impl Session {
         }
         self.operation_log()
             .push(&kept, began, error, screen, waited, ready_before);
+        // The operation as logged goes into the recording too: an export can start there.
+        if self.is_recording()
+            && let Some(logged) = self.operation_log().last()
+            && let Ok(json) = serde_json::to_string(&logged)
+        {
+            self.record_event(crate::record::OPERATION_EVENT, json);
+        }
         result
     }
 

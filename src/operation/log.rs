@@ -186,6 +186,12 @@ impl OperationLog {
         )
     }
 
+    /// The newest entry, if any.
+    pub(crate) fn last(&self) -> Option<LoggedOperation> {
+        let guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        guard.list.back().cloned()
+    }
+
     pub(crate) fn entries(&self) -> Vec<LoggedOperation> {
         let guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         guard.list.iter().cloned().collect()

@@ -2,6 +2,13 @@
 //! sent to it, resizes, and a marker per operation — reading recordings (v2 and v3)
 //! back, and turning them into timed frames (`frames`).
 //!
+//! Besides the markers a person reads, a recording carries two event types of our own
+//! (asciicast v2 leaves the list open; players skip what they do not know): how the
+//! program was started ([`START_EVENT`], once, first) and each operation as the log
+//! keeps it ([`OPERATION_EVENT`]: the operation with a secret one's text left out, its
+//! times, why its wait ended, the screen it returned) — so a session can be exported
+//! from its recording after it ended.
+//!
 //! Recording is one more observer of a session ([`SessionBuilder::record`]): the reader
 //! thread stamps output as it arrives, the parser thread hands it over after the screen
 //! has it, and the recorder's own thread writes the file, so the PTY never waits for the
@@ -19,3 +26,9 @@ pub use frames::{
     Cut, Frame, FrameOptions, FrameSource, FrameStream, LoopFrom, LoopOffset, OVERLAY_FADE, RecordingFrames,
 };
 pub(crate) use recorder::{Header as RecordHeader, Recorder};
+
+/// The event code of how the program was started: `{"command": [...], "cwd": ..., "env":
+/// [names]}` (names only: values can be secrets).
+pub const START_EVENT: &str = "tuipilot.start";
+/// The event code of one operation as the session's log keeps it (JSON).
+pub const OPERATION_EVENT: &str = "tuipilot.op";

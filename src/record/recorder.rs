@@ -48,6 +48,8 @@ enum Pending {
     Input(Instant, String),
     Resize(Instant, u16, u16),
     Marker(Instant, String),
+    /// An event of ours (see [`OPERATION_EVENT`](super::OPERATION_EVENT)): its code, its data.
+    Custom(Instant, &'static str, String),
 }
 
 #[derive(Default)]
@@ -207,6 +209,12 @@ impl Recorder {
         self.push(self.lock(), Pending::Marker(Instant::now(), label.to_string()));
     }
 
+    /// An event of tuipilot's own, `code` with `data` (asciicast v2 leaves event types
+    /// open; players skip the ones they do not know).
+    pub(crate) fn custom(&self, code: &'static str, data: String) {
+        self.push(self.lock(), Pending::Custom(Instant::now(), code, data));
+    }
+
     /// Writes what is queued, ends the writer thread and says whether every event reached
     /// the writer. Later events are ignored.
     pub(crate) fn finish(&self) -> Result<()> {
@@ -299,6 +307,10 @@ impl Recorder {
                 }
                 Pending::Marker(at, label) => {
                     write_event(out, seconds(at), "m", &label)?;
+                    continue;
+                }
+                Pending::Custom(at, code, data) => {
+                    write_event(out, seconds(at), code, &data)?;
                     continue;
                 }
             };

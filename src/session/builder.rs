@@ -198,7 +198,22 @@ impl SessionBuilder {
             title: self.record_title.clone(),
             env,
         };
-        Recorder::start(out, name, &header, self.record_input).map(Some)
+        let recorder = Recorder::start(out, name, &header, self.record_input)?;
+        // How the program was started, for an export from the recording; the
+        // environment by name only.
+        let command: Vec<String> = std::iter::once(&self.program)
+            .chain(&self.args)
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        let start = serde_json::json!({
+            "command": command,
+            "cols": self.cols,
+            "rows": self.rows,
+            "cwd": self.cwd.as_ref().map(|d| d.to_string_lossy().into_owned()),
+            "env": self.env.iter().map(|(k, _)| k.to_string_lossy().into_owned()).collect::<Vec<_>>(),
+        });
+        recorder.custom(crate::record::START_EVENT, start.to_string());
+        Ok(Some(recorder))
     }
 
     /// Adds one argument.

@@ -250,6 +250,13 @@ impl Session {
         }
     }
 
+    /// Adds an event of tuipilot's own to the recording, if there is one.
+    pub(crate) fn record_event(&self, code: &'static str, data: String) {
+        if let Some(recorder) = &self.recorder {
+            recorder.custom(code, data);
+        }
+    }
+
     /// The operations applied to this session through [`apply`](Self::apply) (every face
     /// uses it: the CLI's host, MCP, tapes), oldest first, with their timings, errors and
     /// the screens they saw; what `tuipilot export` turns into a tape or a test. Bounded

@@ -426,8 +426,15 @@ fn tape_string(text: &str) -> String {
         .join(" ")
 }
 
+/// A regex as a tape writes it, on one line: `/` escaped, and a line break or tab in it
+/// (a pattern across rows) as the regex escape that matches it.
 fn tape_regex(re: &str) -> String {
-    format!("/{}/", re.replace('/', r"\/"))
+    let one_line = re
+        .replace('/', r"\/")
+        .replace('\n', r"\n")
+        .replace('\r', r"\r")
+        .replace('\t', r"\t");
+    format!("/{one_line}/")
 }
 
 fn at_timeout(timeout: Option<u64>) -> String {
@@ -552,6 +559,55 @@ pub fn test_name(session: &str) -> String {
         })
         .collect();
     format!("replays_{name}")
+}
+
+/// How a recorded session was started and its operations, read back from the events a
+/// session's recording carries ([`START_EVENT`](crate::record::START_EVENT),
+/// [`OPERATION_EVENT`](crate::record::OPERATION_EVENT)): what [`to_tape`] and [`to_rust`]
+/// take, after the session has ended. The environment comes back by name only.
+pub fn from_recording(
+    recording: &crate::record::Recording,
+) -> crate::Result<(StartSpec, Vec<LoggedOperation>)> {
+    use crate::record::{EventKind, OPERATION_EVENT, START_EVENT};
+    let unreadable = |what: &str, e: serde_json::Error| crate::Error::InvalidArgument {
+        message: format!("the recording's {what} cannot be read ({e}); was it edited?"),
+    };
+    let mut start: Option<StartSpec> = None;
+    let mut log = Vec::new();
+    for event in &recording.events {
+        let EventKind::Other(code, data) = &event.kind else {
+            continue;
+        };
+        if code == START_EVENT {
+            #[derive(serde::Deserialize)]
+            struct Started {
+                command: Vec<String>,
+                cols: u16,
+                rows: u16,
+                cwd: Option<String>,
+                #[serde(default)]
+                env: Vec<String>,
+            }
+            let started: Started = serde_json::from_str(data).map_err(|e| unreadable("start", e))?;
+            start = Some(StartSpec {
+                cols: started.cols,
+                rows: started.rows,
+                cwd: started.cwd.map(Into::into),
+                env: started
+                    .env
+                    .into_iter()
+                    .map(|name| (name, String::new()))
+                    .collect(),
+                ..StartSpec::new(started.command)
+            });
+        } else if code == OPERATION_EVENT {
+            log.push(serde_json::from_str(data).map_err(|e| unreadable("operations", e))?);
+        }
+    }
+    let start = start.ok_or_else(|| crate::Error::InvalidArgument {
+        message: "the recording says nothing of how its program was started: only a recording made by a tuipilot session (start --record, SessionBuilder::record) can be exported".into(),
+    })?;
+    Ok((start, log))
 }
 
 /// The log as a Rust `#[test]` named `test_name`, using the library.

@@ -1,5 +1,6 @@
-//! `tuipilot export`: a running session's start spec and operation log, from its host,
-//! turned by the library into a tape (with its snapshot) or a Rust `#[test]`.
+//! `tuipilot export`: a running session's start spec and operation log, from its host —
+//! or, with `--from`, a session's recording after it ended — turned by the library into a
+//! tape (with its snapshot) or a Rust `#[test]`.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -40,6 +41,10 @@ pub(super) struct ExportArgs {
     /// (repeatable): the files the program was started on.
     #[arg(long, value_name = "FILE", action = clap::ArgAction::Append, conflicts_with = "in_place")]
     with: Vec<PathBuf>,
+    /// Export from a session's recording (start --record) instead of a live session: the
+    /// recording carries how the program was started and every operation.
+    #[arg(long, value_name = "REC.cast")]
+    from: Option<PathBuf>,
 }
 
 pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
@@ -57,10 +62,30 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
                 .map_err(|e| Failure::bad_request(format!("--with {}: {e}", file.display())))?,
         );
     }
-    let paths = session_paths(name)?;
-    let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
-    let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
-    let log: Vec<LoggedOperation> = decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+    let (start, log, name) = match &args.from {
+        Some(cast) => {
+            if args.include_env {
+                return Err(Failure::bad_request(
+                    "--include-env with --from: a recording keeps the environment by name only; set the values where the tape runs",
+                ));
+            }
+            let recording = tuipilot::record::Recording::read_file(cast)?;
+            let (start, log) = tuipilot::tape::export::from_recording(&recording)?;
+            let stem = cast
+                .file_stem()
+                .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
+            (start, log, stem)
+        }
+        None => {
+            let paths = session_paths(name)?;
+            let mut reply = Client::request_once(&paths, &Request::Log, Duration::from_secs(30))?;
+            let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
+            let log: Vec<LoggedOperation> =
+                decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+            (start, log, name.to_string())
+        }
+    };
+    let name = name.as_str();
     // Private, and never through a link planted at the name: an export holds what was typed.
     let write = |path: &PathBuf, text: &str| {
         tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)

@@ -90,6 +90,10 @@ pub(super) struct TerminalArgs {
     /// into its fresh HOME.
     #[serde(default)]
     pub(super) with: Option<Vec<String>>,
+    /// export: a recording's file name in the server's artifact directory (made by start's
+    /// `record`) to export from instead of a live session — after the session ended.
+    #[serde(default)]
+    pub(super) from: Option<String>,
     /// start: record the session as asciicast v2 to this file name in the server's
     /// artifact directory (only when the server has one); complete when the session ends.
     #[serde(default)]

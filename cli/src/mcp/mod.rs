@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 
 use tuipilot::files::{Access, Folder};
 use tuipilot::operation::{PngRequest, Screen, WaitFor};
-use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape};
+use tuipilot::tape::export::{test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
 use args::{Action, CommandLine, TerminalArgs, split_words};
@@ -85,7 +85,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 const DEFAULT_READY_MS: u64 = 3000;
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; hermetic by default — it replays in a fresh HOME of its own, with the files named in with copied in, or where the session ran with in_place=true; from=NAME.cast exports a session recorded with start's record after it ended; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -289,7 +289,7 @@ impl State {
                     other => Err(unexpected(&other)),
                 }
             }
-            Action::Export => self.export(&name, args.rust.unwrap_or(false), &args.export_options()?),
+            Action::Export => self.export(&name, &args),
             Action::Report => self.report(&name),
             Action::List => {
                 let sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
@@ -312,16 +312,31 @@ impl State {
 
     /// `export`: the session's operations as a tape (and its snapshot) or a Rust test,
     /// returned as text, and written to the artifact directory when the server has one.
-    fn export(&self, name: &str, rust: bool, options: &ExportOptions) -> Result<CallToolResult, Failure> {
-        let session = self.session(name)?;
-        let start = self
-            .starts
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(name)
-            .cloned()
-            .unwrap_or_default();
-        let log = session.operations();
+    fn export(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
+        let (rust, options) = (args.rust.unwrap_or(false), &args.export_options()?);
+        let (start, log) = match (&args.from, &self.artifacts) {
+            (Some(file), Some(dir)) => {
+                let recording =
+                    tuipilot::record::Recording::read_file(dir.path().join(artifact_name(file)?))?;
+                tuipilot::tape::export::from_recording(&recording)?
+            }
+            (Some(_), None) => {
+                return fail(
+                    "from needs the server to have an artifact directory (start it with --artifact-dir DIR): recordings are read only there",
+                );
+            }
+            (None, _) => {
+                let session = self.session(name)?;
+                let start = self
+                    .starts
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get(name)
+                    .cloned()
+                    .unwrap_or_default();
+                (start, session.operations())
+            }
+        };
         let (text, snapshot, file) = if rust {
             (
                 to_rust(&start, &log, &test_name(name), options),
