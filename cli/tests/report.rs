@@ -18,7 +18,7 @@ fn run_with_a_report_folder_writes_a_report_per_tape_and_an_index_linking_them()
     .unwrap();
     std::fs::write(
         work.join("tapes/fail.tape"),
-        "Set TypingSpeed 0\nType \"echo shown\" Enter\nWait\nExpect@300ms /not-shown/\n",
+        "Set TypingSpeed 0\nMask /\\bshown\\b/\nType \"echo shown\" Enter\nWait\nExpect@300ms /not-shown/\n",
     )
     .unwrap();
     let out = dir.run_in(
@@ -36,16 +36,20 @@ fn run_with_a_report_folder_writes_a_report_per_tape_and_an_index_linking_them()
     let md = std::fs::read_to_string(reports.join("tapes_fail/report.md")).unwrap();
     assert!(md.starts_with("# ✗ failed — tapes/fail.tape"), "{md}");
     assert!(
-        md.contains("**Step 4** `Expect@300ms /not-shown/` (tapes/fail.tape:4)"),
+        md.contains("**Step 4** `Expect@300ms /not-shown/` (tapes/fail.tape:5)"),
         "{md}"
     );
     assert!(
         md.contains("- expected: text matching /not-shown/ on the screen"),
         "{md}"
     );
+    assert!(
+        md.contains("- masked cells: row 1, columns 0-4"),
+        "the masked cells: {md}"
+    );
     assert!(md.contains("- closest line: row 0: \"> echo shown\""), "{md}");
     assert!(
-        md.contains("| `Type \"echo shown\"` | tapes/fail.tape:2 |"),
+        md.contains("| `Type \"echo shown\"` | tapes/fail.tape:3 |"),
         "{md}"
     );
     let passed = std::fs::read_to_string(reports.join("tapes_pass/report.md")).unwrap();

@@ -133,6 +133,19 @@ impl Runner<'_> {
             if explanation.screen.is_none() {
                 explanation.screen = failure.screen.clone();
             }
+            // The cells the tape's masks hide from its snapshots, marked on the screen.
+            if let Some(screen) = &report.last_screen {
+                for mask in &self.masks {
+                    for found in screen.find(mask).unwrap_or_default() {
+                        explanation.marks.push(crate::report::CellMark {
+                            row: found.row,
+                            col: found.col,
+                            width: (unicode_width::UnicodeWidthStr::width(found.text.as_str()) as u16).max(1),
+                            kind: "masked",
+                        });
+                    }
+                }
+            }
             report.failure = Some(explanation);
             if let Some(bundle) = &failure.bundle {
                 report.attachments = BUNDLE_FILES
