@@ -44,6 +44,8 @@
 //! - [`operation`]: the one vocabulary of operations every face (host protocol, MCP, CLI,
 //!   tapes) translates to, and [`Session::apply`], their one executor;
 //! - `render` (default feature `render`): snapshots to pixels and PNG, golden images;
+//! - `report` (with `render`): one account of a run — a tape, a failed test, a session, a
+//!   recording — as `report.html`, `report.md` and `report.json`;
 //! - [`error`]: the error type and its kinds.
 
 mod artifacts;
