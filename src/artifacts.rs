@@ -177,21 +177,17 @@ pub(crate) fn write_report(
     explanation.screen = Some(screen.text());
     report.failure = Some(explanation);
     report.last_screen = Some(screen.clone());
-    report.attachments = [
-        ("screen.png", "the screen (PNG)"),
-        ("screen.txt", "the screen (text)"),
-        ("screen.ansi", "the screen with colours (for cat)"),
-        ("state.json", "the terminal's state"),
-        ("keys.txt", "the keys sent"),
-        ("recording.cast", "the recording"),
-    ]
-    .iter()
-    .filter(|(file, _)| dir.join(file).is_file())
-    .map(|(file, label)| Attachment {
-        label: label.to_string(),
-        path: PathBuf::from(file),
-    })
-    .collect();
+    report.attachments = Attachment::present_in(
+        dir,
+        &[
+            ("screen.png", "the screen (PNG)"),
+            ("screen.txt", "the screen (text)"),
+            ("screen.ansi", "the screen with colours (for cat)"),
+            ("state.json", "the terminal's state"),
+            ("keys.txt", "the keys sent"),
+            ("recording.cast", "the recording"),
+        ],
+    );
     let _ = report.write(dir);
 }
 

@@ -11,29 +11,7 @@ use tuipilot::operation::{Operation, Step, WaitFor};
 use tuipilot::tape::export::{ExportOptions, to_rust, to_tape};
 use tuipilot::tape::{RunOptions, run_file};
 
-fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
-    let mut steps = Vec::new();
-    if !text.is_empty() {
-        steps.push(Step::Text(text.into()));
-    }
-    if !keys.is_empty() {
-        steps.push(Step::Keys(keys.into()));
-    }
-    Operation::Send {
-        steps,
-        wait,
-        timeout_ms: None,
-        capture: false,
-        secret: false,
-    }
-}
-
-fn wait(condition: WaitFor) -> Operation {
-    Operation::Wait {
-        condition,
-        timeout_ms: None,
-    }
-}
+use common::{send_op as send, wait_op as wait};
 
 /// Runs `operations` on a session started from `spec`, exports it to `dir/NAME.tape`
 /// (with its snapshot), and returns the tape's path.

@@ -7,27 +7,12 @@ mod common;
 
 use std::time::Duration;
 
-use tuipilot::operation::{Step as Action, WaitFor};
+use tuipilot::operation::WaitFor;
 use tuipilot::record::Recording;
 use tuipilot::report::{RunReport, Verdict};
 use tuipilot::{Operation, Session};
 
-fn send(text: &str, keys: &str, wait: Option<WaitFor>) -> Operation {
-    let mut steps = Vec::new();
-    if !text.is_empty() {
-        steps.push(Action::Text(text.into()));
-    }
-    if !keys.is_empty() {
-        steps.push(Action::Keys(keys.into()));
-    }
-    Operation::Send {
-        steps,
-        wait,
-        timeout_ms: None,
-        capture: false,
-        secret: false,
-    }
-}
+use common::send_op as send;
 
 fn shell() -> Session {
     Session::builder("sh")

@@ -192,6 +192,17 @@ pub struct Explanation {
 }
 
 impl Explanation {
+    /// A failed step's explanation when all that is known is its error's line (an
+    /// operation log, a recording's marker).
+    pub fn of_step(step: usize, error: &str) -> Explanation {
+        Explanation {
+            step: Some(step),
+            message: error.to_string(),
+            details: error.to_string(),
+            ..Explanation::default()
+        }
+    }
+
     /// The explanation an engine error gives: a failed wait's condition, closest line and
     /// unanswered queries; a failed assertion's expectation, finding and located cells.
     pub fn of_error(error: &Error) -> Explanation {
@@ -258,6 +269,21 @@ pub struct Attachment {
     pub label: String,
     /// Where it is.
     pub path: PathBuf,
+}
+
+impl Attachment {
+    /// Of `files` (a file's name and what it is), those that sit in `dir`, linked by name
+    /// (the report is written into `dir` beside them).
+    pub fn present_in(dir: &Path, files: &[(&str, &str)]) -> Vec<Attachment> {
+        files
+            .iter()
+            .filter(|(file, _)| dir.join(file).is_file())
+            .map(|(file, label)| Attachment {
+                label: label.to_string(),
+                path: PathBuf::from(file),
+            })
+            .collect()
+    }
 }
 
 /// One report: the header, the steps, the failure, goldens and attachments, and the
@@ -370,13 +396,10 @@ impl RunReport {
         report.steps = Step::from_markers(&recording);
         if let Some(at) = report.steps.iter().position(|s| s.error.is_some()) {
             report.verdict = Verdict::Failed;
-            let error = report.steps[at].error.clone().unwrap_or_default();
-            report.failure = Some(Explanation {
-                step: Some(at),
-                message: error.clone(),
-                details: error,
-                ..Explanation::default()
-            });
+            report.failure = Some(Explanation::of_step(
+                at,
+                report.steps[at].error.as_deref().unwrap_or(""),
+            ));
         }
         report.recording = Some(recording);
         report
@@ -419,9 +442,6 @@ impl RunReport {
                 _ => None,
             });
             report.failure = Some(Explanation {
-                step: Some(at),
-                message: error.clone(),
-                details: error,
                 expected: wait.as_ref().map(crate::operation::WaitFor::label),
                 pattern: match wait {
                     Some(crate::operation::WaitFor::Text(re) | crate::operation::WaitFor::NoText(re)) => {
@@ -429,7 +449,7 @@ impl RunReport {
                     }
                     _ => None,
                 },
-                ..Explanation::default()
+                ..Explanation::of_step(at, &error)
             });
             // The session's last operation failed: so did the run, as far as it went.
             if at + 1 == report.steps.len() {

@@ -181,3 +181,30 @@ pub fn received_hex(s: &Session, input: &tuipilot::Input) -> String {
     let segments: Vec<Vec<&str>> = stream.split(|b| *b == "7c").map(<[&str]>::to_vec).collect();
     segments[segments.len() - 2].join(" ")
 }
+
+/// An operation that types `text` (if any), presses `keys` (if any) and waits for `wait`.
+pub fn send_op(text: &str, keys: &str, wait: Option<tuipilot::operation::WaitFor>) -> tuipilot::Operation {
+    use tuipilot::operation::Step;
+    let mut steps = Vec::new();
+    if !text.is_empty() {
+        steps.push(Step::Text(text.into()));
+    }
+    if !keys.is_empty() {
+        steps.push(Step::Keys(keys.into()));
+    }
+    tuipilot::Operation::Send {
+        steps,
+        wait,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    }
+}
+
+/// An operation that waits for `condition`, with the session's timeout.
+pub fn wait_op(condition: tuipilot::operation::WaitFor) -> tuipilot::Operation {
+    tuipilot::Operation::Wait {
+        condition,
+        timeout_ms: None,
+    }
+}

@@ -148,14 +148,7 @@ impl Runner<'_> {
             }
             report.failure = Some(explanation);
             if let Some(bundle) = &failure.bundle {
-                report.attachments = BUNDLE_FILES
-                    .iter()
-                    .filter(|(file, _)| bundle.join(file).is_file())
-                    .map(|(file, label)| Attachment {
-                        label: label.to_string(),
-                        path: PathBuf::from(file),
-                    })
-                    .collect();
+                report.attachments = Attachment::present_in(bundle, &BUNDLE_FILES);
             }
         }
         report
