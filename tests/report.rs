@@ -214,8 +214,9 @@ fn chromium() -> Option<&'static str> {
         .find(|name| common::have(name))
 }
 
-/// The DOM of `page` after its scripts ran, as headless Chromium builds it.
-fn rendered_dom(browser: &str, page: &std::path::Path, profile: &std::path::Path) -> String {
+/// Headless Chromium on `page` with `what` (`--dump-dom`, `--screenshot=…`) and a profile
+/// of its own in `dir`; its standard output.
+fn chromium_on(browser: &str, page: &std::path::Path, dir: &std::path::Path, what: &str) -> String {
     let output = std::process::Command::new(browser)
         .args([
             "--headless",
@@ -225,10 +226,12 @@ fn rendered_dom(browser: &str, page: &std::path::Path, profile: &std::path::Path
             "--disable-background-networking",
             "--disable-component-update",
             "--disable-sync",
+            "--hide-scrollbars",
+            "--window-size=1280,800",
             "--virtual-time-budget=2000",
-            "--dump-dom",
+            what,
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
         .arg(format!("file://{}", page.display()))
         .output()
         .expect("running chromium");
@@ -240,8 +243,44 @@ fn rendered_dom(browser: &str, page: &std::path::Path, profile: &std::path::Path
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Opens the report at `page` in Chromium and checks the DOM its script built against
+/// `checks` (each a piece that must be there, and what it shows); on a miss keeps the DOM
+/// and a screenshot of the page and names them.
+fn check_in_browser(browser: &str, page: &std::path::Path, checks: &[(&str, &str)]) {
+    let dir = page.parent().unwrap();
+    let dom = chromium_on(browser, page, dir, "--dump-dom");
+    let mut missing: Vec<&str> = checks
+        .iter()
+        .filter(|(piece, _)| !dom.contains(piece))
+        .map(|(_, what)| *what)
+        .collect();
+    // Nothing was fetched, and nothing the page's policy had to block.
+    if !dom.contains(r#"data-requests="0""#) {
+        missing.push("no request leaves the file");
+    }
+    if !missing.is_empty() {
+        let kept = std::env::temp_dir().join(format!(
+            "tuipilot-report-{}-{}",
+            std::process::id(),
+            page.parent()
+                .and_then(|p| p.file_name())
+                .unwrap_or_default()
+                .to_string_lossy()
+        ));
+        std::fs::create_dir_all(&kept).unwrap();
+        std::fs::write(kept.join("dom.html"), &dom).unwrap();
+        let shot = kept.join("report.png");
+        chromium_on(browser, page, dir, &format!("--screenshot={}", shot.display()));
+        panic!(
+            "in the browser, missing: {}; the DOM and a screenshot are kept in {}",
+            missing.join(", "),
+            kept.display()
+        );
+    }
+}
+
 #[test]
-fn a_browser_opens_the_report_on_the_failing_step_with_its_screen_and_every_step() {
+fn a_browser_opens_a_failed_sessions_report_on_the_failing_step_with_its_screen_and_every_step() {
     let Some(browser) = chromium() else {
         eprintln!("SKIPPED: chromium is not installed (CI installs it)");
         return;
@@ -250,32 +289,107 @@ fn a_browser_opens_the_report_on_the_failing_step_with_its_screen_and_every_step
     let s = failed_session();
     let mut report = RunReport::of_session(&s).unwrap();
     s.exit().unwrap();
-    let page = report.write(&dir.0.join("report")).unwrap();
-    let dom = rendered_dom(browser, &page, &dir.0.join("profile"));
-    let keep = || {
-        let kept = std::env::temp_dir().join(format!("tuipilot-report-dom-{}.html", std::process::id()));
-        let _ = std::fs::write(&kept, &dom);
-        kept
-    };
-    let check = |ok: bool, what: &str| {
-        assert!(ok, "{what}; the DOM is kept in {}", keep().display());
-    };
-    check(dom.matches("data-step=").count() == 4, "every step listed");
-    check(
-        dom.contains(r#"<li class="failed picked" data-step="3">"#),
-        "the failing step is picked",
-    );
-    check(dom.contains(r#"id="explanation""#), "the failure is explained");
-    check(dom.contains("second-answr!"), "the expectation is shown");
-    check(
-        dom.contains(">second-answer</text>"),
-        "the screen's text is in the SVG",
-    );
-    check(
-        dom.contains(r#"class="verdict failed""#),
-        "the verdict is in the header",
-    );
+    let page = report.write(&dir.0.join("session")).unwrap();
     for file in tuipilot::report::REPORT_FILES {
-        assert!(dir.0.join("report").join(file).is_file(), "{file}");
+        assert!(dir.0.join("session").join(file).is_file(), "{file}");
     }
+    check_in_browser(
+        browser,
+        &page,
+        &[
+            (r#"data-step="3""#, "every step listed"),
+            (
+                r#"<li class="failed picked" data-step="3">"#,
+                "the failing step picked",
+            ),
+            (r#"id="explanation""#, "the failure explained"),
+            ("second-answr!", "the expectation"),
+            (">second-answer</text>", "the screen's text in the SVG"),
+            (r#"class="verdict failed""#, "the verdict in the header"),
+        ],
+    );
+}
+
+#[test]
+fn a_browser_opens_a_passing_sessions_report_on_its_last_step() {
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED: chromium is not installed (CI installs it)");
+        return;
+    };
+    let dir = common::TempDir::new("report-browser-pass");
+    let s = shell();
+    s.apply(&common::wait_op(WaitFor::Text(r"^\$".into()))).unwrap();
+    s.apply(&send(
+        "echo all-fine",
+        "Enter",
+        Some(WaitFor::Text("^all-fine$".into())),
+    ))
+    .unwrap();
+    s.apply(&send("exit", "Enter", Some(WaitFor::Exit))).unwrap();
+    let mut report = RunReport::of_session(&s).unwrap();
+    assert_eq!(report.verdict, Verdict::Ended);
+    let page = report.write(&dir.0.join("session")).unwrap();
+    check_in_browser(
+        browser,
+        &page,
+        &[
+            (r#"data-step="2" class="picked""#, "the last step picked"),
+            (">all-fine</text>", "its screen's text in the SVG"),
+            (r#"class="verdict ended""#, "the verdict in the header"),
+        ],
+    );
+    assert!(
+        !std::fs::read_to_string(&page)
+            .unwrap()
+            .contains(r#"id="explanation""#)
+    );
+}
+
+#[test]
+fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
+    let dir = common::TempDir::new("report-tape");
+    let tape = dir.0.join("colours.tape");
+    let colours = |word: &str| {
+        format!(
+            "Set Shell bash\nSet TypingSpeed 0\nType \"printf '\\e[31m{word}\\e[0m\\n'\"\nEnter\nWait+Screen /^{word}$/\nSnapshot colours.png\n"
+        )
+    };
+    std::fs::write(&tape, colours("red")).unwrap();
+    tuipilot::tape::run_file(&tape, &tuipilot::tape::RunOptions::default())
+        .expect("the first run writes the golden");
+    std::fs::write(&tape, colours("rose")).unwrap();
+    let options = tuipilot::tape::RunOptions {
+        report: Some(dir.0.join("report")),
+        ..Default::default()
+    };
+    let failure = tuipilot::tape::run_file(&tape, &options).unwrap_err();
+    let bundle = failure.bundle.clone().expect("a bundle");
+    let md = std::fs::read_to_string(bundle.join("report.md")).unwrap();
+    assert!(md.contains("## Golden images that differ"), "{md}");
+    assert!(
+        md.contains("colours.actual.png") && md.contains("colours.diff.png"),
+        "{md}"
+    );
+    let page = dir.0.join("report").join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(
+        html.matches("data:image/png;base64,").count(),
+        3,
+        "expected, actual, difference"
+    );
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED (the browser part): chromium is not installed (CI installs it)");
+        return;
+    };
+    check_in_browser(
+        browser,
+        &page,
+        &[
+            (r#"id="goldens""#, "the goldens"),
+            (r#"alt="difference""#, "the difference image"),
+            (r#"class="compare""#, "the slider over expected and actual"),
+            (r#"class="verdict failed""#, "the verdict"),
+            (">rose</text>", "the screen's text"),
+        ],
+    );
 }

@@ -51,6 +51,10 @@ pub struct LoggedOperation {
     /// only its start, ending in `…[N bytes]`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cut_bytes: u64,
+    /// When it ended, in microseconds since the session started: a report places the
+    /// screen it ended on among output stamped to the microsecond (0: not known).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ended_us: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -143,6 +147,7 @@ impl OperationLog {
             waited,
             ready_before,
             cut_bytes,
+            ended_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let log = &mut *guard;

@@ -37,6 +37,9 @@ pub(crate) struct Header {
     pub rows: u16,
     pub title: Option<String>,
     pub env: Vec<(String, String)>,
+    /// The recording's zero: the session's start, so the times of its events and of the
+    /// session's operations (its log, a tape's steps) agree.
+    pub started: Instant,
 }
 
 enum Pending {
@@ -114,7 +117,7 @@ impl Recorder {
             .and_then(|()| out.flush())
             .map_err(|e| Error::io(format!("writing the recording {target}"), e))?;
         let recorder = std::sync::Arc::new(Recorder {
-            start: Instant::now(),
+            start: header.started,
             input,
             hidden: std::sync::atomic::AtomicUsize::new(0),
             queue: Mutex::new(Queue::default()),

@@ -80,6 +80,10 @@ pub struct Step {
     /// The screen's text after it (filled from the recording when the report is made).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub screen: Option<String>,
+    /// When it ended to the microsecond, where known: output stamped within the
+    /// millisecond it ended in is then placed before or after it exactly.
+    #[serde(skip)]
+    pub ended_us: Option<u64>,
 }
 
 impl Step {
@@ -98,6 +102,12 @@ impl Step {
         self.at_ms.saturating_add(self.took_ms)
     }
 
+    /// When it ended, in microseconds: exact where known, else the end of its millisecond.
+    pub fn end_us(&self) -> u64 {
+        self.ended_us
+            .unwrap_or_else(|| self.end_ms().saturating_mul(1000).saturating_add(999))
+    }
+
     /// The steps of an operation log: each operation's label, times, why its wait ended
     /// and its error.
     pub fn from_log(log: &[LoggedOperation]) -> Vec<Step> {
@@ -110,6 +120,7 @@ impl Step {
                 waited: logged.waited.clone(),
                 error: logged.error.clone(),
                 screen: None,
+                ended_us: (logged.ended_us > 0).then_some(logged.ended_us),
             })
             .collect()
     }
@@ -125,6 +136,7 @@ impl Step {
             if let Some(why) = label.strip_prefix("→ ") {
                 if let (true, Some(step)) = (open, steps.last_mut()) {
                     step.took_ms = at_ms.saturating_sub(step.at_ms);
+                    step.ended_us = Some((time * 1e6).max(0.0) as u64);
                     match why.strip_prefix("failed: ") {
                         Some(error) => step.error = Some(error.to_string()),
                         None => step.waited = Some(why.to_string()),

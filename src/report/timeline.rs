@@ -69,7 +69,7 @@ impl Timeline {
         };
         // Steps by the time they ended (a log is in order; a merged one may not be).
         let mut order: Vec<usize> = (0..steps).collect();
-        order.sort_by_key(|&i| report.steps[i].end_ms());
+        order.sort_by_key(|&i| report.steps[i].end_us());
         let mut timeline = Timeline {
             frames: vec![Frame {
                 at_ms: 0,
@@ -82,8 +82,9 @@ impl Timeline {
         let mut pending = false;
         for event in &recording.events {
             let at_ms = super::seconds_to_ms(event.time);
+            let at_us = (event.time * 1e6).max(0.0) as u64;
             // Steps that returned before this event ended on the screen as it is now.
-            while next < order.len() && report.steps[order[next]].end_ms() < at_ms {
+            while next < order.len() && report.steps[order[next]].end_us() < at_us {
                 if pending {
                     timeline.push(at_ms.min(report.steps[order[next]].end_ms()), terminal.snapshot());
                     pending = false;

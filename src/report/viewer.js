@@ -5,6 +5,13 @@
 // pieces, written by tuipilot's renderer with their text escaped, become markup.
 (function () {
   "use strict";
+  // What tried to leave the file — a resource fetched, or one the page's policy blocked —
+  // is counted on the root element (data-requests), so a check can see it stays 0.
+  let blocked = 0;
+  const countRequests = () => {
+    document.documentElement.dataset.requests = String(performance.getEntriesByType("resource").length + blocked);
+  };
+  document.addEventListener("securitypolicyviolation", () => { blocked++; countRequests(); });
   const data = JSON.parse(document.getElementById("report-data").textContent);
   const app = document.getElementById("app");
   // Idle gaps longer than this are shortened when playing, as players of recordings do.
@@ -211,4 +218,6 @@
   if (failedStep >= 0) pick(failedStep);
   else if (data.steps.length) pick(data.steps.length - 1);
   else if (data.frames.length) draw(data.frames.length - 1, [], []);
+  countRequests();
+  window.addEventListener("load", countRequests);
 })();

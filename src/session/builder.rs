@@ -153,7 +153,7 @@ impl SessionBuilder {
     }
 
     /// Starts the recorder, if one was asked for.
-    fn start_recorder(&self) -> Result<Option<Arc<Recorder>>> {
+    fn start_recorder(&self, started: std::time::Instant) -> Result<Option<Arc<Recorder>>> {
         let Some(target) = &self.record else {
             return Ok(None);
         };
@@ -197,6 +197,7 @@ impl SessionBuilder {
             rows: self.rows,
             title: self.record_title.clone(),
             env,
+            started,
         };
         let recorder = Recorder::start(out, name, &header, self.record_input)?;
         // How the program was started, for an export from the recording; the
@@ -408,7 +409,9 @@ impl SessionBuilder {
         };
         let temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
         // Started first, so the recording's clock starts before the program's first byte.
-        let recorder = self.start_recorder()?;
+        // The session's zero: its recording, its story and its operation log count from it.
+        let started = std::time::Instant::now();
+        let recorder = self.start_recorder(started)?;
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
             args: self.args.iter().cloned().chain(injection.args).collect(),
@@ -425,8 +428,7 @@ impl SessionBuilder {
                 let _ = recorder.finish();
             }
         })?;
-        let mut state = State::new(terminal, OutputRing::new(self.log_capacity));
-        let started = state.story.started();
+        let mut state = State::new(terminal, OutputRing::new(self.log_capacity), started);
         state.whole_frames = self.whole_frames;
         let shared = Arc::new(Shared::new(state));
         if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {

@@ -67,8 +67,8 @@ pub(crate) struct State {
 }
 
 impl State {
-    /// A session's state before any output.
-    pub(crate) fn new(terminal: Terminal, log: OutputRing) -> State {
+    /// A session's state before any output; its story's times count from `started`.
+    pub(crate) fn new(terminal: Terminal, log: OutputRing, started: Instant) -> State {
         let screen_fingerprint = terminal.fingerprint();
         State {
             terminal,
@@ -80,7 +80,7 @@ impl State {
             screen_fingerprint,
             changed_at: Instant::now(),
             whole_frames: true,
-            story: super::story::Story::new(),
+            story: super::story::Story::new(started),
         }
     }
 

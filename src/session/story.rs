@@ -55,9 +55,11 @@ pub(crate) struct Story {
 }
 
 impl Story {
-    pub(crate) fn new() -> Story {
+    /// An empty story whose times count from `started` (the session's zero, which its
+    /// recording and operation log share).
+    pub(crate) fn new(started: Instant) -> Story {
         Story {
-            started: Instant::now(),
+            started,
             inputs: VecDeque::new(),
             marks: VecDeque::new(),
             resizes: None,
@@ -184,7 +186,7 @@ mod tests {
 
     #[test]
     fn a_huge_input_is_kept_by_its_start_and_length_and_a_secret_by_its_length() {
-        let mut story = Story::new();
+        let mut story = Story::new(Instant::now());
         story.note_input(&vec![b'y'; 1 << 20], false);
         story.note_input(b"hunter2", true);
         story.note_input(b"\r", false);

@@ -187,6 +187,7 @@ impl Runner<'_> {
             waited: result.as_ref().ok().and_then(Reply::waited).map(str::to_string),
             error: result.as_ref().err().map(|e| first_line(&e.to_string())),
             screen: None,
+            ended_us: u64::try_from(session.uptime().as_micros()).ok(),
         });
         if self.log.len() == LOGGED_OPERATIONS {
             self.log.pop_front();
