@@ -130,3 +130,55 @@ fn describe_marks_switches_as_taking_no_value() {
         "{png}"
     );
 }
+
+/// The names of the commands `describe` lists: what completions and man pages must cover.
+fn described_commands(dir: &Dir) -> Vec<String> {
+    dir.json(&["describe"])["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn completions_name_every_command_for_each_shell() {
+    let dir = Dir::new();
+    let commands = described_commands(&dir);
+    let bash = dir.ok(&["completions", "bash"]);
+    assert!(bash.contains("complete -F _tuipilot"), "{bash}");
+    let fish = dir.ok(&["completions", "fish"]);
+    for command in &commands {
+        assert!(
+            fish.contains(&format!("-f -a \"{command}\"")),
+            "{command} in the fish completions"
+        );
+    }
+    assert!(dir.ok(&["completions", "zsh"]).starts_with("#compdef tuipilot"));
+    let out = dir.run(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2), "an unknown shell is a usage error");
+}
+
+#[test]
+fn man_writes_a_page_for_tuipilot_and_each_command() {
+    let dir = Dir::new();
+    let pages = dir.work().join("man");
+    let said = dir.ok(&["man", "-o", pages.to_str().unwrap()]);
+    let commands = described_commands(&dir);
+    assert!(
+        said.contains(&format!("wrote {} pages", commands.len() + 1)),
+        "{said}"
+    );
+    let main = std::fs::read_to_string(pages.join("tuipilot.1")).unwrap();
+    assert!(main.contains(".TH tuipilot 1"), "{main}");
+    for command in &commands {
+        let page = std::fs::read_to_string(pages.join(format!("tuipilot-{command}.1")))
+            .unwrap_or_else(|e| panic!("tuipilot-{command}.1: {e}"));
+        assert!(page.contains(".SH NAME"), "{command}: {page}");
+    }
+    let report = std::fs::read_to_string(pages.join("tuipilot-report.1")).unwrap();
+    assert!(
+        report.contains("report.html") || report.contains("FILE.html"),
+        "{report}"
+    );
+}

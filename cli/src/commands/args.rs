@@ -11,6 +11,7 @@ use tuipilot::terminal::{DEFAULT_COLS, DEFAULT_ROWS};
 
 use super::current_dir;
 use super::export::ExportArgs;
+use super::manual::{CompletionsArgs, ManArgs};
 use super::render::RenderRecordingArgs;
 use super::report::ReportArgs;
 use crate::error::Failure;
@@ -218,6 +219,10 @@ pub(super) enum Command {
     /// Write the report of a session (or of a recording): every step, the screen after
     /// each, why a step failed — HTML to open in a browser, Markdown, JSON.
     Report(ReportArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(CompletionsArgs),
+    /// Write the manual pages (tuipilot.1 and one per command) into a folder.
+    Man(ManArgs),
     /// Serve the `terminal` tool over MCP on stdin/stdout.
     Mcp {
         /// Only these programs may be started (name or absolute path; repeatable),

@@ -37,6 +37,7 @@ mod export;
 mod once;
 mod output;
 pub(crate) use output::printable;
+mod manual;
 mod render;
 mod report;
 
@@ -338,6 +339,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Render(args) => render(args, json),
         Command::Export(args) => export(name, args),
         Command::Report(args) => report::report(name, args),
+        Command::Completions(args) => manual::completions(args),
+        Command::Man(args) => manual::man(args),
     }
 }
 
