@@ -349,15 +349,18 @@ fn a_browser_opens_a_passing_sessions_report_on_its_last_step() {
 fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
     let dir = common::TempDir::new("report-tape");
     let tape = dir.0.join("colours.tape");
-    let colours = |word: &str| {
+    let colours = |word: &str, last: &str| {
         format!(
-            "Set Shell bash\nSet TypingSpeed 0\nType \"printf '\\e[31m{word}\\e[0m\\n'\"\nEnter\nWait+Screen /^{word}$/\nSnapshot colours.png\n"
+            "Set Shell bash\nSet TypingSpeed 0\nType \"printf '\\e[31m{word}\\e[0m\\n'\"\nEnter\nWait+Screen /^{word}$/\n{last}\n"
         )
     };
-    std::fs::write(&tape, colours("red")).unwrap();
+    // The golden is a screenshot of a first run (a snapshot is never created under CI).
+    let golden = dir.0.join("colours.png");
+    std::fs::write(&tape, colours("red", &format!("Screenshot \"{}\"", golden.display()))).unwrap();
     tuipilot::tape::run_file(&tape, &tuipilot::tape::RunOptions::default())
-        .expect("the first run writes the golden");
-    std::fs::write(&tape, colours("rose")).unwrap();
+        .expect("the first run draws the golden");
+    assert!(golden.is_file());
+    std::fs::write(&tape, colours("rose", "Snapshot colours.png")).unwrap();
     let options = tuipilot::tape::RunOptions {
         report: Some(dir.0.join("report")),
         ..Default::default()
