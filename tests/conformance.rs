@@ -106,10 +106,8 @@ fn to_acs_letters(row: &str) -> String {
 }
 
 #[test]
+#[cfg_attr(not(have_tmux), ignore = "needs tmux (.ci/run installs it)")]
 fn recorded_streams_read_the_same_as_in_tmux() {
-    if !common::have("tmux") {
-        return;
-    }
     let mut files: Vec<PathBuf> = std::fs::read_dir(streams_dir())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -270,11 +268,8 @@ const WIDTH_CORPUS: &[&str] = &[
 ];
 
 #[test]
+#[cfg_attr(not(have_tmux), ignore = "needs tmux (.ci/run installs it)")]
 fn cell_widths_match_tmux_on_emoji_flags_zwj_cjk_and_marks() {
-    if !common::have("tmux") {
-        eprintln!("skipped: tmux is not installed (CI installs it)");
-        return;
-    }
     let (cols, rows) = (40u16, WIDTH_CORPUS.len() as u16 + 2);
     let mut stream = Vec::new();
     for (row, text) in WIDTH_CORPUS.iter().enumerate() {

@@ -105,11 +105,8 @@ fn a_menu_session_exported_replays_and_fails_with_a_diff_when_the_label_changes(
 }
 
 #[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_vim_session_exported_replays_hermetically_whatever_the_session_left_behind() {
-    if !common::have("vim") {
-        eprintln!("SKIPPED: vim is not installed (CI installs it)");
-        return;
-    }
     let dir = common::TempDir::new("export-vim");
     let spec = StartSpec {
         cwd: Some(dir.0.clone()),

@@ -15,15 +15,6 @@ use tuipilot::{Rgb, Session, Snapshot, Theme};
 const CJK_FONT: &str = "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc";
 const EMOJI_FONT: &str = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf";
 
-/// Whether the Noto fonts the test draws with are installed; says so when not.
-fn have_noto() -> bool {
-    let found = Path::new(CJK_FONT).exists() && Path::new(EMOJI_FONT).exists();
-    if !found {
-        eprintln!("skipped: fonts-noto-cjk and fonts-noto-color-emoji are not installed (CI installs them)");
-    }
-    found
-}
-
 fn golden(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
@@ -83,10 +74,11 @@ fn filled_cells(snap: &Snapshot, row: u16) -> Vec<(u16, u16)> {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_noto),
+    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
+)]
 fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
-    if !have_noto() {
-        return;
-    }
     let snap = printed(
         40,
         4,
@@ -144,10 +136,11 @@ fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_noto),
+    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
+)]
 fn a_named_font_comes_before_the_systems_and_a_missing_glyph_is_reported() {
-    if !have_noto() {
-        return;
-    }
     // U+10FFFD is a private-use character no font draws.
     let snap = printed(20, 2, "a\u{10FFFD}b");
     let options = RenderOptions::default();
@@ -175,10 +168,11 @@ fn a_named_font_comes_before_the_systems_and_a_missing_glyph_is_reported() {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_noto),
+    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
+)]
 fn the_emoji_font_named_first_does_not_blank_what_it_cannot_draw() {
-    if !have_noto() {
-        return;
-    }
     // A colour font named with --font has no 漢 and no plain letters worth drawing:
     // those still come from the chain, never as blank cells.
     let snap = printed(20, 2, "漢 x 😀");
@@ -240,10 +234,11 @@ fb.save({path:?})
 }
 
 #[test]
+#[cfg_attr(
+    not(have_fonttools),
+    ignore = "needs Python's fontTools (.ci/run installs it)"
+)]
 fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one() {
-    if !common::have_python_module("fontTools") {
-        return;
-    }
     let dir = common::TempDir::new("icons");
     // nf-fa-home, nf-dev-git_branch, nf-md-folder (Nerd Fonts 3 code points).
     let icons = ['\u{F015}', '\u{E725}', '\u{F024B}'];
@@ -352,10 +347,11 @@ fn bold_and_italic_in_a_fallback_face_without_them_are_emboldened_and_slanted() 
 }
 
 #[test]
+#[cfg_attr(
+    not(all(have_noto, have_noto_cjk_bold)),
+    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
+)]
 fn bold_cjk_comes_from_the_familys_bold_face_in_its_collection_and_italic_is_slanted() {
-    if !have_noto() || !Path::new(CJK_BOLD_FONT).exists() {
-        return;
-    }
     let (snap, [plain, bold, italic, both]) = styled_runs("漢字", 4);
     let named = |fonts: &[&str]| {
         let mut options = RenderOptions {
@@ -422,10 +418,11 @@ fn ink_columns(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>)
 }
 
 #[test]
+#[cfg_attr(
+    not(have_noto),
+    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
+)]
 fn one_cell_emoji_fill_their_cell_on_the_line_of_text_and_skin_tones_cover_their_cells() {
-    if !have_noto() {
-        return;
-    }
     // ❤️ ✔️ ☺️ with VS16 and 🏳️‍🌈 take one cell each (as tmux places them); 😀 two; 👍🏽
     // four (two per code point).
     let snap = printed(

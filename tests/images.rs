@@ -7,7 +7,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{TempDir, fixture_session, have};
+use common::{TempDir, fixture_session};
 use tuipilot::render::compare::{Tolerance, assert_png_matches};
 use tuipilot::render::{Image, Metrics, RenderOptions};
 use tuipilot::{ImageProtocol, Rgb, Session, Snapshot};
@@ -163,10 +163,8 @@ fn sides(snap: &Snapshot) -> (Rgb, Rgb) {
 }
 
 #[test]
+#[cfg_attr(not(have_chafa), ignore = "needs chafa (.ci/run installs it)")]
 fn chafa_draws_a_picture_in_sixel_kitty_and_iterm2_and_each_shows_in_the_png() {
-    if !have("chafa") {
-        return;
-    }
     for (format, protocol) in [
         ("sixels", ImageProtocol::Sixel),
         ("kitty", ImageProtocol::Kitty),
@@ -188,11 +186,9 @@ fn chafa_draws_a_picture_in_sixel_kitty_and_iterm2_and_each_shows_in_the_png() {
 }
 
 #[test]
+#[cfg_attr(not(have_timg), ignore = "needs timg (.ci/run installs it)")]
 fn timg_draws_a_picture_with_kitty_graphics_and_iterm2() {
     // Debian's timg is built without sixel (`-ps` falls back to blocks).
-    if !have("timg") {
-        return;
-    }
     for (pixelation, protocol) in [("k", ImageProtocol::Kitty), ("i", ImageProtocol::Iterm2)] {
         let snap = view("timg", &[&format!("-p{pixelation}"), "-g", "16x6"]);
         assert_eq!(snap.images().len(), 1, "-p{pixelation}: {:?}", snap.images());

@@ -8,10 +8,8 @@ use std::time::Duration;
 use tuipilot::{Condition, Input, Session};
 
 #[test]
+#[cfg_attr(not(have_htop), ignore = "needs htop (.ci/run installs it)")]
 fn clicking_htops_setup_label_opens_its_setup_screen() {
-    if !common::have("htop") {
-        return;
-    }
     let s = Session::builder("htop")
         .isolated()
         .timeout(Duration::from_secs(20))
@@ -30,10 +28,8 @@ fn clicking_htops_setup_label_opens_its_setup_screen() {
 }
 
 #[test]
+#[cfg_attr(not(have_mc), ignore = "needs mc (.ci/run installs it)")]
 fn clicking_a_button_in_midnight_commander_closes_its_dialog() {
-    if !common::have("mc") {
-        return;
-    }
     let s = Session::builder("mc")
         .isolated()
         .timeout(Duration::from_secs(20))

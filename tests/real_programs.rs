@@ -116,10 +116,8 @@ fn less_searches_with_slash() {
 }
 
 #[test]
+#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn dialog_menu_draws_box_borders_and_follows_down() {
-    if !common::have("dialog") {
-        return;
-    }
     let s = Session::builder("sh")
         .args([
             "-c",
@@ -147,10 +145,11 @@ for _ in range(3):
 ";
 
 #[test]
+#[cfg_attr(
+    not(have_prompt_toolkit),
+    ignore = "needs Python's prompt_toolkit (.ci/run installs it)"
+)]
 fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
-    if !common::have_python_module("prompt_toolkit") {
-        return;
-    }
     let s = Session::builder("python3")
         .args(["-c", PROMPT_TOOLKIT_SCRIPT])
         .timeout(Duration::from_secs(20))

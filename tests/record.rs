@@ -138,10 +138,8 @@ fn a_character_split_across_two_writes_is_one_character_in_the_recording() {
 }
 
 #[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_recorded_vim_session_replays_to_the_screen_the_session_showed() {
-    if !common::have("vim") {
-        return;
-    }
     let dir = common::TempDir::new("record-vim");
     let path = dir.0.join("vim.cast");
     let s = Session::builder("vim")
@@ -327,11 +325,8 @@ fn vim_quits_then(script_after: &str, shows: Option<&str>) -> (String, String) {
 }
 
 #[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_recording_of_a_full_screen_program_ends_on_its_last_screen_before_it_left() {
-    if !common::have("vim") {
-        eprintln!("SKIPPED: vim is not installed (CI installs it)");
-        return;
-    }
     let (default, whole) = vim_quits_then("true", None);
     assert!(
         default.contains("from vim") && default.contains("\n~"),

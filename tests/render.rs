@@ -226,10 +226,8 @@ fn rendering_is_deterministic_and_sized_by_the_grid() {
 }
 
 #[test]
+#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn dialog_highlighted_item_is_drawn_in_its_colours() {
-    if !common::have("dialog") {
-        return;
-    }
     let s = Session::builder("dialog")
         .args(common::DIALOG_MENU)
         .spawn()

@@ -207,13 +207,6 @@ fn a_recording_report_takes_its_steps_and_failure_from_the_markers() {
     assert!(after.text().contains("\nmarked"), "{}", after.text());
 }
 
-/// Debian's Chromium, which CI installs.
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser"]
-        .into_iter()
-        .find(|name| common::have(name))
-}
-
 /// Headless Chromium on `page` with `what` (`--dump-dom`, `--screenshot=…`) and a profile
 /// of its own in `dir`; its standard output.
 fn chromium_on(browser: &str, page: &std::path::Path, dir: &std::path::Path, what: &str) -> String {
@@ -280,11 +273,9 @@ fn check_in_browser(browser: &str, page: &std::path::Path, checks: &[(&str, &str
 }
 
 #[test]
+#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
 fn a_browser_opens_a_failed_sessions_report_on_the_failing_step_with_its_screen_and_every_step() {
-    let Some(browser) = chromium() else {
-        eprintln!("SKIPPED: chromium is not installed (CI installs it)");
-        return;
-    };
+    let browser = common::chromium();
     let dir = common::TempDir::new("report-browser");
     let s = failed_session();
     let mut report = RunReport::of_session(&s).unwrap();
@@ -311,11 +302,9 @@ fn a_browser_opens_a_failed_sessions_report_on_the_failing_step_with_its_screen_
 }
 
 #[test]
+#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
 fn a_browser_opens_a_passing_sessions_report_on_its_last_step() {
-    let Some(browser) = chromium() else {
-        eprintln!("SKIPPED: chromium is not installed (CI installs it)");
-        return;
-    };
+    let browser = common::chromium();
     let dir = common::TempDir::new("report-browser-pass");
     let s = shell();
     s.apply(&common::wait_op(WaitFor::Text(r"^\$".into()))).unwrap();
@@ -345,24 +334,28 @@ fn a_browser_opens_a_passing_sessions_report_on_its_last_step() {
     );
 }
 
-#[test]
-fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
-    let dir = common::TempDir::new("report-tape");
-    let tape = dir.0.join("colours.tape");
+/// Runs a tape whose snapshot misses its golden, with its report in `dir/report`; checks
+/// the Markdown and returns the HTML report's path.
+fn golden_report(dir: &std::path::Path) -> std::path::PathBuf {
+    let tape = dir.join("colours.tape");
     let colours = |word: &str, last: &str| {
         format!(
             "Set Shell bash\nSet TypingSpeed 0\nType \"printf '\\e[31m{word}\\e[0m\\n'\"\nEnter\nWait+Screen /^{word}$/\n{last}\n"
         )
     };
     // The golden is a screenshot of a first run (a snapshot is never created under CI).
-    let golden = dir.0.join("colours.png");
-    std::fs::write(&tape, colours("red", &format!("Screenshot \"{}\"", golden.display()))).unwrap();
+    let golden = dir.join("colours.png");
+    std::fs::write(
+        &tape,
+        colours("red", &format!("Screenshot \"{}\"", golden.display())),
+    )
+    .unwrap();
     tuipilot::tape::run_file(&tape, &tuipilot::tape::RunOptions::default())
         .expect("the first run draws the golden");
     assert!(golden.is_file());
     std::fs::write(&tape, colours("rose", "Snapshot colours.png")).unwrap();
     let options = tuipilot::tape::RunOptions {
-        report: Some(dir.0.join("report")),
+        report: Some(dir.join("report")),
         ..Default::default()
     };
     let failure = tuipilot::tape::run_file(&tape, &options).unwrap_err();
@@ -373,19 +366,28 @@ fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
         md.contains("colours.actual.png") && md.contains("colours.diff.png"),
         "{md}"
     );
-    let page = dir.0.join("report").join("report.html");
+    dir.join("report").join("report.html")
+}
+
+#[test]
+fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
+    let dir = common::TempDir::new("report-tape");
+    let page = golden_report(&dir.0);
     let html = std::fs::read_to_string(&page).unwrap();
     assert_eq!(
         html.matches("data:image/png;base64,").count(),
         3,
         "expected, actual, difference"
     );
-    let Some(browser) = chromium() else {
-        eprintln!("SKIPPED (the browser part): chromium is not installed (CI installs it)");
-        return;
-    };
+}
+
+#[test]
+#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
+fn a_browser_shows_a_failing_tapes_golden_beside_what_was_drawn_with_a_slider() {
+    let dir = common::TempDir::new("report-tape-browser");
+    let page = golden_report(&dir.0);
     check_in_browser(
-        browser,
+        common::chromium(),
         &page,
         &[
             (r#"id="goldens""#, "the goldens"),

@@ -742,11 +742,11 @@ fn colorfgbg_tells_programs_the_themes_background_unless_the_caller_sets_it() {
 }
 
 #[test]
+#[cfg_attr(
+    not(have_emacs),
+    ignore = "needs emacs (Debian: emacs-nox) (.ci/run installs it)"
+)]
 fn emacs_picks_its_dark_faces_on_the_dark_theme_and_light_ones_on_the_light() {
-    if !common::have("emacs") {
-        eprintln!("skipped: emacs is not installed (CI installs emacs-nox)");
-        return;
-    }
     let mode = |theme: tuipilot::Theme| {
         let s = Session::builder("emacs")
             .args(["-nw", "-Q", "--eval"])

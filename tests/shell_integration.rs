@@ -90,10 +90,8 @@ fn zsh_with_home(home: &std::path::Path) -> SessionBuilder {
 }
 
 #[test]
+#[cfg_attr(not(have_zsh), ignore = "needs zsh (.ci/run installs it)")]
 fn zsh_gets_marks_and_still_reads_the_users_zshrc() {
-    if !common::have("zsh") {
-        return;
-    }
     let home = common::TempDir::new("zsh-home");
     std::fs::write(
         home.0.join(".zshrc"),
@@ -109,10 +107,8 @@ fn zsh_gets_marks_and_still_reads_the_users_zshrc() {
 }
 
 #[test]
+#[cfg_attr(not(have_fish), ignore = "needs fish (.ci/run installs it)")]
 fn fish_reports_exit_codes() {
-    if !common::have("fish") {
-        return;
-    }
     let home = common::TempDir::new("fish-home");
     let s = Session::builder("fish")
         .env("HOME", &home.0)

@@ -181,13 +181,6 @@ fn an_emoji_sequence_is_one_piece_of_text_at_one_x() {
     }
 }
 
-/// The browser the SVG is checked in: Debian's Chromium (CI installs it).
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser"]
-        .into_iter()
-        .find(|name| common::have(name))
-}
-
 /// A screenshot of the SVG as headless Chromium draws it, at one pixel per pixel: width,
 /// height and RGB.
 fn browser_screenshot(browser: &str, svg: &str) -> (u32, u32, Vec<u8>) {
@@ -286,15 +279,12 @@ fn cell_ink(pixel: impl Fn(u32, u32) -> Rgb, m: &Metrics, row: u16, col: u16) ->
 }
 
 #[test]
+#[cfg_attr(
+    not(all(have_chromium, have_noto)),
+    ignore = "needs chromium and the Noto fonts (.ci/run installs them)"
+)]
 fn a_browser_draws_the_svg_of_emoji_flags_sequences_marks_and_cjk_in_the_cells_the_png_does() {
-    let Some(browser) = chromium() else {
-        eprintln!("skipped: chromium is not installed (CI installs it)");
-        return;
-    };
-    if !std::path::Path::new("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf").exists() {
-        eprintln!("skipped: fonts-noto-color-emoji is not installed (CI installs it)");
-        return;
-    }
+    let browser = common::chromium();
     let mut t = Terminal::new(36, 5).unwrap();
     t.process(
         "😀 ❤\u{FE0F} ✔\u{FE0F} ☺\u{FE0F} 🏳\u{FE0F}\u{200D}🌈 x\r\n\

@@ -91,10 +91,8 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
 }
 
 #[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
-    if !common::have("vim") {
-        return;
-    }
     let dir = Dir::new();
     let work = dir.work();
     dir.ok(&[
@@ -137,10 +135,8 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
 }
 
 #[test]
+#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
-    if !common::have("dialog") {
-        return;
-    }
     let dir = Dir::new();
     let work = dir.work();
     let script = work.join("menu.sh");

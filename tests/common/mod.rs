@@ -43,28 +43,12 @@ pub fn fixture_session(name: &str) -> SessionBuilder {
     Session::builder(fixture(name)).timeout(Duration::from_secs(20))
 }
 
-/// Whether `program` is on PATH; if not, prints why the calling test is skipped.
-pub fn have(program: &str) -> bool {
-    let found = std::env::var_os("PATH")
+/// Whether `program` is on PATH. (A test that needs an optional program is built ignored
+/// where it is missing: `#[cfg_attr(not(have_NAME), ignore = "…")]`, see `build/optional.rs`.)
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
-        .unwrap_or(false);
-    if !found {
-        eprintln!("SKIPPED: `{program}` is not installed here (.ci/run installs it, so CI runs this test)");
-    }
-    found
-}
-
-/// Whether python3 can import `module`; if not, prints why the calling test is skipped.
-pub fn have_python_module(module: &str) -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", &format!("import {module}")])
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("SKIPPED: python3 module `{module}` is not installed (.ci/run installs it)");
-    }
-    ok
+        .unwrap_or(false)
 }
 
 /// An interactive bash with no user configuration and a fixed prompt.
@@ -207,4 +191,13 @@ pub fn wait_op(condition: tuipilot::operation::WaitFor) -> tuipilot::Operation {
         condition,
         timeout_ms: None,
     }
+}
+
+/// Debian's Chromium (`chromium`, or `chromium-browser` elsewhere), for the tests that
+/// open pages in a browser; they are built ignored where it is missing (`have_chromium`).
+pub fn chromium() -> &'static str {
+    ["chromium", "chromium-browser"]
+        .into_iter()
+        .find(|name| on_path(name))
+        .expect("chromium is not on PATH, though the tests were built where it was: rebuild them")
 }
