@@ -5,7 +5,9 @@
 //! `capture`, `exit`. tmux: `new-session -d`, `send-keys`, `capture-pane -p` polled
 //! until the text shows, `capture-pane -p`, `kill-session`. Also: each step of our loop
 //! on its own, the per-call cost of a trivial request (`capture` of an idle session,
-//! against `tmux capture-pane` and a bare process spawn), `capture --png`, and the host's
+//! against `tmux capture-pane` and a bare process spawn), `capture --png` (and, where
+//! fonts-noto-cjk is installed, with two of its `.ttc` collections given as `--font`: the
+//! first capture parses them, the host keeps them for the next), and the host's
 //! resident memory before and after it has rendered. Last, a step whose answer's text the
 //! agent cannot predict: `send --wait-ready --capture` against a 300 ms quiet period and
 //! against tmux with a one-second sleep, with how often each saw the answer.
@@ -144,6 +146,37 @@ fn main() {
         "  tuipilot capture --png:           {:>6.2} ms  (target < 10 ms)",
         ms(capture_png)
     );
+    let collections = [
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/opentype/noto/NotoSerifCJK-Regular.ttc",
+    ];
+    if collections.iter().all(|f| std::path::Path::new(f).is_file()) {
+        let with_fonts = || {
+            let started = Instant::now();
+            quiet(
+                Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+                    .args([
+                        "capture",
+                        "--png",
+                        &png,
+                        "--font",
+                        collections[0],
+                        "--font",
+                        collections[1],
+                    ])
+                    .env("TUIPILOT_DIR", &dir),
+            );
+            started.elapsed()
+        };
+        let first = with_fonts();
+        let again = median((0..20).map(|_| with_fonts()).collect());
+        println!(
+            "  capture --png with two --font .ttc:  {:>6.2} ms the first time, then {:.2} ms ({:.2}x without them)",
+            ms(first),
+            ms(again),
+            again.as_secs_f64() / capture_png.as_secs_f64()
+        );
+    }
     println!(
         "host resident memory: {idle_rss} KiB idle (target <= 15 MB); {} KiB once it has rendered PNGs (fonts and glyph cache loaded)",
         status_kib(host, "VmRSS")
