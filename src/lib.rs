@@ -94,7 +94,26 @@ pub use wait::{Condition, WaitError};
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
-/// The guide's Rust examples (`docs/GUIDE.md`), compiled and run as doctests.
-#[doc = include_str!("../docs/GUIDE.md")]
+/// The guide's Rust examples (the book in `docs/`), compiled and run as doctests.
+#[doc = include_str!("../docs/src/the-library.md")]
+#[doc = include_str!("../docs/src/key-names.md")]
+#[doc = include_str!("../docs/src/the-mouse.md")]
+#[doc = include_str!("../docs/src/the-childs-environment.md")]
+#[doc = include_str!("../docs/src/shell-integration.md")]
+#[doc = include_str!("../docs/src/knowing-when-the-program-is-ready.md")]
+#[doc = include_str!("../docs/src/waits-and-frames.md")]
+#[doc = include_str!("../docs/src/what-the-terminal-answers.md")]
+#[doc = include_str!("../docs/src/limits.md")]
+#[doc = include_str!("../docs/src/screenshots.md")]
+#[doc = include_str!("../docs/src/recordings.md")]
+#[doc = include_str!("../docs/src/an-agents-session-becomes-a-test.md")]
+#[doc = include_str!("../docs/src/reports.md")]
+#[doc = include_str!("../docs/src/tapes.md")]
+#[doc = include_str!("../docs/src/the-command-line-for-agents.md")]
+#[doc = include_str!("../docs/src/an-agents-view.md")]
+#[doc = include_str!("../docs/src/the-mcp-server.md")]
+#[doc = include_str!("../docs/src/security.md")]
+#[doc = include_str!("../docs/src/architecture.md")]
+#[doc = include_str!("../docs/src/tests-and-benchmarks.md")]
 #[cfg(doctest)]
 pub struct GuideDoctests;

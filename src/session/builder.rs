@@ -299,7 +299,7 @@ impl SessionBuilder {
     }
 
     /// Whether bash, zsh and fish get OSC 133 prompt marks injected (on by default; see
-    /// the guide (`docs/GUIDE.md`) for exactly what is injected): what
+    /// the guide (`docs/src/shell-integration.md`) for exactly what is injected): what
     /// [`Condition::CommandDone`](crate::Condition::CommandDone) and the last command's
     /// regions need.
     pub fn shell_integration(mut self, on: bool) -> Self {

@@ -3,7 +3,7 @@
 //!
 //! The marks: `133;A` the prompt starts, `133;B` the command line starts (the prompt
 //! ends), `133;C` the command runs (its output starts), `133;D;STATUS` it finished. What
-//! is injected, per shell (and said in the guide, `docs/GUIDE.md`):
+//! is injected, per shell (and said in the guide, `docs/src/shell-integration.md`):
 //!
 //! - **bash**, through the environment (read even with `--norc`): `PROMPT_COMMAND` sends
 //!   `D` (only after a command ran) and `A`, then runs the caller's `PROMPT_COMMAND` with

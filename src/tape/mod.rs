@@ -20,7 +20,7 @@
 //!
 //! The language is VHS's, all of it (`lex`, `parse`), plus commands that make a tape a
 //! test: `Key`, `Wait+Stable|Exit|Output`, `Expect`, `ExpectNot`, `ExpectExit`,
-//! `Snapshot`, `Mask`, `Resize`. The guide's "Tapes" section (`docs/GUIDE.md`) is the reference.
+//! `Snapshot`, `Mask`, `Resize`. The guide's chapter on tapes (`docs/src/tapes.md`) is the reference.
 
 pub mod export;
 #[cfg(feature = "harness")]
