@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::io::Write;
 
-use super::animation::frame_image;
+use super::frame_image::frame_image;
 use super::{Image, RenderOptions};
 use crate::error::{Error, Result};
 use crate::record::{Frame, FrameSource};

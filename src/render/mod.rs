@@ -23,6 +23,7 @@ pub mod compare;
 mod draw;
 mod faces;
 mod fonts;
+mod frame_image;
 pub mod gif;
 mod images;
 mod outline;
