@@ -363,3 +363,15 @@ impl std::error::Error for Error {
 
 /// Shorthand for results in this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
+/// the start and end of every row (multi-line mode), since screens are read row by row.
+pub(crate) fn compile_pattern(pattern: &str) -> Result<regex::Regex> {
+    regex::RegexBuilder::new(pattern)
+        .multi_line(true)
+        .build()
+        .map_err(|e| Error::InvalidRegex {
+            pattern: pattern.to_string(),
+            message: e.to_string(),
+        })
+}

@@ -10,7 +10,7 @@ use std::fmt;
 use regex::Regex;
 
 use crate::color::Color;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::keys::InputModes;
 use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
@@ -604,16 +604,20 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
     (line, columns)
 }
 
-/// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
-/// the start and end of every row (multi-line mode), since screens are read row by row.
-pub(crate) fn compile(pattern: &str) -> Result<Regex> {
-    regex::RegexBuilder::new(pattern)
-        .multi_line(true)
-        .build()
-        .map_err(|e| Error::InvalidRegex {
-            pattern: pattern.to_string(),
-            message: e.to_string(),
-        })
+/// Compiles a user-supplied pattern (see [`compile_pattern`](crate::error::compile_pattern)).
+pub(crate) use crate::error::compile_pattern as compile;
+
+impl crate::keys::mouse::ScreenText for Snapshot {
+    fn size(&self) -> (u16, u16) {
+        Snapshot::size(self)
+    }
+
+    fn first_match(&self, re: &Regex) -> Option<(u16, u16, String)> {
+        self.find_regex(re)
+            .into_iter()
+            .next()
+            .map(|m| (m.col, m.row, m.text))
+    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,6 @@ use serde::{Deserialize, Serialize};
 
 use super::{Modifiers, take_modifiers};
 use crate::error::{Error, Result};
-use crate::snapshot::Snapshot;
 
 /// Which mouse events the program asked to receive.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -273,10 +272,20 @@ pub enum Target {
     Text(regex::Regex),
 }
 
+/// What a mouse target needs of the screen it points at: its size and where a pattern
+/// first matches. Keys know nothing of snapshots; the snapshot answers this
+/// (`impl ScreenText for Snapshot`).
+pub trait ScreenText {
+    /// Columns and rows.
+    fn size(&self) -> (u16, u16);
+    /// The first match of `re`: its column, its row and the text it matched.
+    fn first_match(&self, re: &regex::Regex) -> Option<(u16, u16, String)>;
+}
+
 impl Target {
     /// The cell this target points at on `screen`: a cell outside the screen, or a regex
     /// with no match, is a bad-input error that says so.
-    pub fn resolve(&self, screen: &Snapshot) -> Result<(u16, u16)> {
+    pub fn resolve(&self, screen: &impl ScreenText) -> Result<(u16, u16)> {
         let (cols, rows) = screen.size();
         match self {
             Target::Cell(col, row) if *col < cols && *row < rows => Ok((*col, *row)),
@@ -288,17 +297,16 @@ impl Target {
                 ),
             }),
             Target::Text(re) => {
-                let found = screen.find_regex(re);
-                let Some(first) = found.first() else {
+                let Some((col, row, text)) = screen.first_match(re) else {
                     return Err(Error::InvalidArgument {
                         message: format!(
                             "mouse target /{re}/ matches nothing on the screen: capture the screen to see its text, or give COL,ROW"
                         ),
                     });
                 };
-                let line = first.text.lines().next().unwrap_or_default();
+                let line = text.lines().next().unwrap_or_default();
                 let width = unicode_width::UnicodeWidthStr::width(line) as u16;
-                Ok(((first.col + width.saturating_sub(1) / 2).min(cols - 1), first.row))
+                Ok(((col + width.saturating_sub(1) / 2).min(cols - 1), row))
             }
         }
     }
@@ -394,7 +402,7 @@ fn take_target<'a>(spec: &str, text: &'a str) -> Result<(Target, &'a str)> {
         });
         let end = end.ok_or_else(|| invalid(spec, "the regex target has no closing `/`"))?;
         let pattern = body[..end].replace("\\/", "/");
-        let re = crate::snapshot::compile(&pattern)?;
+        let re = crate::error::compile_pattern(&pattern)?;
         return Ok((Target::Text(re), &body[end + 1..]));
     }
     let end = text.find(['.', ' ']).unwrap_or(text.len());
@@ -538,7 +546,12 @@ impl MouseAction {
     /// it is: an error when the program enabled no mouse reporting, when a target is not on
     /// the screen, or when the mode reports none of this action's events (a `move` to a
     /// program that asked only for clicks).
-    pub fn encode_for(&self, screen: &Snapshot, modes: MouseModes, cell: (u16, u16)) -> Result<Vec<Vec<u8>>> {
+    pub fn encode_for(
+        &self,
+        screen: &impl ScreenText,
+        modes: MouseModes,
+        cell: (u16, u16),
+    ) -> Result<Vec<Vec<u8>>> {
         if modes.tracking == MouseTracking::Off {
             return Err(Error::NotListening {
                 input: format!("mouse action `{}`", self.spec),
