@@ -15,6 +15,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use super::cast::{CastFile, Event, EventKind, Header, Recording};
+use super::passes::{RecordingFrames, Replayed};
 use crate::error::{Error, Result};
 use crate::snapshot::Snapshot;
 use crate::terminal::Terminal;
@@ -116,7 +117,7 @@ impl Recording {
         FrameStream::new(&self.header, &self.markers(), Box::new(events), options, end)
     }
 
-    /// The recording's frames as a [`FrameSource`]; bad options are refused here.
+    /// The recording's frames as a [`FrameSource`](super::FrameSource); bad options are refused here.
     pub fn frame_source(&self, options: &FrameOptions) -> Result<RecordingFrames<'_>> {
         self.frame_stream(options)?;
         Ok(RecordingFrames {
@@ -138,7 +139,7 @@ impl CastFile {
         FrameStream::new(self.header(), &self.markers(), Box::new(events), options, end)
     }
 
-    /// The recording's frames as a [`FrameSource`], each pass reading the file again; bad
+    /// The recording's frames as a [`FrameSource`](super::FrameSource), each pass reading the file again; bad
     /// options are refused here.
     pub fn frame_source(&self, options: &FrameOptions) -> Result<RecordingFrames<'_>> {
         self.frame_stream(options)?;
@@ -478,103 +479,6 @@ fn visible(from: f64, to: f64, hidden: &[(f64, f64)]) -> f64 {
     (to - from - covered).max(0.0)
 }
 
-/// Frames that can be gone through more than once, made afresh on each pass: a GIF with
-/// one palette for all frames looks at every frame before it writes the first, an animated
-/// PNG counts them first, a loop offset finds where to start.
-pub trait FrameSource {
-    /// The frames from the first, one at a time.
-    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>>;
-}
-
-impl FrameSource for Vec<Frame> {
-    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
-        Ok(Box::new(self.iter().cloned().map(Ok)))
-    }
-}
-
-/// A recording's frames made with the same options on every pass, each pass a
-/// [`FrameStream`]: nothing is kept between passes.
-pub struct RecordingFrames<'r> {
-    recording: Replayed<'r>,
-    options: FrameOptions,
-}
-
-/// A recording in memory or on disk.
-enum Replayed<'r> {
-    Memory(&'r Recording),
-    File(&'r CastFile),
-}
-
-impl FrameSource for RecordingFrames<'_> {
-    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
-        Ok(Box::new(match self.recording {
-            Replayed::Memory(recording) => recording.frame_stream(&self.options)?,
-            Replayed::File(file) => file.frame_stream(&self.options)?,
-        }))
-    }
-}
-
-/// Where a looping animation starts (VHS's `LoopOffset`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum LoopOffset {
-    /// This many seconds in.
-    Seconds(f64),
-    /// This share of the animation's length in (0.5: halfway).
-    Fraction(f64),
-}
-
-/// Frames rearranged so the animation starts at an offset and wraps around: the frame
-/// showing at the offset comes first, those before it last.
-pub struct LoopFrom<'s> {
-    source: &'s dyn FrameSource,
-    offset: LoopOffset,
-}
-
-impl<'s> LoopFrom<'s> {
-    /// `source` started at `offset`.
-    pub fn new(source: &'s dyn FrameSource, offset: LoopOffset) -> LoopFrom<'s> {
-        LoopFrom { source, offset }
-    }
-}
-
-impl FrameSource for LoopFrom<'_> {
-    fn pass(&self) -> Result<Box<dyn Iterator<Item = Result<Frame>> + '_>> {
-        if let LoopOffset::Seconds(at) | LoopOffset::Fraction(at) = self.offset
-            && at <= 0.0
-        {
-            return self.source.pass();
-        }
-        // One pass over the frames' times: the animation's length, and where it starts.
-        let mut times = Vec::new();
-        let mut length = 0.0;
-        for frame in self.source.pass()? {
-            let frame = frame?;
-            times.push(frame.time);
-            length = frame.time + frame.duration;
-        }
-        let offset = match self.offset {
-            LoopOffset::Seconds(seconds) => seconds,
-            LoopOffset::Fraction(share) => share * length,
-        };
-        let first = times.iter().rposition(|t| *t <= offset).unwrap_or(0);
-        if first == 0 {
-            return self.source.pass();
-        }
-        let start = times[first];
-        let shifted = |by: f64| {
-            move |frame: Result<Frame>| {
-                frame.map(|mut frame| {
-                    frame.time += by;
-                    frame
-                })
-            }
-        };
-        let head = self.source.pass()?.skip(first).map(shifted(-start));
-        let tail = self.source.pass()?.take(first).map(shifted(length - start));
-        Ok(Box::new(head.chain(tail)))
-    }
-}
-
 fn bad(message: String) -> Error {
     Error::InvalidArgument { message }
 }
@@ -582,6 +486,7 @@ fn bad(message: String) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::{FrameSource, LoopFrom, LoopOffset};
 
     fn recording(events: &str) -> Recording {
         let text = format!("{{\"version\":2,\"width\":10,\"height\":2}}\n{events}");

@@ -19,12 +19,12 @@
 
 mod cast;
 mod frames;
+mod passes;
 pub(crate) mod recorder;
 
 pub use cast::{CastEvents, CastFile, Event, EventKind, Header, Recording};
-pub use frames::{
-    Cut, Frame, FrameOptions, FrameSource, FrameStream, LoopFrom, LoopOffset, OVERLAY_FADE, RecordingFrames,
-};
+pub use frames::{Cut, Frame, FrameOptions, FrameStream, OVERLAY_FADE, alternate_screen_end};
+pub use passes::{FrameSource, LoopFrom, LoopOffset, RecordingFrames};
 pub(crate) use recorder::{Header as RecordHeader, Recorder};
 
 /// The event code of how the program was started: `{"command": [...], "cwd": ..., "env":

@@ -1,0 +1,241 @@
+//! Whether the program has finished reacting and waits for the next key, asked of the
+//! kernel rather than guessed from the screen.
+//!
+//! A program waits for input when every thread of every process in the terminal's
+//! foreground process group is asleep and one of them is blocked on the terminal: in a
+//! `read` of it, or in `poll`, `ppoll`, `select`, `pselect6`, `epoll_wait` or
+//! `epoll_pwait(2)` with it among the watched descriptors. The probe reads that from
+//! `/proc`: the foreground group from the PTY (`tcgetpgrp`), its processes by walking the
+//! session's process tree, each thread's state (`task/TID/stat`) and system call
+//! (`task/TID/syscall`: its number and arguments); the descriptors a `poll` or `select`
+//! watches from the process's memory (`/proc/PID/mem`, which the host may read as the
+//! program's ancestor), an epoll set from `/proc/PID/fdinfo`. A descriptor is the terminal
+//! when it is the PTY's slave device, or `/dev/tty` in a process whose controlling
+//! terminal that is.
+//!
+//! Anything else is *busy*, with the reason: a thread running, output not yet read from the
+//! PTY, a shell waiting for its child, a program sleeping on a timer, blocked on a pipe or
+//! socket with the terminal not watched. Where the probe cannot see (no `/proc`, another
+//! architecture, a program whose system calls its user may not read, such as a setuid one)
+//! it says so: the caller then falls back to a quiet screen.
+//!
+//! This module knows the PTY and `/proc`, nothing of screens; the session combines its
+//! answer with what only the session knows (output read but not yet on the screen).
+
+use std::fmt;
+use std::os::fd::RawFd;
+use std::path::PathBuf;
+
+/// The probe's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// The program waits for input: `program` (pid `pid`) is blocked on the terminal in
+    /// the way `how` says (`reading the terminal`, `polling the terminal (ppoll)`).
+    Ready {
+        /// The process blocked on the terminal.
+        pid: i32,
+        /// Its name (`/proc/PID/comm`).
+        program: String,
+        /// How it waits.
+        how: String,
+        /// The soonest a thread of the foreground group wakes by itself (a poll, select,
+        /// epoll or sleep with a timeout: a spinner's tick, a debounced redraw, a runtime's
+        /// timer), as its call was made: the program may draw then without new input.
+        wakes_in: Option<std::time::Duration>,
+    },
+    /// The program is not waiting for input yet.
+    Busy {
+        /// The process the reason is about, when it is about one.
+        pid: Option<i32>,
+        /// Its name.
+        program: Option<String>,
+        /// What it is doing (`running`, `in clock_nanosleep`, `waiting for a child`,
+        /// `output not yet read`).
+        why: String,
+        /// The soonest a sleeping thread of the foreground group wakes by itself (a timer),
+        /// when one does: the program goes on then without anything from outside.
+        wakes_in: Option<std::time::Duration>,
+    },
+    /// The probe cannot tell, and why; the caller falls back to a quiet screen.
+    Unknown {
+        /// Why it cannot tell.
+        why: String,
+    },
+}
+
+impl Readiness {
+    /// Whether the program waits for input.
+    pub fn is_ready(&self) -> bool {
+        matches!(self, Readiness::Ready { .. })
+    }
+
+    /// Whether the program is at work rather than asleep: a thread running, or output or
+    /// input still on its way. (Asleep — on a timer, a child, a pipe — it may still be busy,
+    /// but it writes nothing until something wakes it.)
+    pub fn is_working(&self) -> bool {
+        match self {
+            Readiness::Busy { why, .. } => {
+                why == "running" || why.starts_with("output not yet") || why.starts_with("input not yet")
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the program is busy and wakes by itself within `soon` (a thread asleep on
+    /// a timer due by then: a pause in the middle of drawing, not a wait for the world).
+    pub fn wakes_within(&self, soon: std::time::Duration) -> bool {
+        matches!(self, Readiness::Busy { wakes_in: Some(t), .. } if *t <= soon)
+    }
+
+    fn busy(process: Option<&Process>, why: impl Into<String>) -> Readiness {
+        Readiness::Busy {
+            pid: process.map(|p| p.pid),
+            program: process.map(|p| p.name.clone()),
+            why: why.into(),
+            wakes_in: None,
+        }
+    }
+
+    fn unknown(why: impl Into<String>) -> Readiness {
+        Readiness::Unknown { why: why.into() }
+    }
+}
+
+impl fmt::Display for Readiness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Readiness::Ready {
+                pid, program, how, ..
+            } => write!(f, "ready: {program} (pid {pid}) {how}"),
+            Readiness::Busy {
+                pid: Some(pid),
+                program: Some(program),
+                why,
+                ..
+            } => write!(f, "busy: {program} (pid {pid}) {why}"),
+            Readiness::Busy { why, .. } => write!(f, "busy: {why}"),
+            Readiness::Unknown { why } => write!(f, "readiness unknown: {why}"),
+        }
+    }
+}
+
+/// What the probe needs of a session's terminal: the PTY's master descriptor (owned by the
+/// session, which keeps it open as long as the probe is used), the slave's device, and the
+/// process the session started (the root of the tree the foreground group is found in).
+#[derive(Clone, Debug)]
+pub struct Probe {
+    master: RawFd,
+    slave: Option<(PathBuf, u64)>,
+    leader: i32,
+}
+
+impl Probe {
+    /// A probe of the terminal whose master is `master` and slave is `slave` (its path),
+    /// for the program started as `leader`.
+    pub fn new(master: RawFd, slave: Option<PathBuf>, leader: i32) -> Probe {
+        use std::os::unix::fs::MetadataExt;
+        let slave = slave.and_then(|path| {
+            let device = std::fs::metadata(&path).ok()?.rdev();
+            Some((path, device))
+        });
+        Probe {
+            master,
+            slave,
+            leader,
+        }
+    }
+
+    /// Whether the program waits for input now (see the module's docs).
+    pub fn check(&self) -> Readiness {
+        if pending_bytes(self.master) > 0 {
+            return Readiness::busy(None, "output not yet read from the terminal");
+        }
+        let Some((path, slave)) = &self.slave else {
+            return Readiness::unknown("the terminal's device is not known");
+        };
+        if unread_input(path) > 0 {
+            return Readiness::busy(None, "input not yet read by the program");
+        }
+        linux::check(self.master, *slave, self.leader)
+    }
+}
+
+/// Bytes waiting to be read on `fd` (`FIONREAD`; 0 when it cannot be asked).
+///
+/// A write to one side of a PTY is not in the other side's queue at once: the kernel hands
+/// it over from a work queue, which a loaded machine runs milliseconds later, and until
+/// then `FIONREAD` says 0 while the bytes are on their way. A terminal's `poll` runs that
+/// pending hand-over before it answers (Linux's line discipline does), so a zero-timeout
+/// poll comes first and the count then includes every byte already written.
+fn pending_bytes(fd: RawFd) -> libc::c_int {
+    let mut ask = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, zero timeout; a bad descriptor is reported in `revents`.
+    unsafe { libc::poll(&mut ask, 1, 0) };
+    let mut pending: libc::c_int = 0;
+    // SAFETY: FIONREAD writes one int through the pointer; a bad descriptor is an error.
+    let r = unsafe { libc::ioctl(fd, libc::FIONREAD, &mut pending) };
+    if r == 0 { pending } else { 0 }
+}
+
+/// Input written to the terminal that the program has not read: what the slave side holds
+/// for reading (whole lines only, in canonical mode, so a line being typed is not counted).
+/// The slave is opened for the question and closed at once, never kept: a slave held
+/// open would keep the master from seeing the program hang up.
+fn unread_input(slave: &std::path::Path) -> libc::c_int {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
+        .open(slave)
+    {
+        Ok(file) => pending_bytes(file.as_raw_fd()),
+        Err(_) => 0,
+    }
+}
+
+/// Whether thread `tid` of this process is running or runnable right now (where the
+/// kernel says; elsewhere, never). The session asks it of its PTY reader: between its
+/// `read` returning and the bytes being counted, output is in no queue a probe can see.
+pub(crate) fn own_thread_running(tid: i32) -> bool {
+    #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        linux::state_letter(&format!("/proc/self/task/{tid}")).as_deref() == Some("R")
+    }
+    #[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+    {
+        let _ = tid;
+        false
+    }
+}
+
+/// A process of the foreground group.
+#[derive(Clone, Debug)]
+#[cfg_attr(
+    not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))),
+    allow(dead_code)
+)]
+struct Process {
+    pid: i32,
+    name: String,
+    /// Its controlling terminal's device (`stat` field 7).
+    tty: u64,
+}
+
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod linux;
+
+#[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
+mod linux {
+    use std::os::fd::RawFd;
+
+    use super::Readiness;
+
+    pub(super) fn check(_: RawFd, _: u64, _: i32) -> Readiness {
+        Readiness::unknown("the kernel's view of a program is read from Linux's /proc, on x86-64 and arm64")
+    }
+}
