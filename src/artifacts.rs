@@ -135,7 +135,7 @@ pub(crate) fn write_report(
     let (cols, rows) = screen.size();
     let mut report = RunReport::new("test", test, cols, rows);
     report.verdict = Verdict::Failed;
-    let ms = |seconds: f64| (seconds * 1000.0).round().max(0.0) as u64;
+    let ms = crate::report::seconds_to_ms;
     if let Some(files) = session {
         report.steps = files
             .inputs

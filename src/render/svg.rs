@@ -314,9 +314,8 @@ pub fn row_pieces(
     snapshot: &Snapshot,
     (row, place): (u16, u16),
     colors: &[(Rgb, Rgb)],
-    options: &RenderOptions,
+    (m, options): (&Metrics, &RenderOptions),
 ) -> (String, String) {
-    let m = Metrics::of(options);
     let theme = &options.theme;
     // Runs of one background become one rectangle.
     let mut shapes = Shapes::default();
@@ -343,7 +342,7 @@ pub fn row_pieces(
         snapshot,
         (row, place),
         colors,
-        (&m, options),
+        (m, options),
     );
     shapes.finish(&mut text);
     (background, text)
@@ -354,15 +353,14 @@ pub fn row_pieces(
 pub fn overlays(
     snapshot: &Snapshot,
     colors: &[Vec<(Rgb, Rgb)>],
-    options: &RenderOptions,
+    (m, options): (&Metrics, &RenderOptions),
 ) -> Result<(String, String)> {
-    let m = Metrics::of(options);
     let mut below = String::new();
-    images(&mut below, snapshot, &m, colors, options, false)?;
+    images(&mut below, snapshot, m, colors, options, false)?;
     let mut above = String::new();
-    images(&mut above, snapshot, &m, colors, options, true)?;
+    images(&mut above, snapshot, m, colors, options, true)?;
     let mut cursor = Shapes::default();
-    cursor_mark(&mut cursor, &m, options, snapshot);
+    cursor_mark(&mut cursor, m, options, snapshot);
     cursor.finish(&mut above);
     Ok((below, above))
 }
@@ -372,15 +370,17 @@ pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgPart
     let (cols, rows) = snapshot.size();
     let (width, height) = image_size(cols, rows, options)?;
     let theme = &options.theme;
+    let m = Metrics::of(options);
     let colors: Vec<Vec<(Rgb, Rgb)>> = (0..rows).map(|row| row_colors(snapshot, row, options)).collect();
     let mut backgrounds = Vec::with_capacity(usize::from(rows));
     let mut text = Vec::with_capacity(usize::from(rows));
     for row in 0..rows {
-        let (background, row_text) = row_pieces(snapshot, (row, row), &colors[usize::from(row)], options);
+        let (background, row_text) =
+            row_pieces(snapshot, (row, row), &colors[usize::from(row)], (&m, options));
         backgrounds.push(background);
         text.push(row_text);
     }
-    let (below, above) = overlays(snapshot, &colors, options)?;
+    let (below, above) = overlays(snapshot, &colors, (&m, options))?;
     Ok(SvgParts {
         width,
         height,

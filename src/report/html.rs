@@ -109,7 +109,7 @@ pub(super) fn write(report: &RunReport, timeline: &Timeline, options: &RenderOpt
                 Some(&ids) => ids,
                 None => {
                     // Drawn at row 0; the viewer places it.
-                    let (b, t) = row_pieces(screen, (row, 0), row_colors, options);
+                    let (b, t) = row_pieces(screen, (row, 0), row_colors, (&metrics, options));
                     let ids = (pieces.id(b), pieces.id(t));
                     pieces.rows.insert(key, ids);
                     ids
@@ -118,7 +118,7 @@ pub(super) fn write(report: &RunReport, timeline: &Timeline, options: &RenderOpt
             backgrounds.push(b);
             texts.push(t);
         }
-        let (below, above) = overlays(screen, &colors, options)?;
+        let (below, above) = overlays(screen, &colors, (&metrics, options))?;
         frames.push(json!({
             "t": frame.at_ms,
             "s": size_id,

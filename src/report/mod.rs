@@ -136,7 +136,7 @@ impl Step {
             if let Some(why) = label.strip_prefix("→ ") {
                 if let (true, Some(step)) = (open, steps.last_mut()) {
                     step.took_ms = at_ms.saturating_sub(step.at_ms);
-                    step.ended_us = Some((time * 1e6).max(0.0) as u64);
+                    step.ended_us = Some(seconds_to_us(time));
                     match why.strip_prefix("failed: ") {
                         Some(error) => step.error = Some(error.to_string()),
                         None => step.waited = Some(why.to_string()),
@@ -152,8 +152,14 @@ impl Step {
     }
 }
 
-fn seconds_to_ms(seconds: f64) -> u64 {
+/// A recording's time (seconds) in whole milliseconds, as steps count.
+pub(crate) fn seconds_to_ms(seconds: f64) -> u64 {
     (seconds * 1000.0).round().max(0.0) as u64
+}
+
+/// A recording's time (seconds) in microseconds, to place output among steps.
+fn seconds_to_us(seconds: f64) -> u64 {
+    (seconds * 1e6).max(0.0) as u64
 }
 
 /// A run of cells marked on a screen: located by an assertion, or masked.
@@ -438,14 +444,14 @@ impl RunReport {
             recording.header.rows,
         );
         report.command = Some(command);
-        report.steps = Step::from_log(&session.operations());
+        let log = session.operations();
+        report.steps = Step::from_log(&log);
         report.verdict = match session.exit_status() {
             Some(_) => Verdict::Ended,
             None => Verdict::Running,
         };
         report.duration_ms = u64::try_from(session.uptime().as_millis()).unwrap_or(u64::MAX);
         report.exit = session.exit_status().map(|s| s.to_string());
-        let log = session.operations();
         if let Some(at) = report.steps.iter().rposition(|s| s.error.is_some()) {
             let error = report.steps[at].error.clone().unwrap_or_default();
             let wait = log.get(at).and_then(|l| match &l.operation {

@@ -82,7 +82,7 @@ impl Timeline {
         let mut pending = false;
         for event in &recording.events {
             let at_ms = super::seconds_to_ms(event.time);
-            let at_us = (event.time * 1e6).max(0.0) as u64;
+            let at_us = super::seconds_to_us(event.time);
             // Steps that returned before this event ended on the screen as it is now.
             while next < order.len() && report.steps[order[next]].end_us() < at_us {
                 if pending {

@@ -318,7 +318,9 @@ impl Session {
     /// failed test keeps and a report replays. Times count from the session's start, as
     /// the operation log's do.
     pub fn story_cast(&self) -> String {
-        self.shared.lock().story_files().cast
+        let state = self.shared.lock();
+        let (cols, rows) = state.terminal.size();
+        state.story.cast(&state.log, cols, rows)
     }
 
     /// How long the session has run.
