@@ -149,6 +149,13 @@ pub(super) fn parse_loop(
                     recorder.resync(state.terminal.redraw());
                     batch.clear();
                 }
+                // Handed to the recorder (a push onto its queue) before the screen is let
+                // go: whoever sees this screen and then ends the session finds it recorded.
+                if let Some(recorder) = recorder {
+                    for (arrived, chunk) in batch.drain(..) {
+                        recorder.output(arrived, chunk);
+                    }
+                }
                 state.note_screen();
                 let end = state.log.total();
                 state.story.note_output(end);
@@ -158,12 +165,6 @@ pub(super) fn parse_loop(
                 shared.note_parsed(size);
                 replies
             };
-            // Handed over outside the lock: readers and waiters never wait on it.
-            if let Some(recorder) = recorder {
-                for (arrived, chunk) in batch {
-                    recorder.output(arrived, chunk);
-                }
-            }
             shared.let_readers_in();
             if !replies.is_empty() && jobs.send(WriteJob::Bytes(replies, None)).is_err() {
                 break;
