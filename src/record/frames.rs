@@ -7,9 +7,9 @@
 //! pauses capped at `idle_limit` and divided by `speed`.
 //!
 //! Without a `to`, a recording of a full-screen program that left the alternate screen
-//! and showed nothing more of its own ends on its last screen before it left
-//! ([`alternate_screen_end`]): what is left after it is the emptied shell screen, which is
-//! not what a picture of vim or htop is for. `to` says otherwise.
+//! ends on its last screen before it left ([`alternate_screen_end`]): what is left after
+//! it is the shell's screen coming back, which is not what a picture of vim or htop is
+//! for. `to` says otherwise.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -151,19 +151,17 @@ impl CastFile {
 }
 
 /// When a recording that left the alternate screen should end by default: just before
-/// the event that left it, when after it the program drew nothing but the main screen's
-/// return (its output after that holds no printable text besides the shell's prompt
-/// line, at most one row). `None` when it never used the alternate screen, is still in
-/// it at the end, or printed on the main screen after it left (a program that shows a
-/// summary on exit, which is worth ending on).
+/// the event that left it (the last time it left, when it was not in it again at the
+/// end). `None` when it never used the alternate screen or is still in it at the end.
+/// What the main screen shows after — the shell's screen coming back, a program's exit
+/// message — is not the program; `to` reaches it.
 pub fn alternate_screen_end<'r>(
     header: &Header,
     events: impl Iterator<Item = Result<Cow<'r, Event>>>,
 ) -> Result<Option<f64>> {
     let mut terminal = Terminal::new(header.cols, header.rows)?;
-    // The time of the last event seen in the alternate screen, and the main screen's
-    // text when it was left.
-    let mut left: Option<(f64, String)> = None;
+    // The time of the last event seen in the alternate screen, once the program left it.
+    let mut left: Option<f64> = None;
     let mut previous_time = 0.0;
     let mut was_alternate = false;
     for event in events {
@@ -174,23 +172,14 @@ pub fn alternate_screen_end<'r>(
         event.draw(&mut terminal)?;
         let alternate = terminal.alternate_screen();
         if was_alternate && !alternate {
-            left = Some((previous_time, terminal.snapshot().text()));
+            left = Some(previous_time);
         } else if alternate {
             left = None;
         }
         was_alternate = alternate;
         previous_time = event.time;
     }
-    let Some((before, main_then)) = left else {
-        return Ok(None);
-    };
-    // What the main screen gained after the program left: at most a prompt's row.
-    let now = terminal.snapshot().text();
-    let gained = now
-        .lines()
-        .filter(|row| !row.trim().is_empty() && !main_then.lines().any(|old| old == *row))
-        .count();
-    Ok((gained <= 1).then_some(before))
+    Ok(left)
 }
 
 /// Where a cut is, in the recording's seconds, given its markers.

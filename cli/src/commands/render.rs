@@ -45,8 +45,8 @@ pub(super) struct RenderRecordingArgs {
     #[arg(long, value_name = "SECS|MARKER")]
     from: Option<String>,
     /// End at this time in seconds, or at the first marker with this label (default: the
-    /// end, or for a program that left the alternate screen and printed nothing after,
-    /// its last screen before it left).
+    /// end, or for a program that left the alternate screen, its last screen before it
+    /// left).
     #[arg(long, value_name = "SECS|MARKER")]
     to: Option<String>,
     /// GIF colours: a palette per frame (exact for terminal text) or one for all frames.
