@@ -155,20 +155,21 @@ pub(crate) fn write_report(
         }
     }
     let mut explanation = Explanation::of_error(error);
-    let (label, took) = match error {
-        crate::Error::Timeout(wait) | crate::Error::ExitedWhileWaiting(wait) => (
+    let (label, took, caller) = match (error.wait_error(), error) {
+        (Some(wait), _) => (
             format!("wait for {}", wait.condition),
             ms(wait.elapsed.as_secs_f64()),
+            wait.caller,
         ),
-        crate::Error::Assertion(assertion) => (format!("assert {}", assertion.expected), 0),
-        _ => ("the check".to_string(), 0),
+        (None, crate::Error::Assertion(assertion)) => (
+            format!("assert {}", assertion.expected),
+            0,
+            Some(assertion.caller),
+        ),
+        _ => ("the check".to_string(), 0, None),
     };
     let mut failed = Step::new(label, report.duration_ms.saturating_sub(took), took);
-    if let Some(caller) = match error {
-        crate::Error::Timeout(wait) | crate::Error::ExitedWhileWaiting(wait) => wait.caller,
-        crate::Error::Assertion(assertion) => Some(assertion.caller),
-        _ => None,
-    } {
+    if let Some(caller) = caller {
         failed.source = Some(format!("{}:{}", caller.file(), caller.line()));
     }
     failed.error = Some(explanation.message.clone());
@@ -189,20 +190,6 @@ pub(crate) fn write_report(
         ],
     );
     let _ = report.write(dir);
-}
-
-/// `DIR (a, b, c)`: the folder and the files in it, for a report's `saved:` line.
-pub(crate) fn listing(dir: &std::path::Path) -> String {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    format!("{} ({})", dir.display(), names.join(", "))
 }
 
 /// Writes `screen.txt`, `screen.ansi`, `screen.png` (with the `render` feature) and

@@ -8,8 +8,7 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use crate::process::ExitStatus;
-use crate::wait::WaitError;
+use crate::process::{ExitStatus, NotFound};
 
 /// Everything that can go wrong while driving a program.
 ///
@@ -49,6 +48,8 @@ pub enum Error {
         spec: String,
         /// Known names close to it.
         suggestions: Vec<String>,
+        /// Every key name the grammar knows ([`KEY_NAMES`](crate::keys::KEY_NAMES)).
+        names: &'static [&'static str],
     },
     /// A key spec that parses but has no encoding (such as Ctrl with a digit 9).
     InvalidKey {
@@ -118,14 +119,16 @@ pub enum Error {
         what: &'static str,
         /// The value given, in milliseconds.
         ms: u64,
+        /// The most it may be, in milliseconds.
+        most_ms: u64,
     },
     /// An assertion on a [`Locator`](crate::locate::Locator) failed; the report shows the
     /// screen with the located cells marked.
-    Assertion(Box<crate::locate::AssertionError>),
+    Assertion(Box<AssertionError>),
     /// A wait's condition did not hold in time.
-    Timeout(Box<WaitError>),
+    Timeout(WaitReport),
     /// The program exited while a wait's condition had not yet held, so it never will.
-    ExitedWhileWaiting(Box<WaitError>),
+    ExitedWhileWaiting(WaitReport),
     /// The terminal parser failed on the program's output; the screen is frozen as it was.
     TerminalFault {
         /// The parser's panic message.
@@ -251,7 +254,11 @@ impl fmt::Display for Error {
             ),
             Error::ProgramNotFound { program, searched } => write!(
                 f,
-                "program `{program}` not found: searched {searched}; check the name or give its full path"
+                "{}",
+                NotFound {
+                    program: program.clone(),
+                    searched: searched.clone()
+                }
             ),
             Error::CwdNotDirectory { path } => write!(
                 f,
@@ -261,7 +268,11 @@ impl fmt::Display for Error {
             Error::Spawn { program, message } => {
                 write!(f, "could not start `{program}`: {message}")
             }
-            Error::UnknownKey { spec, suggestions } => {
+            Error::UnknownKey {
+                spec,
+                suggestions,
+                names,
+            } => {
                 write!(f, "unknown key `{spec}`: ")?;
                 if !suggestions.is_empty() {
                     write!(f, "did you mean {}? ", suggestions.join(", "))?;
@@ -269,7 +280,7 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "valid names: {}, with C-/M-/S- modifiers, or one character (literal text is sent as text, not keys)",
-                    crate::keys::KEY_NAMES.join(" ")
+                    names.join(" ")
                 )
             }
             Error::InvalidKey { spec, reason } => write!(f, "invalid key `{spec}`: {reason}"),
@@ -305,10 +316,10 @@ impl fmt::Display for Error {
                 at(*caller)
             ),
             Error::Cancelled { action } => write!(f, "{action} was cancelled before it finished"),
-            Error::DurationTooLong { what, ms } => write!(
+            Error::DurationTooLong { what, ms, most_ms } => write!(
                 f,
-                "{what} {ms} is too long: the most is {} ms (24 hours); wait in several steps for longer",
-                crate::operation::MAX_DURATION_MS
+                "{what} {ms} is too long: the most is {most_ms} ms ({} hours); wait in several steps for longer",
+                most_ms / 3_600_000
             ),
             Error::Timeout(report) | Error::ExitedWhileWaiting(report) => write!(f, "{report}"),
             Error::TerminalFault { message } => write!(
@@ -360,6 +371,70 @@ impl std::error::Error for Error {
         }
     }
 }
+
+impl From<NotFound> for Error {
+    fn from(missing: NotFound) -> Error {
+        Error::ProgramNotFound {
+            program: missing.program,
+            searched: missing.searched,
+        }
+    }
+}
+
+/// A failed assertion on a [`Locator`](crate::locate::Locator): where, what was expected, what was found, and the
+/// screen with the located cells marked.
+#[derive(Debug)]
+pub struct AssertionError {
+    /// The assertion's caller.
+    pub caller: &'static std::panic::Location<'static>,
+    /// What was expected, in words.
+    pub expected: String,
+    /// What was found instead.
+    pub found: String,
+    /// The screen, located cells marked with `^`.
+    pub screen: String,
+    /// The located cells: row, first column and the column after the last.
+    pub cells: Vec<(u16, u16, u16)>,
+    /// Where the screen was saved (in a test; see the failure artefacts of waits).
+    pub artifacts: Option<std::path::PathBuf>,
+}
+
+impl fmt::Display for AssertionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{}:{}: expected {}, found {}",
+            self.caller.file(),
+            self.caller.line(),
+            self.expected,
+            self.found
+        )?;
+        f.write_str(self.screen.trim_end())?;
+        if let Some(dir) = &self.artifacts {
+            write!(f, "\nsaved: {}", listing(dir))?;
+        }
+        Ok(())
+    }
+}
+
+/// `DIR (a, b, c)`: the folder and the files in it, for a report's `saved:` line.
+pub(crate) fn listing(dir: &std::path::Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    format!("{} ({})", dir.display(), names.join(", "))
+}
+
+/// A failed wait's report, boxed so the error type names nothing above it: a
+/// [`WaitError`](crate::wait::WaitError) (the condition, the screen it last saw, the closest
+/// line), read with [`Error::wait_error`].
+pub type WaitReport = Box<dyn std::error::Error + Send + Sync>;
 
 /// Shorthand for results in this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -12,6 +12,7 @@ use std::ops::Range;
 use std::panic::Location;
 
 use crate::color::Color;
+pub use crate::error::AssertionError;
 use crate::error::{Error, Result};
 use crate::snapshot::{Snapshot, Style, compile};
 use crate::style::UnderlineStyle;
@@ -503,41 +504,5 @@ impl Miss {
             expected: expected.into(),
             found: found.into(),
         }
-    }
-}
-
-/// A failed assertion on a [`Locator`]: where, what was expected, what was found, and the
-/// screen with the located cells marked.
-#[derive(Debug)]
-pub struct AssertionError {
-    /// The assertion's caller.
-    pub caller: &'static Location<'static>,
-    /// What was expected, in words.
-    pub expected: String,
-    /// What was found instead.
-    pub found: String,
-    /// The screen, located cells marked with `^`.
-    pub screen: String,
-    /// The located cells: row, first column and the column after the last.
-    pub cells: Vec<(u16, u16, u16)>,
-    /// Where the screen was saved (in a test; see the failure artefacts of waits).
-    pub artifacts: Option<std::path::PathBuf>,
-}
-
-impl fmt::Display for AssertionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{}:{}: expected {}, found {}",
-            self.caller.file(),
-            self.caller.line(),
-            self.expected,
-            self.found
-        )?;
-        f.write_str(self.screen.trim_end())?;
-        if let Some(dir) = &self.artifacts {
-            write!(f, "\nsaved: {}", crate::artifacts::listing(dir))?;
-        }
-        Ok(())
     }
 }

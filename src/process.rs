@@ -9,6 +9,9 @@
 //! [`find_program`] finds a program as `execvp` would, for the engine and for a server
 //! that must check what it is about to run.
 //!
+//! This module is the floor of the library with `color`: it names no other module, and
+//! the error type takes [`ExitStatus`] and [`NotFound`] from it.
+//!
 //! [`end_session`] and [`session_alive`] are public for servers that must end a program
 //! when they themselves die (the command line's watchdog) and for tests that check nothing
 //! was left behind.
@@ -19,8 +22,6 @@ use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-use crate::error::{Error, Result};
 
 /// How a program ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -234,12 +235,33 @@ fn is_executable(path: &Path) -> bool {
         .unwrap_or(false)
 }
 
+/// A program [`find_program`] did not find: the name as given and where it looked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotFound {
+    /// The program as given.
+    pub program: String,
+    /// Where it was looked for (`PATH=…`, or the path and why it is not a program).
+    pub searched: String,
+}
+
+impl fmt::Display for NotFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "program `{}` not found: searched {}; check the name or give its full path",
+            self.program, self.searched
+        )
+    }
+}
+
+impl std::error::Error for NotFound {}
+
 /// Finds `program` the way `execvp` would — a name with a `/` relative to `cwd`, any
 /// other name in the directories of `path_var` — so a missing one gets a clear error
 /// naming where it looked.
-pub fn find_program(program: &OsStr, path_var: Option<&OsStr>, cwd: &Path) -> Result<PathBuf> {
+pub fn find_program(program: &OsStr, path_var: Option<&OsStr>, cwd: &Path) -> Result<PathBuf, NotFound> {
     let name = Path::new(program);
-    let not_found = |searched: String| Error::ProgramNotFound {
+    let not_found = |searched: String| NotFound {
         program: program.to_string_lossy().into_owned(),
         searched,
     };

@@ -14,19 +14,10 @@ use std::path::{Path, PathBuf};
 /// chapter of the guide).
 const KNOT: &[&str] = &[
     "artifacts",
-    "error",
-    "files",
-    "keys",
     "locate",
     "operation",
-    "process",
-    "pty",
-    "record",
-    "render",
     "report",
     "session",
-    "snapshot",
-    "terminal",
     "wait",
 ];
 

@@ -106,6 +106,7 @@ pub(super) fn unknown_key(spec: &str, name: &str) -> Error {
         return Error::UnknownKey {
             spec: spec.to_string(),
             suggestions: vec![ours],
+            names: super::KEY_NAMES,
         };
     }
     let lower = name.to_ascii_lowercase();
@@ -124,6 +125,7 @@ pub(super) fn unknown_key(spec: &str, name: &str) -> Error {
     Error::UnknownKey {
         spec: spec.to_string(),
         suggestions,
+        names: super::KEY_NAMES,
     }
 }
 

@@ -51,7 +51,11 @@ pub const MAX_DURATION_MS: u64 = 24 * 60 * 60 * 1000;
 /// `ms` as a duration, or the error naming `what` when it is over [`MAX_DURATION_MS`].
 pub(crate) fn checked_duration(what: &'static str, ms: u64) -> Result<Duration> {
     if ms > MAX_DURATION_MS {
-        return Err(crate::Error::DurationTooLong { what, ms });
+        return Err(crate::Error::DurationTooLong {
+            what,
+            ms,
+            most_ms: MAX_DURATION_MS,
+        });
     }
     Ok(Duration::from_millis(ms))
 }

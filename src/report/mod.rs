@@ -231,36 +231,33 @@ impl Explanation {
             details,
             ..Explanation::default()
         };
-        match error {
-            Error::Timeout(report) | Error::ExitedWhileWaiting(report) => {
-                explanation.expected = Some(report.condition.clone());
-                explanation.closest = report
-                    .closest
-                    .as_ref()
-                    .filter(|_| report.has_pattern)
-                    .map(|(row, text)| format!("row {row}: {text:?}"));
-                explanation.unanswered = report
-                    .unanswered
-                    .iter()
-                    .map(|q| format!("{} ({})", q.query, q.note))
-                    .collect();
-                explanation.screen = Some(report.screen.text());
-            }
-            Error::Assertion(assertion) => {
-                explanation.expected = Some(assertion.expected.clone());
-                explanation.found = Some(assertion.found.clone());
-                explanation.marks = assertion
-                    .cells
-                    .iter()
-                    .map(|&(row, col, end)| CellMark {
-                        row,
-                        col,
-                        width: end.saturating_sub(col).max(1),
-                        kind: "located",
-                    })
-                    .collect();
-            }
-            _ => {}
+        if let Some(report) = error.wait_error() {
+            explanation.expected = Some(report.condition.clone());
+            explanation.closest = report
+                .closest
+                .as_ref()
+                .filter(|_| report.has_pattern)
+                .map(|(row, text)| format!("row {row}: {text:?}"));
+            explanation.unanswered = report
+                .unanswered
+                .iter()
+                .map(|q| format!("{} ({})", q.query, q.note))
+                .collect();
+            explanation.screen = Some(report.screen.text());
+        }
+        if let Error::Assertion(assertion) = error {
+            explanation.expected = Some(assertion.expected.clone());
+            explanation.found = Some(assertion.found.clone());
+            explanation.marks = assertion
+                .cells
+                .iter()
+                .map(|&(row, col, end)| CellMark {
+                    row,
+                    col,
+                    width: end.saturating_sub(col).max(1),
+                    kind: "located",
+                })
+                .collect();
         }
         explanation
     }

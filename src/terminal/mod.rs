@@ -20,6 +20,7 @@
 //! assert_eq!(term.take_replies(), b"\x1b[2;1R");
 //! ```
 
+mod capture;
 mod clusters;
 mod gaps;
 pub(crate) mod graphics;
@@ -30,7 +31,6 @@ pub mod signals;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-pub(crate) use clusters::Clusters;
 pub use graphics::{Image, ImageProtocol, MAX_IMAGE_MEMORY, MAX_IMAGE_PIXELS};
 pub use respond::{CellSize, QueryRecord, escape_bytes};
 pub use signals::{LastCommand, Link, Signals};
@@ -290,7 +290,7 @@ impl Terminal {
 
     fn live_snapshot(&self) -> Snapshot {
         let screen = self.parser.screen();
-        Snapshot::from_screen(
+        capture::snapshot_of(
             screen,
             &self.parser.callbacks().title,
             self.input_modes(),

@@ -17,6 +17,7 @@ use std::collections::VecDeque;
 
 use super::sequence::{Csi, EmulatedModes, StrKind};
 use crate::color::Theme;
+pub use crate::snapshot::CellSize;
 
 /// The most recent queries kept per session.
 const TRANSCRIPT_LEN: usize = 256;
@@ -30,26 +31,6 @@ pub struct QueryRecord {
     pub reply: Option<String>,
     /// What the query is, or why it was not answered.
     pub note: &'static str,
-}
-
-/// Pixel size of one character cell, reported for `CSI 14 t` / `CSI 16 t` queries and
-/// used by the renderer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CellSize {
-    /// Width in pixels.
-    pub width: u16,
-    /// Height in pixels.
-    pub height: u16,
-}
-
-impl Default for CellSize {
-    /// The cell of the bundled monospace font at the default 16 px size.
-    fn default() -> Self {
-        CellSize {
-            width: 10,
-            height: 19,
-        }
-    }
 }
 
 pub(crate) struct Responder {

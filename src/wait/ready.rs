@@ -96,7 +96,7 @@ pub(super) fn wait_ready(
         };
         let scan = OutputScan::new(baseline.output_offset);
         let mut error = failure(&mut state, condition, &attempt, exited, &scan, false);
-        if let (Some(last), Error::Timeout(report) | Error::ExitedWhileWaiting(report)) = (last, &mut error) {
+        if let (Some(last), Some(report)) = (last, error.wait_error_mut()) {
             report.notes.push(format!("{STILL_TRUE}{last}"));
         }
         error

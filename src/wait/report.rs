@@ -46,6 +46,27 @@ pub struct WaitError {
     pub artifacts: Option<std::path::PathBuf>,
 }
 
+impl std::error::Error for WaitError {}
+
+impl Error {
+    /// The report of a wait that failed ([`Error::Timeout`], [`Error::ExitedWhileWaiting`]):
+    /// its condition, the screen it last saw, the closest line; `None` for other errors.
+    pub fn wait_error(&self) -> Option<&WaitError> {
+        match self {
+            Error::Timeout(report) | Error::ExitedWhileWaiting(report) => report.downcast_ref(),
+            _ => None,
+        }
+    }
+
+    /// [`wait_error`](Self::wait_error), to add to.
+    pub(crate) fn wait_error_mut(&mut self) -> Option<&mut WaitError> {
+        match self {
+            Error::Timeout(report) | Error::ExitedWhileWaiting(report) => report.downcast_mut(),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for WaitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = self.elapsed.as_secs_f64();
@@ -92,7 +113,7 @@ impl fmt::Display for WaitError {
             (None, false) => {}
         }
         if let Some(dir) = &self.artifacts {
-            writeln!(f, "saved: {}", crate::artifacts::listing(dir))?;
+            writeln!(f, "saved: {}", crate::error::listing(dir))?;
         }
         if self.unanswered.is_empty() {
             write!(f, "unanswered terminal queries: none")
@@ -226,7 +247,7 @@ pub(super) fn failure(
         Error::Timeout(Box::new(report))
     };
     #[cfg(feature = "render")]
-    if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = &error
+    if let Some(report) = error.wait_error()
         && let Some(dir) = &report.artifacts
     {
         crate::artifacts::write_report(dir, &error, &report.screen, session.as_ref());

@@ -220,7 +220,7 @@ impl Runner<'_> {
 /// "the last value").
 fn summary(error: &Error) -> String {
     let line = first_line(&error.to_string());
-    if let Error::Timeout(report) | Error::ExitedWhileWaiting(report) = error
+    if let Some(report) = error.wait_error()
         && let Some((row, text)) = &report.closest
     {
         return format!("{line}; closest line: row {row}: {text:?}");

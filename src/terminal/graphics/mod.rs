@@ -26,9 +26,10 @@ mod tiff;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use super::respond::{CellSize, Responder};
+use super::respond::Responder;
+use crate::snapshot::CellSize;
+pub(crate) use crate::snapshot::Picture;
+pub use crate::snapshot::{Image, ImageProtocol};
 
 /// The most pixels one image may have (4096 × 4096): a bigger one is refused.
 pub const MAX_IMAGE_PIXELS: usize = 4096 * 4096;
@@ -58,25 +59,7 @@ fn marker_char(index: usize) -> char {
     char::from_u32(MARKERS.start() + index as u32).unwrap_or(' ')
 }
 
-/// Decoded pixels: RGBA, 8 bits a channel, not premultiplied, row by row.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Picture {
-    pub(crate) width: u32,
-    pub(crate) height: u32,
-    pub(crate) rgba: Vec<u8>,
-}
-
-impl std::fmt::Debug for Picture {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Picture({}x{})", self.width, self.height)
-    }
-}
-
 impl Picture {
-    pub(crate) fn new(width: u32, height: u32, rgba: Vec<u8>) -> Picture {
-        Picture { width, height, rgba }
-    }
-
     /// A picture from 8-bit RGB (3 channels) or RGBA (4) samples, of which `data` holds
     /// at least `width * height * channels`.
     fn from_samples(width: u32, height: u32, channels: usize, mut data: Vec<u8>) -> Picture {
@@ -154,61 +137,6 @@ pub(crate) fn decode_png(bytes: &[u8]) -> Result<Picture, String> {
 #[cfg(not(feature = "render"))]
 pub(crate) fn decode_png(_: &[u8]) -> Result<Picture, String> {
     Err("PNG images need tuipilot's `render` feature".to_string())
-}
-
-/// Which protocol drew an image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ImageProtocol {
-    /// Sixel (`DCS q`).
-    Sixel,
-    /// The kitty graphics protocol (`APC G`).
-    Kitty,
-    /// iTerm2 inline images (`OSC 1337 ; File=…;inline=1`).
-    Iterm2,
-}
-
-/// An image on the screen where the program placed it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
-    /// The protocol that drew it.
-    pub protocol: ImageProtocol,
-    /// Its id: the kitty image id, or a number counting the images of the other protocols.
-    pub id: u32,
-    /// The screen row of its top edge (negative when its top has scrolled off).
-    pub row: i32,
-    /// The screen column of its left edge.
-    pub col: u16,
-    /// Cells it covers across.
-    pub cols: u16,
-    /// Cells it covers down.
-    pub rows: u16,
-    /// The picture's width in pixels.
-    pub width: u32,
-    /// The picture's height in pixels.
-    pub height: u32,
-    /// The size it is drawn at, in the terminal's pixels, and that cell size (a renderer
-    /// with other cells scales it by theirs).
-    pub(crate) display: (u32, u32),
-    pub(crate) cell: CellSize,
-    /// Whether it stays above text written over it (kitty, z ≥ 0) or cells with text
-    /// hide their part of it (sixel, iTerm2, kitty below text).
-    pub(crate) above_text: bool,
-    /// `(screen row, image cell row)` for each screen row that shows part of it.
-    pub(crate) strips: Vec<(u16, u16)>,
-    pub(crate) picture: Arc<Picture>,
-}
-
-impl Image {
-    /// The decoded picture: `(width, height, RGBA bytes)`, not premultiplied.
-    pub fn pixels(&self) -> (u32, u32, &[u8]) {
-        (self.picture.width, self.picture.height, &self.picture.rgba)
-    }
-
-    /// The screen rows showing it, each with the cell row of the image it shows.
-    pub fn visible_rows(&self) -> &[(u16, u16)] {
-        &self.strips
-    }
 }
 
 /// Where the cursor goes once an image is placed.

@@ -14,9 +14,23 @@ use crate::error::Result;
 use crate::keys::InputModes;
 use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
-use crate::terminal::Image;
+
+mod image;
+
+pub(crate) use image::Picture;
+pub use image::{CellSize, Image, ImageProtocol};
 
 impl Cell {
+    /// A cell showing `text` (a grapheme; empty for a blank) in `style`.
+    pub(crate) fn new(text: &str, style: Style, wide: bool, wide_continuation: bool) -> Cell {
+        Cell {
+            text: CellText::new(text),
+            style,
+            wide,
+            wide_continuation,
+        }
+    }
+
     /// The grapheme in the cell (a character plus any combining marks); empty if blank.
     pub fn text(&self) -> &str {
         self.text.as_str()
@@ -158,60 +172,19 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    pub(crate) fn from_screen(
-        screen: &vt100::Screen,
+    /// A snapshot of `cells` (`rows` rows of `cols`, row by row), its text rows built from
+    /// them the one way every face reads them.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn from_cells(
+        cols: u16,
+        rows: u16,
+        cells: Vec<Cell>,
+        cursor: Cursor,
         title: &str,
+        alternate_screen: bool,
         input: InputModes,
-        clusters: &crate::terminal::Clusters,
         images: Vec<Image>,
     ) -> Snapshot {
-        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
-        let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
-        for row in 0..rows {
-            for col in 0..cols {
-                let cell = match screen.cell(row, col) {
-                    Some(c) => {
-                        let (text, extra) = clusters.decode_cell(c.contents());
-                        Cell {
-                            text: CellText::new(&text),
-                            style: Style {
-                                fg: c.fgcolor().into(),
-                                bg: c.bgcolor().into(),
-                                bold: c.bold(),
-                                dim: c.dim(),
-                                italic: c.italic(),
-                                underline: c.underline(),
-                                inverse: c.inverse(),
-                                underline_style: match (c.underline(), extra.underline_style) {
-                                    (false, _) => UnderlineStyle::None,
-                                    (true, UnderlineStyle::None) => UnderlineStyle::Single,
-                                    (true, style) => style,
-                                },
-                                underline_color: extra.underline_color,
-                                strikethrough: extra.strikethrough,
-                                hidden: extra.hidden,
-                                blink: extra.blink,
-                                overline: extra.overline,
-                            },
-                            wide: c.is_wide(),
-                            wide_continuation: c.is_wide_continuation(),
-                        }
-                    }
-                    None => Cell::default(),
-                };
-                cells.push(cell);
-            }
-        }
-        let (crow, ccol) = screen.cursor_position();
-        let (shape, blinking) = match screen.cursor_style() {
-            vt100::CursorStyle::Default => (CursorShape::Block, true),
-            vt100::CursorStyle::BlinkBlock => (CursorShape::Block, true),
-            vt100::CursorStyle::SteadyBlock => (CursorShape::Block, false),
-            vt100::CursorStyle::BlinkUnderline => (CursorShape::Underline, true),
-            vt100::CursorStyle::SteadyUnderline => (CursorShape::Underline, false),
-            vt100::CursorStyle::BlinkVerticalBar => (CursorShape::Bar, true),
-            vt100::CursorStyle::SteadyVerticalBar => (CursorShape::Bar, false),
-        };
         let lines = (0..usize::from(rows))
             .map(|r| row_text(&cells[r * usize::from(cols)..(r + 1) * usize::from(cols)]).0)
             .collect();
@@ -220,15 +193,9 @@ impl Snapshot {
             rows,
             cells,
             lines,
-            cursor: Cursor {
-                row: crow.min(rows - 1),
-                col: ccol.min(cols - 1),
-                visible: !screen.hide_cursor(),
-                shape,
-                blinking,
-            },
+            cursor,
             title: title.to_string(),
-            alternate_screen: screen.alternate_screen(),
+            alternate_screen,
             input,
             exit: None,
             images,
