@@ -12,14 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// The modules still in one circle of imports, to be untangled (see the architecture
 /// chapter of the guide).
-const KNOT: &[&str] = &[
-    "artifacts",
-    "locate",
-    "operation",
-    "report",
-    "session",
-    "wait",
-];
+const KNOT: &[&str] = &["artifacts", "locate", "operation", "report", "session", "wait"];
 
 /// The text of `source` without comments, string contents and `#[cfg(test)]` items.
 fn code_of(source: &str) -> String {

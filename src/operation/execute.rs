@@ -469,7 +469,7 @@ impl Session {
     fn wait_why(
         &self,
         wait: &CheckedWait,
-        baseline: crate::wait::Baseline,
+        baseline: crate::session::Baseline,
         timeout: Duration,
         cancel: Option<&Cancel>,
     ) -> Result<(Snapshot, String)> {

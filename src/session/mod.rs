@@ -29,6 +29,7 @@ mod pipeline;
 mod shared;
 mod shell_integration;
 mod story;
+mod waiting;
 mod waits;
 
 use std::ffi::{OsStr, OsString};
@@ -50,6 +51,7 @@ use shared::InputTurns;
 pub(crate) use shared::{Shared, State};
 
 use pipeline::WriteJob;
+pub(crate) use waiting::Baseline;
 
 use crate::error::{Error, Result};
 use crate::keys::mouse::MouseAction;
@@ -58,7 +60,6 @@ use crate::process::{self, ExitStatus};
 use crate::record::Recorder;
 use crate::snapshot::Snapshot;
 use crate::terminal::QueryRecord;
-use crate::wait::Baseline;
 
 /// The wait timeout when neither the builder nor `TUIPILOT_TIMEOUT_MS` sets one.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);

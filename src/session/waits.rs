@@ -1,6 +1,6 @@
 //! The session's waits: every public wait (with its `_timeout` twin), the cancellable
 //! forms the executor uses, and the baselines they start from. All of them end in the
-//! one waiting loop, [`crate::wait::wait_until`]; public ones record their caller's line.
+//! one waiting loop (`waiting::wait_until`); public ones record their caller's line.
 
 use std::panic::Location;
 use std::sync::Arc;
@@ -8,11 +8,12 @@ use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::Duration;
 
+use super::waiting::{Baseline, Satisfied, wait_until};
 use super::{Cancel, Input, Mark, Session, WaitStart};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
-use crate::wait::{Baseline, Condition, Satisfied, wait_until};
+use crate::wait::Condition;
 
 impl Session {
     /// A handle that cancels an [`apply_cancellable`](Self::apply_cancellable) of this
@@ -211,7 +212,7 @@ impl Session {
     /// (see [`readiness`](crate::readiness)): `ready: vim (pid 4711) reading the
     /// terminal`, `busy: sleep (pid 88) sleeping on a timer (clock_nanosleep)`.
     pub fn readiness(&self) -> crate::Readiness {
-        crate::wait::readiness(&self.shared)
+        super::waiting::readiness(&self.shared)
     }
 
     /// Waits until the program has finished reacting and waits for input

@@ -1,42 +1,32 @@
-//! Wait conditions and the one waiting loop.
-//!
-//! Every wait sleeps on the session's condition variable, which the reader thread
-//! signals after each chunk of output is parsed (and the exit watcher after the program
-//! ends); the condition is re-checked on each wake-up. Nothing polls on a timer: the only
-//! timed sleeps are the deadline itself and, for `Stable`, the end of the quiet period.
+//! What a wait waits for, and what a failed wait reports: the vocabulary of waiting, as
+//! data. The waiting itself belongs to the session, whose state it reads
+//! (`session::waiting`); this module names nothing of sessions, so every layer above the
+//! screen — locators, operations, reports — can speak of conditions and failures.
 //!
 //! A wait that fails returns a [`WaitError`] whose `Display` shows the condition, the
 //! elapsed time, the screen as it last was, the line closest to what was wanted, and the
-//! terminal queries the program sent that went unanswered (`report`). The readiness wait
-//! (`ready`) and the completion of a matched frame (`frames`) have files of their own.
+//! terminal queries the program sent that went unanswered (`report`). The readiness
+//! wait's constants (`ready`) and the rule for whole frames (`frames`) have files of their
+//! own.
 
-use std::cell::RefCell;
 use std::fmt;
-use std::io::Write;
-use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use regex::Regex;
 
-use crate::error::{Error, Result};
-use crate::process::ExitStatus;
-use crate::session::OutputRing;
-use crate::session::{Shared, State};
+use crate::error::Result;
 use crate::snapshot::{Snapshot, compile};
 
 mod frames;
 mod ready;
 pub(crate) mod report;
 
+pub(crate) use frames::reads_the_screen;
 pub use frames::{FRAME_LIMIT, FRAME_QUIET};
-use frames::{reads_the_screen, until_frame_complete};
-pub(crate) use ready::readiness;
-use ready::wait_ready;
+pub(crate) use ready::STILL_TRUE;
 pub use ready::{READY_FALLBACK_QUIET, still_true};
 pub use report::WaitError;
-use report::{Attempt, failure};
 
 /// A test on a snapshot, for [`Condition::Predicate`].
 pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;
@@ -181,280 +171,5 @@ impl fmt::Display for Condition {
 impl fmt::Debug for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Condition({self})")
-    }
-}
-
-/// Where a wait starts from: taken before input is written, so a fast reply cannot be
-/// missed and an unchanged screen is not mistaken for the reply.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Baseline {
-    pub fingerprint: u64,
-    pub output_offset: u64,
-    /// Commands finished (OSC 133;D) and bells rung before the baseline.
-    pub commands: u64,
-    pub bells: u64,
-    /// A `Text` or `Line` condition holds only after the screen has changed, or the
-    /// program has printed something, since the baseline.
-    pub require_change: bool,
-}
-
-impl Baseline {
-    pub(crate) fn now(state: &State, require_change: bool) -> Baseline {
-        Baseline {
-            fingerprint: state.screen_fingerprint,
-            output_offset: state.log.total(),
-            commands: state.terminal.signals().commands_finished,
-            bells: state.terminal.bells(),
-            require_change,
-        }
-    }
-}
-
-/// What a satisfied wait returns.
-pub(crate) enum Satisfied {
-    /// The screen when the condition held, and why it held, in words.
-    Screen(Snapshot, String),
-    Exit(ExitStatus),
-}
-
-/// Follows the output stream for an `Output` condition: strips escape sequences from new
-/// bytes as they arrive (keeping parser state across chunks) and searches the text.
-struct OutputScan {
-    next: u64,
-    stripper: strip_ansi_escapes::Writer<SharedBuf>,
-    text: Rc<RefCell<Vec<u8>>>,
-    searched: usize,
-}
-
-/// Matches are found when they lie within this many bytes of newly arrived text.
-const OUTPUT_WINDOW: usize = 64 * 1024;
-/// Stripped text kept per scan.
-const OUTPUT_KEEP: usize = 1 << 20;
-
-#[derive(Clone)]
-struct SharedBuf(Rc<RefCell<Vec<u8>>>);
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl OutputScan {
-    fn new(from: u64) -> OutputScan {
-        let text = Rc::new(RefCell::new(Vec::new()));
-        OutputScan {
-            next: from,
-            stripper: strip_ansi_escapes::Writer::new(SharedBuf(text.clone())),
-            text,
-            searched: 0,
-        }
-    }
-
-    fn update(&mut self, log: &OutputRing) {
-        if log.total() <= self.next {
-            return;
-        }
-        let (_, bytes) = log.since(self.next);
-        self.next = log.total();
-        // Writing into memory cannot fail.
-        let _ = self.stripper.write_all(&bytes);
-        let _ = self.stripper.flush();
-        let mut text = self.text.borrow_mut();
-        if text.len() > 2 * OUTPUT_KEEP {
-            let cut = text.len() - OUTPUT_KEEP;
-            text.drain(..cut);
-            self.searched = self.searched.saturating_sub(cut);
-        }
-    }
-
-    fn is_match(&mut self, re: &Regex) -> bool {
-        let text = self.text.borrow();
-        let from = self.searched.saturating_sub(OUTPUT_WINDOW);
-        self.searched = text.len();
-        re.is_match(&String::from_utf8_lossy(&text[from..]))
-    }
-
-    fn tail(&self, lines: usize) -> String {
-        let text = self.text.borrow();
-        let text = String::from_utf8_lossy(&text);
-        let all: Vec<&str> = text.lines().collect();
-        all[all.len().saturating_sub(lines)..].join("\n")
-    }
-}
-
-/// Far enough to be "never" for a wait, near enough not to overflow an `Instant`.
-const NEVER: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
-
-/// Waits until `condition` holds, the program exits in a way that means it never will,
-/// the session is closed, `cancelled` is set, or `timeout` passes.
-pub(crate) fn wait_until(
-    shared: &Shared,
-    condition: &Condition,
-    baseline: Baseline,
-    timeout: Duration,
-    cancelled: Option<&AtomicBool>,
-    caller: Option<&'static std::panic::Location<'static>>,
-) -> Result<Satisfied> {
-    if let Condition::Ready | Condition::Prompt = condition {
-        return wait_ready(shared, condition, baseline, timeout, cancelled, caller);
-    }
-    let start = Instant::now();
-    let deadline = start + timeout.min(NEVER);
-    let mut state = shared.lock();
-    let mut scan = OutputScan::new(baseline.output_offset);
-    let mut seen_generation = None;
-    let mut last_fingerprint = baseline.fingerprint;
-    let mut changed = !baseline.require_change;
-    let mut quiet_since = start;
-    // The output's length when the frame was last seen complete.
-    let mut frame_complete_at: Option<u64> = None;
-    loop {
-        if let Some(fault) = state.terminal.fault() {
-            return Err(fault);
-        }
-        if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
-            return Err(Error::Cancelled { action: "the wait" });
-        }
-        if seen_generation != Some(state.generation) {
-            seen_generation = Some(state.generation);
-            // The parser notes the screen's fingerprint after every batch: read, not
-            // recomputed.
-            if state.screen_fingerprint != last_fingerprint {
-                last_fingerprint = state.screen_fingerprint;
-                changed = true;
-                quiet_since = Instant::now();
-            }
-            // Output since the input counts as a change even when it redrew the same
-            // screen (a `clear` and the same prompt, parsed in one batch, leave no
-            // different screen to see).
-            if !changed && state.log.total() > baseline.output_offset {
-                changed = true;
-            }
-        }
-        let now = Instant::now();
-        let holds = match condition {
-            Condition::Text(re) => changed && re.is_match(&state.terminal.text()),
-            Condition::NoText(re) => !re.is_match(&state.terminal.text()),
-            Condition::Line(re) => changed && re.is_match(&state.terminal.cursor_row_text()),
-            Condition::Output(re) => {
-                scan.update(&state.log);
-                scan.is_match(re)
-            }
-            // A program that has exited (its output drained) can no longer change the
-            // screen: it is as stable as it will ever be.
-            Condition::Stable(quiet) => {
-                (state.exit.is_some() && !state.closed) || now.duration_since(quiet_since) >= *quiet
-            }
-            Condition::Exit => {
-                if let Some(status) = state.exit {
-                    return Ok(Satisfied::Exit(status));
-                }
-                false
-            }
-            Condition::CursorAt(row, col) => {
-                let cursor = state.snapshot().cursor();
-                (cursor.row, cursor.col) == (*row, *col)
-            }
-            Condition::Predicate(test) | Condition::Described(_, test) | Condition::Explained(_, test, _) => {
-                test(&state.snapshot())
-            }
-            Condition::CommandDone => state.terminal.signals().commands_finished > baseline.commands,
-            Condition::Bell => state.terminal.bells() > baseline.bells,
-            Condition::Title(re) => re.is_match(state.terminal.title()),
-            Condition::Cwd(re) => state
-                .terminal
-                .signals()
-                .cwd
-                .as_deref()
-                .is_some_and(|cwd| re.is_match(cwd)),
-            // Handled by `wait_ready`.
-            Condition::Ready | Condition::Prompt => false,
-        };
-        // A match returns on a whole frame: once the program has finished writing it,
-        // checked again on what it finished.
-        let whole = !state.whole_frames
-            || !reads_the_screen(condition)
-            || now >= deadline
-            || frame_complete_at == Some(state.log.total());
-        if holds && !whole {
-            state = until_frame_complete(shared, state, deadline.min(now + FRAME_LIMIT), cancelled);
-            frame_complete_at = Some(state.log.total());
-            continue;
-        }
-        if holds {
-            let why = held(condition, &state, now.duration_since(quiet_since));
-            return Ok(Satisfied::Screen(state.snapshot(), why));
-        }
-        if state.closed {
-            return Err(Error::Closed {
-                action: "wait",
-                caller,
-            });
-        }
-        // Once the program has exited (and its output is drained) the screen is final:
-        // only a quiet-period wait can still come true.
-        let exited = state.exit.filter(|_| !matches!(condition, Condition::Stable(_)));
-        if exited.is_some() || now >= deadline {
-            let unchanged_since_input = baseline.require_change && !changed;
-            let attempt = Attempt {
-                start,
-                timeout,
-                caller,
-            };
-            return Err(failure(
-                &mut state,
-                condition,
-                &attempt,
-                exited,
-                &scan,
-                unchanged_since_input,
-            ));
-        }
-        let mut wake = deadline;
-        if let Condition::Stable(quiet) = condition {
-            wake = wake.min(quiet_since.checked_add(*quiet).unwrap_or(deadline));
-        }
-        state = shared.sleep(state, wake.saturating_duration_since(now));
-    }
-}
-
-/// Why `condition` holds on the state, in words for a reply: which row matched, how long
-/// the screen was quiet, the command's exit code.
-fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
-    let first_row = |re: &Regex, text: &str| text.lines().position(|row| re.is_match(row.trim_end()));
-    match condition {
-        Condition::Text(re) => {
-            let text = state.terminal.text();
-            match first_row(re, &text) {
-                Some(row) => format!("matched /{re}/ at row {row}"),
-                // A pattern spanning rows (`a\nb`): matched, on no one row.
-                None => format!("matched /{re}/"),
-            }
-        }
-        Condition::NoText(re) => format!("no row matches /{re}/"),
-        Condition::Line(re) => format!(
-            "the cursor's row {} matches /{re}/",
-            state.terminal.snapshot().cursor().row
-        ),
-        Condition::Output(re) => format!("output matched /{re}/"),
-        Condition::Stable(_) if state.exit.is_some() => "the program has exited: the screen is final".into(),
-        Condition::Stable(_) => format!("quiet for {} ms", quiet.as_millis()),
-        Condition::Exit => "exited".into(),
-        Condition::CursorAt(row, col) => format!("the cursor is at row {row}, col {col}"),
-        Condition::CommandDone => match state.terminal.signals().last_exit_code() {
-            Some(code) => format!("command done (OSC 133), exit {code}"),
-            None => "command done (OSC 133)".into(),
-        },
-        Condition::Bell => "a bell rang".into(),
-        Condition::Title(re) => format!("the title matches /{re}/"),
-        Condition::Cwd(re) => format!("the working directory matches /{re}/"),
-        Condition::Predicate(_) => "the condition held".into(),
-        Condition::Described(what, _) | Condition::Explained(what, ..) => format!("{what}: held"),
-        Condition::Ready | Condition::Prompt => "ready".into(),
     }
 }

@@ -4,13 +4,11 @@
 //! and a recording were saved — the report every face prints.
 
 use std::fmt;
-use std::sync::MutexGuard;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Condition, OutputScan};
+use super::Condition;
 use crate::error::Error;
 use crate::process::ExitStatus;
-use crate::session::State;
 use crate::snapshot::Snapshot;
 use crate::terminal::QueryRecord;
 
@@ -129,7 +127,7 @@ impl fmt::Display for WaitError {
 
 /// Why a wait failed, beyond the screen: the explanations a reader would otherwise have to
 /// work out.
-fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) -> Vec<String> {
+pub(crate) fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) -> Vec<String> {
     let mut notes = Vec::new();
     let searched = match condition {
         // The same text the wait searched.
@@ -159,102 +157,6 @@ fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_input: bool) 
         }
     }
     notes
-}
-
-/// A wait as it was asked for: when, for how long, and from where.
-pub(super) struct Attempt {
-    pub(super) start: Instant,
-    pub(super) timeout: Duration,
-    pub(super) caller: Option<&'static std::panic::Location<'static>>,
-}
-
-pub(super) fn failure(
-    state: &mut MutexGuard<'_, State>,
-    condition: &Condition,
-    attempt: &Attempt,
-    exited: Option<ExitStatus>,
-    scan: &OutputScan,
-    unchanged_since_input: bool,
-) -> Error {
-    let screen = state.snapshot();
-    let mut notes = notes(condition, &screen, unchanged_since_input);
-    let signals = state.terminal.signals();
-    match condition {
-        Condition::CommandDone if !signals.shell_integration => notes.push(
-            "the program has sent no OSC 133 marks: it is not a shell with shell integration (bash, zsh and fish get it unless started with --no-shell-integration; an rc file that replaces PROMPT_COMMAND removes bash's)".into(),
-        ),
-        Condition::Title(_) => notes.push(format!("the title is {:?}", screen.title)),
-        Condition::Explained(_, _, explain) => notes.extend(explain(&screen)),
-        Condition::Cwd(_) => notes.push(match &signals.cwd {
-            Some(cwd) => format!("the working directory reported last is {cwd:?}"),
-            None => "the program has reported no working directory (OSC 7)".into(),
-        }),
-        _ => {}
-    }
-    let elapsed = attempt.start.elapsed();
-    let session = attempt.caller.map(|_| state.story_files());
-    let artifacts = session.as_ref().and_then(|session| {
-        crate::artifacts::write(
-            &screen,
-            &condition.to_string(),
-            elapsed.as_millis(),
-            attempt.timeout.as_millis(),
-            Some(session),
-        )
-    });
-    let (closest, output_tail) = match condition {
-        Condition::Text(re) | Condition::NoText(re) => (closest_line(screen.rows(), re.as_str()), None),
-        Condition::Line(re) => {
-            let row = usize::from(screen.cursor().row);
-            let line = screen.rows().get(row).cloned().unwrap_or_default();
-            // The cursor's line is the only candidate: report it whatever it holds.
-            let _ = re;
-            (Some((row, line)), None)
-        }
-        Condition::Output(re) => {
-            let tail = scan.tail(8);
-            let lines: Vec<String> = tail.lines().map(str::to_string).collect();
-            (closest_line(&lines, re.as_str()), Some(tail))
-        }
-        _ => (None, None),
-    };
-    let mut unanswered: Vec<QueryRecord> = Vec::new();
-    for q in state.terminal.transcript() {
-        if q.reply.is_none() && !unanswered.iter().any(|u| u.query == q.query) {
-            unanswered.push(q);
-        }
-    }
-    let report = WaitError {
-        condition: condition.to_string(),
-        elapsed,
-        timeout: attempt.timeout,
-        exited,
-        screen,
-        closest,
-        output_tail,
-        unanswered,
-        has_pattern: matches!(
-            condition,
-            Condition::Text(_) | Condition::NoText(_) | Condition::Line(_) | Condition::Output(_)
-        ),
-        notes,
-        caller: attempt.caller,
-        artifacts,
-    };
-    let error = if exited.is_some() {
-        Error::ExitedWhileWaiting(Box::new(report))
-    } else {
-        Error::Timeout(Box::new(report))
-    };
-    #[cfg(feature = "render")]
-    if let Some(report) = error.wait_error()
-        && let Some(dir) = &report.artifacts
-    {
-        crate::artifacts::write_report(dir, &error, &report.screen, session.as_ref());
-    }
-    #[cfg(not(feature = "render"))]
-    let _ = session;
-    error
 }
 
 /// The line most like the literal part of `pattern`: the longest common substring,

@@ -1,0 +1,165 @@
+//! The readiness wait ([`Condition::Ready`], [`Condition::Prompt`]): the kernel's answer
+//! (see [`readiness`](crate::readiness)) asked again and again, confirmed, and combined
+//! with what only the session knows — output read but not yet on the screen, a shell's
+//! prompt marks. Where the kernel cannot tell, the wait becomes a quiet-screen wait.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::super::Shared;
+use super::failure::{Attempt, failure};
+use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
+use crate::error::{Error, Result};
+use crate::process::ExitStatus;
+use crate::readiness::Readiness;
+use crate::wait::{Condition, READY_FALLBACK_QUIET, STILL_TRUE};
+
+/// How often a readiness wait asks the kernel while the program is busy.
+pub(super) const READY_POLL: Duration = Duration::from_millis(2);
+/// How long after a first "ready" a readiness wait asks again to confirm it.
+pub(super) const READY_CONFIRM: Duration = Duration::from_millis(3);
+/// A program waiting on the terminal with a timer due within this on any of its threads
+/// (a debounced redraw, an event loop's next tick: fzf redraws 45 ms after a key) is
+/// confirmed only after the timer has fired, as it may draw then without new input.
+/// Longer timers (htop's refresh) are a program at rest.
+const SHORT_TIMER: Duration = Duration::from_millis(50);
+
+/// Whether the session's program waits for input now: the kernel is asked, then output
+/// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
+pub(crate) fn readiness(shared: &Shared) -> Readiness {
+    let busy = |why: &str| Readiness::Busy {
+        pid: None,
+        program: None,
+        why: why.into(),
+        wakes_in: None,
+    };
+    let traffic = shared.traffic();
+    let answer = match shared.probe() {
+        Some(probe) => probe.check(),
+        None => Readiness::Unknown {
+            why: "the session's terminal cannot be probed".into(),
+        },
+    };
+    // Asked after the kernel: output the program wrote before it went to read is then
+    // in the terminal (seen above), in the reader's hands, in flight, or on the screen;
+    // input (a key, the answer to a query the program just asked) is in the terminal or
+    // still queued for it. Bytes that moved while the kernel was asked may have slipped
+    // between two of these places, so the answer is then not trusted.
+    if shared.in_flight() > 0 || shared.reader_at_work() {
+        return busy("output not yet on the screen");
+    }
+    if shared.unwritten() > 0 {
+        return busy("input not yet written to the terminal");
+    }
+    if shared.traffic() != traffic {
+        return busy("output or input moved while the kernel was asked");
+    }
+    answer
+}
+
+/// [`Condition::Ready`]: asks the kernel every [`READY_POLL`] (and on every output), and
+/// holds once "ready" is seen twice [`READY_CONFIRM`] apart with no output between, so a
+/// program caught between reading its input and drawing its answer is not taken as done.
+/// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
+pub(super) fn wait_ready(
+    shared: &Shared,
+    condition: &Condition,
+    baseline: Baseline,
+    timeout: Duration,
+    cancelled: Option<&AtomicBool>,
+    caller: Option<&'static std::panic::Location<'static>>,
+) -> Result<Satisfied> {
+    let start = Instant::now();
+    let deadline = start + timeout.min(NEVER);
+    // The wait's failure: the program exited, or the time is up; with what the kernel said
+    // last, when it said something.
+    let failed = |exited: Option<ExitStatus>, last: Option<&Readiness>| {
+        let mut state = shared.lock();
+        let attempt = Attempt {
+            start,
+            timeout,
+            caller,
+        };
+        let scan = OutputScan::new(baseline.output_offset);
+        let mut error = failure(&mut state, condition, &attempt, exited, &scan, false);
+        if let (Some(last), Some(report)) = (last, error.wait_error_mut()) {
+            report.notes.push(format!("{STILL_TRUE}{last}"));
+        }
+        error
+    };
+    // The output generation at a first "ready", to be confirmed.
+    let mut confirming: Option<u64> = None;
+    loop {
+        let (generation, exited, no_prompt) = {
+            let state = shared.lock();
+            if let Some(fault) = state.terminal.fault() {
+                return Err(fault);
+            }
+            if state.closed {
+                return Err(Error::Closed {
+                    action: "wait",
+                    caller,
+                });
+            }
+            // A shell that speaks OSC 133 must be at its prompt, not in a command.
+            let signals = state.terminal.signals();
+            let no_prompt =
+                matches!(condition, Condition::Prompt) && signals.shell_integration && !signals.at_prompt();
+            (state.generation, state.exit, no_prompt)
+        };
+        if cancelled.is_some_and(|c| c.load(Ordering::SeqCst)) {
+            return Err(Error::Cancelled { action: "the wait" });
+        }
+        let now = if exited.is_some() {
+            Readiness::Busy {
+                pid: None,
+                program: None,
+                why: "the program has exited".into(),
+                wakes_in: None,
+            }
+        } else if no_prompt {
+            Readiness::Busy {
+                pid: None,
+                program: None,
+                why: "the shell runs a command (no prompt mark since its last output mark)".into(),
+                wakes_in: None,
+            }
+        } else {
+            readiness(shared)
+        };
+        let pause = match &now {
+            Readiness::Unknown { .. } => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                let quiet = Condition::Stable(READY_FALLBACK_QUIET);
+                let settled = wait_until(shared, &quiet, baseline, left, cancelled, caller)?;
+                // A quiet screen holds once the program has exited; ready it is not.
+                let exited = shared.lock().exit;
+                return match exited {
+                    Some(status) => Err(failed(Some(status), None)),
+                    None => Ok(settled),
+                };
+            }
+            Readiness::Ready { .. } if confirming == Some(generation) => {
+                return Ok(Satisfied::Screen(shared.lock().snapshot(), now.to_string()));
+            }
+            Readiness::Ready { wakes_in, .. } => {
+                confirming = Some(generation);
+                match wakes_in {
+                    Some(timer) if *timer <= SHORT_TIMER => *timer + READY_CONFIRM,
+                    _ => READY_CONFIRM,
+                }
+            }
+            Readiness::Busy { .. } => {
+                confirming = None;
+                READY_POLL
+            }
+        };
+        let late = Instant::now() >= deadline;
+        if exited.is_some() || late {
+            return Err(failed(exited, Some(&now)));
+        }
+        let state = shared.lock();
+        let wake = pause.min(deadline.saturating_duration_since(Instant::now()));
+        drop(shared.sleep(state, wake));
+    }
+}
