@@ -1,18 +1,42 @@
-//! The library's top-level modules and the circles among them, read from `src/` (a
-//! module's `use crate::…` and `crate::…` paths, its unit tests and comments left out).
-//!
-//! The goal is no circle at all: every module importing only from below. Until the last
-//! circle is cut, this test holds the line where it is: no module may join the one knot
-//! that is left ([`KNOT`]), and no new circle may form. Cutting an edge that takes a module
-//! out of the knot makes this test fail until the module is struck from [`KNOT`] too, so
-//! the list only shrinks.
+//! The library's layers, kept: each top-level module's imports are read from `src/` (its
+//! `use crate::…` and `crate::…` paths, its unit tests and comments left out) and checked
+//! against the table of layers in the guide's architecture chapter
+//! (`docs/src/architecture.md`). A module imports only from the layers below its own; a
+//! circle of imports, an import up or sideways, or a module the table does not place fails
+//! here, so the rule holds without anyone remembering it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The modules still in one circle of imports, to be untangled (see the architecture
-/// chapter of the guide).
-const KNOT: &[&str] = &["artifacts", "locate", "operation", "report", "session", "wait"];
+/// The layers, bottom first, as the architecture chapter's table lists them: rows
+/// `| N | `module`, `module` | … |`.
+fn layers() -> BTreeMap<String, usize> {
+    let chapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/architecture.md");
+    let text = std::fs::read_to_string(&chapter).unwrap();
+    let row = regex::Regex::new(r"^\| (\d+) \| ([^|]+) \|").unwrap();
+    let name = regex::Regex::new(r"`([a-z_]+)`").unwrap();
+    let mut placed = BTreeMap::new();
+    for line in text.lines() {
+        if let Some(c) = row.captures(line) {
+            let layer: usize = c[1].parse().unwrap();
+            for m in name.captures_iter(&c[2]) {
+                let earlier = placed.insert(m[1].to_string(), layer);
+                assert!(
+                    earlier.is_none(),
+                    "`{}` is placed twice in {}",
+                    &m[1],
+                    chapter.display()
+                );
+            }
+        }
+    }
+    assert!(
+        !placed.is_empty(),
+        "no table of layers found in {}",
+        chapter.display()
+    );
+    placed
+}
 
 /// The text of `source` without comments, string contents and `#[cfg(test)]` items.
 fn code_of(source: &str) -> String {
@@ -172,30 +196,55 @@ fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> 
 }
 
 #[test]
-fn no_module_joins_the_circle_of_imports_that_is_left_and_no_new_circle_forms() {
+fn the_library_has_no_circle_of_imports() {
     let graph = imports();
     let found = circles(&graph);
-    let knot: BTreeSet<String> = KNOT.iter().map(|m| m.to_string()).collect();
-    let listing = |group: &BTreeSet<String>| {
-        group
-            .iter()
-            .map(|m| format!("{m} -> {:?}", graph[m].intersection(group).collect::<Vec<_>>()))
-            .collect::<Vec<_>>()
-            .join("\n  ")
-    };
-    for group in &found {
-        assert!(
-            group.is_subset(&knot),
-            "a circle of imports beyond the known knot: {:?}\n  {}\nimport only from below (see the architecture chapter)",
-            group.difference(&knot).collect::<Vec<_>>(),
-            listing(group)
-        );
-    }
-    let still: BTreeSet<String> = found.iter().flatten().cloned().collect();
-    let freed: Vec<&String> = knot.difference(&still).collect();
+    let listing: Vec<String> = found
+        .iter()
+        .map(|group| {
+            group
+                .iter()
+                .map(|m| format!("{m} -> {:?}", graph[m].intersection(group).collect::<Vec<_>>()))
+                .collect::<Vec<_>>()
+                .join("\n  ")
+        })
+        .collect();
     assert!(
-        freed.is_empty(),
-        "{freed:?} left the circle of imports: strike them from KNOT in tests/layers.rs so they stay out"
+        found.is_empty(),
+        "circles of imports among the library's modules:\n  {}\nimport only from below (see the architecture chapter)",
+        listing.join("\n\n  ")
+    );
+}
+
+#[test]
+fn every_module_imports_only_from_the_layers_below_its_own() {
+    let graph = imports();
+    let layer = layers();
+    let unplaced: Vec<&String> = graph.keys().filter(|m| !layer.contains_key(*m)).collect();
+    assert!(
+        unplaced.is_empty(),
+        "{unplaced:?} are not in the table of layers in docs/src/architecture.md: add each to the lowest layer above everything it imports"
+    );
+    let gone: Vec<&String> = layer.keys().filter(|m| !graph.contains_key(*m)).collect();
+    assert!(
+        gone.is_empty(),
+        "{gone:?} are in the table of layers but not in src/: strike them"
+    );
+    let mut wrong = Vec::new();
+    for (module, named) in &graph {
+        for target in named {
+            if layer[target] >= layer[module] {
+                wrong.push(format!(
+                    "{module} (layer {}) imports {target} (layer {})",
+                    layer[module], layer[target]
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports that go up or sideways:\n  {}\nmove what is shared down (the lower module owns the data, the higher one the behaviour), or change the layers in docs/src/architecture.md",
+        wrong.join("\n  ")
     );
 }
 

@@ -26,9 +26,11 @@ use crate::error::Error;
 
 mod describe;
 pub mod extended;
+mod input;
 pub mod mouse;
 pub(crate) mod suggest;
 pub use describe::describe_input;
+pub use input::Input;
 use suggest::unknown_key;
 
 /// A key without modifiers.

@@ -21,7 +21,7 @@
 //! This file holds the operations; `reply` their answers, `start` the [`StartSpec`], and
 //! `execute` the executor.
 
-mod execute;
+mod check;
 mod log;
 mod reply;
 mod start;
@@ -34,8 +34,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::error::Result;
 use crate::wait::Condition;
 
+pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
 pub(crate) use log::OperationLog;
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
+pub(crate) use reply::NOT_READY;
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, Screen, SignalReport};
 pub use start::StartSpec;
 

@@ -1,12 +1,8 @@
 //! [`StartSpec`]: what to start, the one description of a session every face fills in.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-
-use crate::error::{Error, Result};
-use crate::session::{Session, SessionBuilder};
 
 /// What to start: the one spec every face fills in to make a session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,23 +27,23 @@ pub struct StartSpec {
     /// The default wait timeout (default: `TUIPILOT_TIMEOUT_MS`, else 10 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// Start from an empty environment ([`SessionBuilder::env_clear`]).
+    /// Start from an empty environment ([`SessionBuilder::env_clear`](crate::SessionBuilder::env_clear)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub env_clear: bool,
-    /// A hermetic session with a fresh temporary `HOME` ([`SessionBuilder::isolated`]).
+    /// A hermetic session with a fresh temporary `HOME` ([`SessionBuilder::isolated`](crate::SessionBuilder::isolated)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub isolated: bool,
     /// Inject no OSC 133 prompt marks into bash, zsh or fish
-    /// ([`SessionBuilder::shell_integration`]).
+    /// ([`SessionBuilder::shell_integration`](crate::SessionBuilder::shell_integration)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_shell_integration: bool,
-    /// Record the session to this asciicast file ([`SessionBuilder::record`]).
+    /// Record the session to this asciicast file ([`SessionBuilder::record`](crate::SessionBuilder::record)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<PathBuf>,
-    /// Leave input out of the recording ([`SessionBuilder::record_input`]).
+    /// Leave input out of the recording ([`SessionBuilder::record_input`](crate::SessionBuilder::record_input)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub record_no_input: bool,
-    /// Treat all input as secret ([`SessionBuilder::secret_input`]); implied by
+    /// Treat all input as secret ([`SessionBuilder::secret_input`](crate::SessionBuilder::secret_input)); implied by
     /// `record_no_input`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub secret_input: bool,
@@ -77,52 +73,6 @@ impl StartSpec {
             rows: default_rows(),
             ..StartSpec::default()
         }
-    }
-
-    /// The builder this spec describes.
-    pub fn builder(&self) -> Result<SessionBuilder> {
-        let Some((program, args)) = self.command.split_first() else {
-            return Err(Error::InvalidArgument {
-                message: "no command given: name the program to start (and its arguments)".into(),
-            });
-        };
-        let mut builder = Session::builder(program).args(args).size(self.cols, self.rows);
-        if let Some(cwd) = &self.cwd {
-            builder = builder.cwd(cwd);
-        }
-        for (key, value) in &self.env {
-            builder = builder.env(key, value);
-        }
-        if let Some(lines) = self.scrollback {
-            builder = builder.scrollback(lines);
-        }
-        if let Some(ms) = self.timeout_ms {
-            builder = builder.timeout(Duration::from_millis(ms));
-        }
-        if self.env_clear {
-            builder = builder.env_clear();
-        }
-        if self.isolated {
-            builder = builder.isolated();
-        }
-        if self.no_shell_integration {
-            builder = builder.shell_integration(false);
-        }
-        if let Some(path) = &self.record {
-            builder = builder.record(path).record_input(!self.record_no_input);
-        }
-        if self.record_no_input || self.secret_input {
-            builder = builder.secret_input(true);
-        }
-        if let Some(title) = &self.record_title {
-            builder = builder.record_title(title);
-        }
-        Ok(builder)
-    }
-
-    /// Starts the session.
-    pub fn spawn(&self) -> Result<Session> {
-        self.builder()?.spawn()
     }
 }
 

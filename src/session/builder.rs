@@ -19,6 +19,7 @@ use super::{DEFAULT_TIMEOUT, Session};
 use crate::color::Theme;
 use crate::error::{Error, Result};
 use crate::files::TempDir;
+use crate::operation::StartSpec;
 use crate::pty::{self, SpawnSpec};
 use crate::record::{RecordHeader, Recorder};
 use crate::terminal::DEFAULT_SCROLLBACK;
@@ -521,5 +522,55 @@ pub fn parse_timeout_ms(value: Option<String>) -> Result<Duration> {
                 value,
                 expected: "a whole number of milliseconds from 1 to 86400000 (24 hours)",
             }),
+    }
+}
+
+/// A session from the one description every face fills in: the operation vocabulary's
+/// [`StartSpec`] is data, and starting it is the session's.
+impl StartSpec {
+    /// The builder this spec describes.
+    pub fn builder(&self) -> Result<SessionBuilder> {
+        let Some((program, args)) = self.command.split_first() else {
+            return Err(Error::InvalidArgument {
+                message: "no command given: name the program to start (and its arguments)".into(),
+            });
+        };
+        let mut builder = Session::builder(program).args(args).size(self.cols, self.rows);
+        if let Some(cwd) = &self.cwd {
+            builder = builder.cwd(cwd);
+        }
+        for (key, value) in &self.env {
+            builder = builder.env(key, value);
+        }
+        if let Some(lines) = self.scrollback {
+            builder = builder.scrollback(lines);
+        }
+        if let Some(ms) = self.timeout_ms {
+            builder = builder.timeout(Duration::from_millis(ms));
+        }
+        if self.env_clear {
+            builder = builder.env_clear();
+        }
+        if self.isolated {
+            builder = builder.isolated();
+        }
+        if self.no_shell_integration {
+            builder = builder.shell_integration(false);
+        }
+        if let Some(path) = &self.record {
+            builder = builder.record(path).record_input(!self.record_no_input);
+        }
+        if self.record_no_input || self.secret_input {
+            builder = builder.secret_input(true);
+        }
+        if let Some(title) = &self.record_title {
+            builder = builder.record_title(title);
+        }
+        Ok(builder)
+    }
+
+    /// Starts the session.
+    pub fn spawn(&self) -> Result<Session> {
+        self.builder()?.spawn()
     }
 }
