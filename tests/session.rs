@@ -412,8 +412,19 @@ fn a_send_wait_for_text_that_was_already_there_says_so() {
 }
 
 #[test]
+fn a_prompt_s_trailing_space_matches_where_the_cursor_stands_after_it() {
+    let s = sh("printf '>>> '; sleep 30");
+    let screen = s.wait_for_text("^>>> $").unwrap();
+    assert_eq!(screen.row(0), Some(">>>"), "the row itself stays trimmed");
+    s.wait(&tuipilot::Condition::line("^>>> ").unwrap()).unwrap();
+    s.wait_for_no_text_timeout("^>>> ", Duration::from_millis(200))
+        .expect_err("the prompt is there, spaces and all: a wait for it to go must not hold");
+}
+
+#[test]
 fn a_pattern_ending_in_a_space_is_told_that_rows_are_trimmed() {
-    let s = sh("printf '> '; sleep 30");
+    // The space is not before the cursor (which moved to the next row): trimmed away.
+    let s = sh("printf '> \\n'; sleep 30");
     s.wait_for_text("^>").unwrap();
     let err = s
         .wait_for_text_timeout("^> $", Duration::from_millis(200))

@@ -31,7 +31,7 @@ mod parse;
 mod program;
 mod run;
 mod settings;
-mod snapshots;
+pub mod snapshots;
 
 #[cfg(feature = "harness")]
 pub use harness::{Harness, harness, tests_in};

@@ -5,6 +5,9 @@
 //! one fails and leaves `NAME.snap.new` (or `NAME.actual.png` and `NAME.diff.png`) to look
 //! at; `--update` or `TUIPILOT_UPDATE=1` accepts changes. When `CI` is set nothing is ever
 //! written — a missing snapshot fails too — unless `TUIPILOT_UPDATE=force`.
+//!
+//! Public for the other faces that keep text snapshots by the same rules (the Python
+//! package's `assert_snapshot`).
 
 use std::path::Path;
 
@@ -19,7 +22,7 @@ const PNG_TOLERANCE: Tolerance = Tolerance {
 
 /// What may be written, and where a mismatch's new files go.
 #[derive(Clone, Debug)]
-pub(super) struct SnapshotPolicy {
+pub struct SnapshotPolicy {
     /// Create a snapshot that does not exist yet.
     pub write_new: bool,
     /// Overwrite one that differs.
@@ -91,11 +94,7 @@ fn written(golden: &Path, existed: bool) -> String {
 
 /// Compares screen text with a `.snap` file (see [`SnapshotPolicy::compare_png`] for the
 /// result).
-pub(super) fn compare_text(
-    text: &str,
-    golden: &Path,
-    policy: &SnapshotPolicy,
-) -> Result<Option<String>, String> {
+pub fn compare_text(text: &str, golden: &Path, policy: &SnapshotPolicy) -> Result<Option<String>, String> {
     let actual = format!("{text}\n");
     let new_path = match (&policy.report_dir, golden.file_name()) {
         (Some(dir), Some(name)) => dir.join(name).with_extension("snap.new"),

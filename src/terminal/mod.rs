@@ -337,6 +337,21 @@ impl Terminal {
             .into_owned()
     }
 
+    /// The cursor's row up to the cursor, when the cursor stands past the row's last
+    /// character: a prompt (`>>> `, `$ `) with the spaces before the cursor, which the
+    /// trimmed rows lose. Waits match a pattern against it besides the trimmed rows, so
+    /// `^>>> ` finds the prompt a person sees; `None` when the cursor is not past the end.
+    pub fn cursor_row_to_cursor(&self) -> Option<String> {
+        let col = match self.held_frame() {
+            Some(frame) => frame.cursor().col,
+            None => self.parser.screen().cursor_position().1,
+        };
+        let row = self.cursor_row_text();
+        let width = unicode_width::UnicodeWidthStr::width(row.as_str());
+        let col = usize::from(col);
+        (col > width).then(|| format!("{row}{}", " ".repeat(col - width)))
+    }
+
     /// The screen as someone scrolled back `rows` lines into the scrollback sees it
     /// (0: the live screen; more than the scrollback holds stops at its top).
     pub fn snapshot_scrolled_back(&mut self, rows: usize) -> Snapshot {

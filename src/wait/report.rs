@@ -151,7 +151,7 @@ pub(crate) fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_in
         let pattern = re.as_str().trim_end_matches('$');
         if pattern.ends_with(' ') || pattern.ends_with("\\s") || pattern.ends_with("\\s+") {
             notes.push(
-                "rows are matched with trailing spaces removed, so a pattern ending in a space or \\s cannot match at a row's end; drop the trailing space"
+                "rows are matched with trailing spaces removed (only the cursor's row keeps the spaces before the cursor), so a pattern ending in a space or \\s matches only just before the cursor; drop the trailing space"
                     .to_string(),
             );
         }

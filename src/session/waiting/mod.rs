@@ -22,6 +22,7 @@ use super::{OutputRing, Shared, State};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
 use crate::snapshot::Snapshot;
+use crate::terminal::Terminal;
 use crate::wait::{Condition, FRAME_LIMIT, reads_the_screen};
 
 mod failure;
@@ -187,9 +188,12 @@ pub(crate) fn wait_until(
         }
         let now = Instant::now();
         let holds = match condition {
-            Condition::Text(re) => changed && re.is_match(&state.terminal.text()),
-            Condition::NoText(re) => !re.is_match(&state.terminal.text()),
-            Condition::Line(re) => changed && re.is_match(&state.terminal.cursor_row_text()),
+            Condition::Text(re) => changed && on_screen(re, &state.terminal),
+            Condition::NoText(re) => !on_screen(re, &state.terminal),
+            Condition::Line(re) => {
+                changed
+                    && (re.is_match(&state.terminal.cursor_row_text()) || before_cursor(re, &state.terminal))
+            }
             Condition::Output(re) => {
                 scan.update(&state.log);
                 scan.is_match(re)
@@ -272,6 +276,20 @@ pub(crate) fn wait_until(
     }
 }
 
+/// Whether `re` matches the screen: its rows, trailing spaces trimmed, or the cursor's
+/// row with the spaces before the cursor (a prompt's `>>> `).
+fn on_screen(re: &Regex, terminal: &Terminal) -> bool {
+    re.is_match(&terminal.text()) || before_cursor(re, terminal)
+}
+
+/// Whether `re` matches the cursor's row up to the cursor, where that keeps spaces the
+/// trimmed row lost.
+fn before_cursor(re: &Regex, terminal: &Terminal) -> bool {
+    terminal
+        .cursor_row_to_cursor()
+        .is_some_and(|row| re.is_match(&row))
+}
+
 /// Why `condition` holds on the state, in words for a reply: which row matched, how long
 /// the screen was quiet, the command's exit code.
 fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
@@ -281,6 +299,10 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
             let text = state.terminal.text();
             match first_row(re, &text) {
                 Some(row) => format!("matched /{re}/ at row {row}"),
+                None if before_cursor(re, &state.terminal) => format!(
+                    "matched /{re}/ at row {}, before the cursor",
+                    state.terminal.snapshot().cursor().row
+                ),
                 // A pattern spanning rows (`a\nb`): matched, on no one row.
                 None => format!("matched /{re}/"),
             }
