@@ -112,6 +112,7 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/src/the-command-line-for-agents.md")]
 #[doc = include_str!("../docs/src/an-agents-view.md")]
 #[doc = include_str!("../docs/src/the-mcp-server.md")]
+#[doc = include_str!("../docs/src/python-and-pytest.md")]
 #[doc = include_str!("../docs/src/security.md")]
 #[doc = include_str!("../docs/src/architecture.md")]
 #[doc = include_str!("../docs/src/tests-and-benchmarks.md")]

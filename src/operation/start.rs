@@ -37,6 +37,10 @@ pub struct StartSpec {
     /// ([`SessionBuilder::shell_integration`](crate::SessionBuilder::shell_integration)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_shell_integration: bool,
+    /// Let a wait return on the first screen that matches, which may be half drawn
+    /// ([`SessionBuilder::whole_frames`](crate::SessionBuilder::whole_frames)).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_whole_frames: bool,
     /// Record the session to this asciicast file ([`SessionBuilder::record`](crate::SessionBuilder::record)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<PathBuf>,

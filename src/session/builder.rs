@@ -557,6 +557,9 @@ impl StartSpec {
         if self.no_shell_integration {
             builder = builder.shell_integration(false);
         }
+        if self.no_whole_frames {
+            builder = builder.whole_frames(false);
+        }
         if let Some(path) = &self.record {
             builder = builder.record(path).record_input(!self.record_no_input);
         }

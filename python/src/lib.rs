@@ -1,0 +1,578 @@
+//! The Python face of tuipilot: `tuipilot._native`, a module over the engine.
+//!
+//! A face only translates (see the guide's architecture chapter): input, waits and
+//! pictures become [`Operation`]s handed to the one executor, [`Session::apply`], so a
+//! send or a wait from Python behaves as it does from the command line, MCP or a tape —
+//! the same checks, the same operation log, the same markers in a recording. Reads of the
+//! screen (text, cursor, matches, styles) take a snapshot directly, as the library does.
+//!
+//! Every call that can block — starting, sending, waiting, ending, drawing — lets go of
+//! the interpreter's lock while it runs, so tests can drive several sessions from threads.
+//! Errors become the exception classes of `tuipilot.errors` (one class per error kind;
+//! a wait that timed out is also a built-in `TimeoutError`), whose message is the report
+//! the library prints: the condition, the numbered screen, the closest line.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
+use tuipilot::report::RunReport;
+use tuipilot::{Color, ErrorKind, ExitStatus, Operation, Reply, Session, StartSpec};
+
+/// A tuipilot error as the exception of `tuipilot.errors` for its kind, with `kind` and,
+/// for a failed wait, `screen` (the screen's text when it ended) set on it.
+fn raise(py: Python<'_>, error: tuipilot::Error) -> PyErr {
+    let class = match error.kind() {
+        ErrorKind::BadInput => "InvalidInput",
+        ErrorKind::Spawn => "SpawnError",
+        ErrorKind::Timeout => "TimeoutError",
+        ErrorKind::Exited | ErrorKind::ExitedWhileWaiting => "ExitedError",
+        ErrorKind::Mismatch => "MismatchError",
+        ErrorKind::Unsupported => "UnsupportedError",
+        ErrorKind::Cancelled | ErrorKind::Internal => "Error",
+    };
+    let made = || -> PyResult<PyErr> {
+        let errors = py.import("tuipilot.errors")?;
+        let exception = errors.getattr(class)?.call1((error.to_string(),))?;
+        exception.setattr("kind", format!("{:?}", error.kind()))?;
+        let screen = error.wait_error().map(|report| report.screen.text());
+        exception.setattr("screen", screen)?;
+        Ok(PyErr::from_value(exception))
+    };
+    made().unwrap_or_else(|e| e)
+}
+
+/// Seconds from Python as a duration: refused when negative or not a number.
+fn seconds(what: &str, value: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what}={value} is not a duration: give seconds, 0 or more"
+        ))
+    })
+}
+
+/// An optional timeout in seconds as the operations' milliseconds.
+fn timeout_ms(timeout: Option<f64>) -> PyResult<Option<u64>> {
+    timeout
+        .map(|t| seconds("timeout", t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
+        .transpose()
+}
+
+/// How a program ended, as Python's `subprocess` says it: the exit code, or minus the
+/// signal's number.
+fn returncode(status: ExitStatus) -> i32 {
+    match status {
+        ExitStatus::Exited(code) => code,
+        ExitStatus::Signaled(signal) => -signal,
+    }
+}
+
+/// A colour as a `Style` reports it: `default`, an ANSI name for 0–15 (`red`,
+/// `light-red`), `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
+fn colour(color: Color) -> String {
+    match color {
+        Color::Default => "default".into(),
+        Color::Indexed(i) => color.name().map_or_else(|| format!("colour {i}"), str::to_string),
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+    }
+}
+
+/// A match of a pattern on the screen.
+#[pyclass(frozen, module = "tuipilot._native", name = "Match", eq)]
+#[derive(Clone, PartialEq)]
+struct PyMatch {
+    /// The row, 0-based from the top.
+    #[pyo3(get)]
+    row: u16,
+    /// The column (in cells) where the match starts, 0-based.
+    #[pyo3(get)]
+    col: u16,
+    /// The matched text.
+    #[pyo3(get)]
+    text: String,
+}
+
+#[pymethods]
+impl PyMatch {
+    fn __repr__(&self) -> String {
+        format!("Match(row={}, col={}, text={:?})", self.row, self.col, self.text)
+    }
+}
+
+/// The look of one cell.
+#[pyclass(frozen, module = "tuipilot._native", name = "Style", eq)]
+#[derive(Clone, PartialEq)]
+struct PyStyle {
+    /// Foreground colour: `default`, an ANSI name for 0–15 (`red`, `light-red`),
+    /// `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
+    #[pyo3(get)]
+    fg: String,
+    /// Background colour.
+    #[pyo3(get)]
+    bg: String,
+    /// Bold (SGR 1).
+    #[pyo3(get)]
+    bold: bool,
+    /// Dim (SGR 2).
+    #[pyo3(get)]
+    dim: bool,
+    /// Italic (SGR 3).
+    #[pyo3(get)]
+    italic: bool,
+    /// Underlined, in any style (SGR 4).
+    #[pyo3(get)]
+    underline: bool,
+    /// Foreground and background swapped (SGR 7).
+    #[pyo3(get)]
+    inverse: bool,
+    /// Struck through (SGR 9).
+    #[pyo3(get)]
+    strikethrough: bool,
+    /// Hidden (SGR 8).
+    #[pyo3(get)]
+    hidden: bool,
+    /// Blinking (SGR 5).
+    #[pyo3(get)]
+    blink: bool,
+    /// Overlined (SGR 53).
+    #[pyo3(get)]
+    overline: bool,
+}
+
+#[pymethods]
+impl PyStyle {
+    fn __repr__(&self) -> String {
+        let flags: Vec<&str> = [
+            (self.bold, "bold"),
+            (self.dim, "dim"),
+            (self.italic, "italic"),
+            (self.underline, "underline"),
+            (self.inverse, "inverse"),
+            (self.strikethrough, "strikethrough"),
+            (self.hidden, "hidden"),
+            (self.blink, "blink"),
+            (self.overline, "overline"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+        let flags: String = flags.iter().map(|f| format!(", {f}=True")).collect();
+        format!("Style(fg={:?}, bg={:?}{flags})", self.fg, self.bg)
+    }
+}
+
+/// A program running under a pseudo-terminal (see the package's documentation).
+#[pyclass(frozen, module = "tuipilot._native", name = "Session")]
+struct PySession {
+    inner: Session,
+    argv: Vec<String>,
+}
+
+impl PySession {
+    /// Hands `operation` to the executor with the interpreter's lock released.
+    fn apply(&self, py: Python<'_>, operation: Operation) -> PyResult<Reply> {
+        py.detach(|| self.inner.apply(&operation))
+            .map_err(|e| raise(py, e))
+    }
+
+    /// A wait for `condition`; the screen's text when it held.
+    fn wait(&self, py: Python<'_>, condition: WaitFor, timeout: Option<f64>) -> PyResult<String> {
+        let operation = Operation::Wait {
+            condition,
+            timeout_ms: timeout_ms(timeout)?,
+        };
+        match self.apply(py, operation)? {
+            Reply::Screen { screen } => Ok(screen.text),
+            _ => Ok(self.inner.snapshot().text()),
+        }
+    }
+
+    /// A capture that draws the screen into a file.
+    fn draw(&self, py: Python<'_>, png: Option<PngRequest>, svg: Option<SvgRequest>) -> PyResult<()> {
+        let operation = Operation::Capture {
+            wait: None,
+            timeout_ms: None,
+            ansi: false,
+            scrollback: false,
+            png: png.map(Box::new),
+            svg: svg.map(Box::new),
+            text: false,
+            mask: Vec::new(),
+            scrolled_back: 0,
+        };
+        self.apply(py, operation).map(|_| ())
+    }
+
+    /// How the program ended, once it has.
+    fn ended(&self, py: Python<'_>) -> PyResult<i32> {
+        match self.inner.exit_status() {
+            Some(status) => Ok(returncode(status)),
+            None => Err(raise(
+                py,
+                tuipilot::Error::InvalidArgument {
+                    message: "the program has not ended".into(),
+                },
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl PySession {
+    #[new]
+    #[pyo3(signature = (argv, *, cols=80, rows=24, env=None, cwd=None, isolated=false, timeout=None, record=None, shell_integration=true, whole_frames=true))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        argv: Vec<String>,
+        cols: u16,
+        rows: u16,
+        env: Option<BTreeMap<String, String>>,
+        cwd: Option<PathBuf>,
+        isolated: bool,
+        timeout: Option<f64>,
+        record: Option<PathBuf>,
+        shell_integration: bool,
+        whole_frames: bool,
+    ) -> PyResult<PySession> {
+        let spec = StartSpec {
+            command: argv.clone(),
+            cols,
+            rows,
+            cwd,
+            env: env.unwrap_or_default().into_iter().collect(),
+            timeout_ms: timeout_ms(timeout)?,
+            isolated,
+            no_shell_integration: !shell_integration,
+            no_whole_frames: !whole_frames,
+            record,
+            ..StartSpec::default()
+        };
+        let inner = py.detach(|| spec.spawn()).map_err(|e| raise(py, e))?;
+        Ok(PySession { inner, argv })
+    }
+
+    /// Sends `text` (typed as it is), then `paste` (bracketed if the program asked for
+    /// it), then `keys` (names: `"Enter"`, `"C-c"`, `"Down Down Enter"`, or a list), as one
+    /// turn of input.
+    #[pyo3(signature = (text=None, *, keys=None, paste=None))]
+    fn send(
+        &self,
+        py: Python<'_>,
+        text: Option<String>,
+        keys: Option<Bound<'_, PyAny>>,
+        paste: Option<String>,
+    ) -> PyResult<()> {
+        let mut steps = Vec::new();
+        steps.extend(text.map(Step::Text));
+        steps.extend(paste.map(Step::Paste));
+        if let Some(keys) = keys {
+            let names: Vec<String> = match keys.extract::<String>() {
+                Ok(one) => vec![one],
+                Err(_) => keys.extract().map_err(|_| {
+                    PyValueError::new_err(
+                        "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])",
+                    )
+                })?,
+            };
+            steps.push(Step::Keys(names.join(" ")));
+        }
+        if steps.is_empty() {
+            return Err(PyValueError::new_err(
+                "send() needs something to send: text=, keys= or paste=",
+            ));
+        }
+        let operation = Operation::Send {
+            steps,
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        };
+        self.apply(py, operation).map(|_| ())
+    }
+
+    /// Waits until a row of the screen matches the regex `pattern` (rows are matched
+    /// with trailing spaces removed; `^` and `$` match at each row). Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_text(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Text(pattern), timeout)
+    }
+
+    /// Waits until no row of the screen matches `pattern`. Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_absent(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::NoText(pattern), timeout)
+    }
+
+    /// Waits until the screen has not changed for `quiet` seconds. Returns the screen.
+    #[pyo3(signature = (quiet=0.3, *, timeout=None))]
+    fn wait_stable(&self, py: Python<'_>, quiet: f64, timeout: Option<f64>) -> PyResult<String> {
+        let ms = seconds("quiet", quiet)?.as_millis() as u64;
+        self.wait(py, WaitFor::StableMs(ms), timeout)
+    }
+
+    /// Waits until the program waits for input (the kernel says so: its foreground
+    /// process is asleep reading the terminal). Returns why the wait ended, in words.
+    #[pyo3(signature = (*, timeout=None))]
+    fn wait_ready(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<String> {
+        let operation = Operation::Wait {
+            condition: WaitFor::Ready,
+            timeout_ms: timeout_ms(timeout)?,
+        };
+        match self.apply(py, operation)? {
+            Reply::Screen { screen } => Ok(screen.waited.unwrap_or_default()),
+            _ => Ok("the program has exited".into()),
+        }
+    }
+
+    /// Waits until the program exits; returns its exit code (minus the signal's number
+    /// when a signal ended it).
+    #[pyo3(signature = (*, timeout=None))]
+    fn wait_exit(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<i32> {
+        let operation = Operation::Wait {
+            condition: WaitFor::Exit,
+            timeout_ms: timeout_ms(timeout)?,
+        };
+        self.apply(py, operation)?;
+        self.ended(py)
+    }
+
+    /// The screen as text: every row, trailing spaces trimmed, joined by newlines.
+    fn screen(&self) -> String {
+        self.inner.snapshot().text()
+    }
+
+    /// The cursor's `(row, col)`, 0-based.
+    #[getter]
+    fn cursor(&self) -> (u16, u16) {
+        let cursor = self.inner.snapshot().cursor();
+        (cursor.row, cursor.col)
+    }
+
+    /// Whether the program shows the cursor.
+    #[getter]
+    fn cursor_visible(&self) -> bool {
+        self.inner.snapshot().cursor().visible
+    }
+
+    /// Every match of the regex `pattern` on the screen, row by row.
+    fn find(&self, py: Python<'_>, pattern: &str) -> PyResult<Vec<PyMatch>> {
+        let found = self.inner.snapshot().find(pattern).map_err(|e| raise(py, e))?;
+        Ok(found
+            .into_iter()
+            .map(|m| PyMatch {
+                row: m.row,
+                col: m.col,
+                text: m.text,
+            })
+            .collect())
+    }
+
+    /// The style of the cell at `row`, `col` (0-based).
+    fn style_at(&self, row: u16, col: u16) -> PyResult<PyStyle> {
+        let snapshot = self.inner.snapshot();
+        let (cols, rows) = snapshot.size();
+        let cell = snapshot.cell(row, col).ok_or_else(|| {
+            PyIndexError::new_err(format!(
+                "no cell at row {row}, col {col}: the screen is {cols}x{rows} (0-based)"
+            ))
+        })?;
+        let style = &cell.style;
+        Ok(PyStyle {
+            fg: colour(style.fg),
+            bg: colour(style.bg),
+            bold: style.bold,
+            dim: style.dim,
+            italic: style.italic,
+            underline: style.underline,
+            inverse: style.inverse,
+            strikethrough: style.strikethrough,
+            hidden: style.hidden,
+            blink: style.blink,
+            overline: style.overline,
+        })
+    }
+
+    /// Draws the screen as a PNG at `path`, as a person would see it.
+    #[pyo3(signature = (path, *, theme=None, font_size=None, scale=None))]
+    fn png(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        theme: Option<String>,
+        font_size: Option<f32>,
+        scale: Option<u32>,
+    ) -> PyResult<()> {
+        let request = PngRequest {
+            path: Some(std::path::absolute(&path).unwrap_or(path)),
+            theme,
+            font_size,
+            scale,
+            ..PngRequest::default()
+        };
+        self.draw(py, Some(request), None)
+    }
+
+    /// Draws the screen as an SVG at `path` (text stays text); `window=True` frames it
+    /// as a window.
+    #[pyo3(signature = (path, *, window=false, theme=None))]
+    fn svg(&self, py: Python<'_>, path: PathBuf, window: bool, theme: Option<String>) -> PyResult<()> {
+        let request = SvgRequest {
+            drawing: PngRequest {
+                path: Some(std::path::absolute(&path).unwrap_or(path)),
+                theme,
+                ..PngRequest::default()
+            },
+            window,
+        };
+        self.draw(py, None, Some(request))
+    }
+
+    /// Resizes the terminal; the program gets SIGWINCH.
+    fn resize(&self, py: Python<'_>, cols: u16, rows: u16) -> PyResult<()> {
+        self.apply(py, Operation::Resize { cols, rows }).map(|_| ())
+    }
+
+    /// Ends the program and everything it started (SIGHUP, then SIGTERM, then SIGKILL,
+    /// each after the grace period); returns its exit code (minus the signal's number when
+    /// a signal ended it). Ending a session that has ended returns how it ended.
+    fn exit(&self, py: Python<'_>) -> PyResult<i32> {
+        let status = py.detach(|| self.inner.exit()).map_err(|e| raise(py, e))?;
+        Ok(returncode(status))
+    }
+
+    /// Ends the program and everything it started at once, with SIGKILL.
+    fn kill(&self, py: Python<'_>) -> PyResult<i32> {
+        let status = py.detach(|| self.inner.kill()).map_err(|e| raise(py, e))?;
+        Ok(returncode(status))
+    }
+
+    /// The exit code once the program has ended (minus the signal's number for a
+    /// signal), else `None`.
+    #[getter]
+    fn returncode(&self) -> Option<i32> {
+        self.inner.exit_status().map(returncode)
+    }
+
+    /// Whether the program is still running.
+    #[getter]
+    fn running(&self) -> bool {
+        self.inner.is_running()
+    }
+
+    /// The program's process id.
+    #[getter]
+    fn pid(&self) -> i32 {
+        self.inner.pid()
+    }
+
+    /// The command it was started with.
+    #[getter]
+    fn argv(&self) -> Vec<String> {
+        self.argv.clone()
+    }
+
+    /// `(cols, rows)`.
+    #[getter]
+    fn size(&self) -> (u16, u16) {
+        self.inner.size()
+    }
+
+    /// The window title the program set.
+    #[getter]
+    fn title(&self) -> String {
+        self.inner.snapshot().title().to_string()
+    }
+
+    /// What the session has shown so far, as asciicast v2 text (output, input, resizes):
+    /// `tuipilot render recording.cast -o how.gif` replays it.
+    fn recording(&self) -> String {
+        self.inner.story_cast()
+    }
+
+    /// Writes the session's report — every operation, the screens replayed from the
+    /// recording — to `path`: `.md` or `.json` for one file, else a folder holding
+    /// `report.html`, `report.md` and `report.json`. Returns the files written.
+    fn report(&self, py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
+        py.detach(|| {
+            let mut report = RunReport::of_session(&self.inner)?;
+            report.title = self.argv.join(" ");
+            report.write_to(&path)
+        })
+        .map_err(|e| raise(py, e))
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Ends the program and everything it started, however the block ended.
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        _kind: Option<Bound<'_, PyAny>>,
+        _value: Option<Bound<'_, PyAny>>,
+        _traceback: Option<Bound<'_, PyAny>>,
+    ) -> bool {
+        let _ = py.detach(|| self.inner.exit());
+        false
+    }
+
+    fn __repr__(&self) -> String {
+        let state = match self.inner.exit_status() {
+            Some(status) => status.to_string(),
+            None => "running".into(),
+        };
+        format!("Session({:?}, pid={}, {state})", self.argv, self.inner.pid())
+    }
+}
+
+/// Text snapshots for `tuipilot.assert_snapshot`: compares `text` with the file `golden`
+/// under the tape snapshots' rules (a missing one is written, a changed one fails and
+/// leaves `NAME.snap.new`; `update` accepts; on CI nothing is written unless
+/// `TUIPILOT_UPDATE=force`). Returns a note when a file was written, `None` when it
+/// matched; raises `MismatchError` with the line diff otherwise.
+#[pyfunction]
+#[pyo3(signature = (text, golden, update=false, hint="--tuipilot-update"))]
+fn compare_snapshot(
+    py: Python<'_>,
+    text: &str,
+    golden: PathBuf,
+    update: bool,
+    hint: &str,
+) -> PyResult<Option<String>> {
+    let mut policy = tuipilot::tape::snapshots::SnapshotPolicy::from_env(update);
+    policy.update_hint = hint.to_string();
+    py.detach(|| tuipilot::tape::snapshots::compare_text(text, &golden, &policy))
+        .map_err(|report| raise(py, tuipilot::Error::ImageMismatch { report }))
+}
+
+/// `text` with every match of each regex in `patterns` replaced by `*` of the same width,
+/// as the engine masks a screen (`Snapshot::masked_all`).
+#[pyfunction]
+fn mask(py: Python<'_>, session: &Bound<'_, PySession>, patterns: Vec<String>) -> PyResult<String> {
+    let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
+    session
+        .get()
+        .inner
+        .snapshot()
+        .masked_all(&patterns)
+        .map(|s| s.text())
+        .map_err(|e| raise(py, e))
+}
+
+/// The module: `Session`, `Match`, `Style`, and the helpers the pytest plugin uses.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<PySession>()?;
+    module.add_class::<PyMatch>()?;
+    module.add_class::<PyStyle>()?;
+    module.add_function(wrap_pyfunction!(compare_snapshot, module)?)?;
+    module.add_function(wrap_pyfunction!(mask, module)?)?;
+    module.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,129 @@
+"""The pytest plugin, run on test files of its own (pytest's ``pytester``, in a
+subprocess so each run loads the plugin afresh): what a failing test reports and keeps,
+that sessions end with their test, and the snapshot rules."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+FAILING = """
+def test_shows_its_screen(tui):
+    app = tui.start(["sh", "-c", "echo hello from the app; sleep 300"], cols=40, rows=5)
+    app.wait_text("hello")
+    assert app.screen().startswith("goodbye")
+"""
+
+SNAPSHOT = """
+def test_snap(tui):
+    app = tui.start(["sh", "-c", "echo 'value: {value}'; echo 'at 12:34:56'; sleep 300"], cols=30, rows=4)
+    app.wait_text("at ")
+    tui.assert_snapshot(app, "screen", masks=[r"\\d\\d:\\d\\d:\\d\\d"])
+"""
+
+
+@pytest.fixture
+def local(monkeypatch):
+    """Runs as on a developer's machine: CI unset, no forced updates."""
+    monkeypatch.delenv("CI", raising=False)
+    monkeypatch.delenv("TUIPILOT_UPDATE", raising=False)
+
+
+def test_a_failing_test_shows_each_sessions_last_screen_and_keeps_its_files(pytester, local):
+    pytester.makepyfile(test_app=FAILING)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "tuipilot session 1: last screen" in out
+    assert "   0 | hello from the app" in out
+    assert "screen (40x5, cursor at row 1, col 0):" in out
+    saved = re.search(r"saved: (\S+) \(", out)
+    assert saved, out
+    folder = Path(saved.group(1))
+    assert (folder / "screen.txt").read_text().startswith("hello from the app")
+    assert (folder / "screen.png").read_bytes()[:4] == b"\x89PNG"
+    assert "hello from the app" in (folder / "recording.cast").read_text()
+    assert (folder / "report" / "report.html").exists()
+
+
+def test_a_passing_test_reports_no_screen(pytester, local):
+    pytester.makepyfile(
+        test_app="""
+def test_passes(tui):
+    app = tui.start(["sh", "-c", "echo fine; sleep 300"])
+    app.wait_text("fine")
+"""
+    )
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1)
+    assert "last screen" not in result.stdout.str()
+
+
+def test_sessions_end_with_their_test(pytester, local, tmp_path):
+    pid_file = tmp_path / "pid"
+    pytester.makepyfile(
+        test_app=f"""
+def test_leaves_a_program_running(tui):
+    app = tui.start(["sh", "-c", "echo $$ > {pid_file}; echo started; sleep 300"])
+    app.wait_text("started")
+"""
+    )
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    pid = int(pid_file.read_text())
+    stat = Path(f"/proc/{pid}/stat")
+    assert not stat.exists() or stat.read_text().split(") ")[1].startswith("Z")
+
+
+def test_a_missing_snapshot_is_written_then_held_and_a_change_fails_with_a_diff(pytester, local):
+    pytester.makepyfile(test_snap=SNAPSHOT.format(value=1))
+    first = pytester.runpytest_subprocess()
+    first.assert_outcomes(passed=1)
+    assert "created: check it and commit it" in first.stdout.str()
+    snap = pytester.path / "__snapshots__" / "test_snap" / "screen.snap"
+    assert snap.read_text().split("\n")[:2] == ["value: 1", "at ********"]
+
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+
+    pytester.makepyfile(test_snap=SNAPSHOT.format(value=2))
+    changed = pytester.runpytest_subprocess()
+    changed.assert_outcomes(failed=1)
+    out = changed.stdout.str()
+    assert "MismatchError" in out and "--tuipilot-update" in out
+    assert "   0 - value: 1" in out and "   0 + value: 2" in out, out
+    assert snap.with_suffix(".snap.new").read_text().startswith("value: 2")
+    assert snap.read_text().startswith("value: 1"), "a failing run must not overwrite"
+
+    pytester.runpytest_subprocess("--tuipilot-update").assert_outcomes(passed=1)
+    assert snap.read_text().startswith("value: 2")
+    assert not snap.with_suffix(".snap.new").exists()
+
+
+def test_on_ci_no_snapshot_is_ever_written(pytester, monkeypatch):
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("TUIPILOT_UPDATE", raising=False)
+    pytester.makepyfile(test_snap=SNAPSHOT.format(value=1))
+    missing = pytester.runpytest_subprocess("--tuipilot-update")
+    missing.assert_outcomes(failed=1)
+    assert "does not exist, and CI is set" in missing.stdout.str()
+    snap = pytester.path / "__snapshots__" / "test_snap" / "screen.snap"
+    assert not snap.exists()
+
+    snap.parent.mkdir(parents=True)
+    snap.write_text("value: 0\n")
+    changed = pytester.runpytest_subprocess("--tuipilot-update")
+    changed.assert_outcomes(failed=1)
+    assert snap.read_text() == "value: 0\n"
+
+
+def test_a_snapshot_name_must_be_a_plain_file_name(pytester, local):
+    pytester.makepyfile(
+        test_snap="""
+import pytest, tuipilot
+def test_name(tui):
+    app = tui.start(["sh", "-c", "echo x; sleep 300"])
+    app.wait_text("x")
+    with pytest.raises(tuipilot.InvalidInput, match="not a plain file name"):
+        tui.assert_snapshot(app, "../escape")
+"""
+    )
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)

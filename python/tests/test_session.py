@@ -1,0 +1,189 @@
+"""The ``Session`` API against real programs: the waits, what a failure says, errors by
+kind, how a program ends, and sessions driven from threads."""
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import tuipilot
+
+
+def sh(script, **kwargs):
+    return tuipilot.Session(["sh", "-c", script], **kwargs)
+
+
+def test_the_python_repl_computes_as_in_the_readme():
+    with tuipilot.Session([sys.executable, "-q"], cols=80, rows=24, isolated=True) as s:
+        s.wait_text(r"^>>> ")
+        s.send(text="6*7", keys=["Enter"])
+        s.wait_text(r"^42$", timeout=5)
+        assert s.wait_ready().startswith("ready")
+        assert s.screen().split("\n")[:3] == [">>> 6*7", "42", ">>>"]
+        assert s.cursor == (2, 4)
+        code = s.exit()
+    # exit() hangs up first, as closing a terminal window does: the REPL dies of SIGHUP.
+    assert code == -1 and s.returncode == -1
+    assert not s.running
+
+
+def test_a_wait_that_times_out_raises_a_timeout_error_with_the_numbered_screen():
+    with sh("echo 'hello world'; sleep 30") as s:
+        s.wait_text("hello")
+        with pytest.raises(tuipilot.TimeoutError) as caught:
+            s.wait_text("helo wrld", timeout=0.3)
+    error = caught.value
+    assert isinstance(error, TimeoutError) and isinstance(error, tuipilot.Error)
+    message = str(error)
+    assert "timed out after" in message
+    assert "   0 | hello world" in message
+    assert 'closest line: row 0: "hello world"' in message
+    assert error.kind == "Timeout"
+    assert error.screen.split("\n")[0] == "hello world"
+
+
+def test_a_program_that_exits_during_a_wait_raises_exited_error_and_reports_its_code():
+    with sh("echo bye; exit 3") as s:
+        with pytest.raises(tuipilot.ExitedError, match="exited with code 3"):
+            s.wait_text("never")
+        assert s.wait_exit() == 3
+        assert s.returncode == 3
+
+
+def test_a_program_killed_by_a_signal_has_minus_the_signal_as_its_code():
+    with sh("echo up; sleep 30") as s:
+        s.wait_text("up")
+        assert s.kill() == -9
+        assert s.exit() == -9, "ending an ended session returns how it ended"
+
+
+def test_sending_to_a_program_that_exited_raises_exited_error():
+    with sh("exit 0") as s:
+        s.wait_exit()
+        with pytest.raises(tuipilot.ExitedError, match="cannot send input"):
+            s.send(text="late")
+
+
+def test_bad_input_is_a_value_error_that_says_what_to_do():
+    with sh("sleep 30") as s:
+        with pytest.raises(tuipilot.InvalidInput, match="did you mean Enter"):
+            s.send(keys=["Ener"])
+        with pytest.raises(ValueError, match="invalid regex"):
+            s.wait_text("(", timeout=1)
+        with pytest.raises(ValueError, match="needs something to send"):
+            s.send()
+        with pytest.raises(ValueError, match="not a duration"):
+            s.wait_text("x", timeout=-1)
+        with pytest.raises(IndexError, match="the screen is 80x24"):
+            s.style_at(24, 0)
+
+
+def test_a_missing_program_is_a_spawn_error_naming_where_it_looked():
+    with pytest.raises(tuipilot.SpawnError, match="program `no-such-program-here` not found"):
+        tuipilot.Session(["no-such-program-here"])
+
+
+def test_a_bad_size_is_refused():
+    with pytest.raises(tuipilot.InvalidInput, match="out of range"):
+        tuipilot.Session(["sh"], cols=3, rows=1)
+
+
+def test_find_and_style_read_the_screen_as_it_is():
+    script = r"printf 'plain \033[1;31mred bold\033[0m and \033[38;2;1;2;3mrgb\033[0m\n'; sleep 30"
+    with sh(script) as s:
+        s.wait_text("rgb")
+        found = s.find(r"red \w+")
+        assert [(m.row, m.col, m.text) for m in found] == [(0, 6, "red bold")]
+        red = s.style_at(0, 6)
+        assert red.fg == "red" and red.bold and not red.italic
+        assert s.style_at(0, 0).fg == "default"
+        assert s.style_at(0, 19).fg == "#010203"
+        assert s.style_at(0, 6) == s.style_at(0, 7)
+
+
+def test_the_environment_and_working_directory_reach_the_program(tmp_path):
+    with tuipilot.Session(
+        ["sh", "-c", 'echo "$GREETING from $(pwd)"; sleep 30'],
+        env={"GREETING": "hi"},
+        cwd=tmp_path,
+    ) as s:
+        s.wait_text(rf"^hi from {tmp_path.resolve()}$")
+
+
+def test_leaving_the_with_block_ends_everything_the_program_started():
+    with sh("sleep 300 & echo child $!; wait") as s:
+        pid = int(s.wait_text(r"^child \d+$").split()[1])
+        assert Path(f"/proc/{pid}").exists()
+    state = Path(f"/proc/{pid}/stat")
+    gone = not state.exists() or state.read_text().split(") ")[1].startswith("Z")
+    assert gone, f"the background child {pid} outlived the session"
+
+
+def test_a_wait_lets_other_threads_run_while_it_waits():
+    # If a wait held the interpreter's lock, the main thread could not send the line
+    # the waiting thread waits for, and that wait would time out.
+    with tuipilot.Session(["cat"]) as s:
+        waiting = threading.Event()
+        result = {}
+
+        def wait():
+            waiting.set()
+            try:
+                result["screen"] = s.wait_text("^go$", timeout=20)
+            except Exception as error:  # reported below
+                result["error"] = error
+
+        thread = threading.Thread(target=wait)
+        thread.start()
+        waiting.wait()
+        s.send(text="go", keys="Enter")
+        thread.join()
+    assert "error" not in result, result.get("error")
+
+
+def test_several_sessions_are_driven_from_threads_at_once():
+    errors = []
+
+    def drive(n):
+        try:
+            with tuipilot.Session([sys.executable, "-q"], isolated=True) as s:
+                s.wait_text("^>>> ")
+                s.send(text=f"{n}*{n}", keys="Enter")
+                s.wait_text(rf"^{n * n}$")
+        except Exception as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=drive, args=(n,)) for n in range(11, 15)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
+def test_wait_absent_and_wait_stable():
+    with sh("echo loading; read line; clear; echo done; sleep 30") as s:
+        s.wait_text("loading")
+        s.send(keys="Enter")
+        screen = s.wait_absent("loading")
+        assert "loading" not in screen
+        assert s.wait_stable(0.1).startswith("done")
+
+
+def test_paste_arrives_bracketed_when_the_program_asks():
+    script = r"printf '\033[?2004h'; stty raw -echo; dd bs=1 count=14 2>/dev/null | od -An -c; sleep 30"
+    with sh(script) as s:
+        s.wait_ready()
+        s.send(paste="hi")
+        s.wait_text(r"033   \[   2   0   0   ~   h   i 033   \[   2   0   1   ~")
+
+
+def test_the_session_writes_its_report_and_recording(tmp_path):
+    with sh("echo reported; sleep 30") as s:
+        s.wait_text("reported")
+        written = s.report(tmp_path / "report")
+        assert {Path(p).name for p in written} >= {"report.html"}
+        assert "reported" in s.recording()
+    assert (tmp_path / "report" / "report.md").read_text().count("reported") >= 1

@@ -1,0 +1,152 @@
+"""Type stubs for the native module (the engine, in Rust)."""
+
+from os import PathLike
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+ENGINE_VERSION: str
+
+_Path = Union[str, PathLike[str]]
+
+class Match:
+    """A match of a pattern on the screen."""
+
+    @property
+    def row(self) -> int:
+        """The row, 0-based from the top."""
+    @property
+    def col(self) -> int:
+        """The column (in cells) where the match starts, 0-based."""
+    @property
+    def text(self) -> str:
+        """The matched text."""
+
+class Style:
+    """The look of one cell. Colours are ``"default"``, an ANSI name for 0–15
+    (``"red"``, ``"light-red"``), ``"colour N"`` for the rest of the palette, or
+    ``"#rrggbb"``."""
+
+    @property
+    def fg(self) -> str: ...
+    @property
+    def bg(self) -> str: ...
+    @property
+    def bold(self) -> bool: ...
+    @property
+    def dim(self) -> bool: ...
+    @property
+    def italic(self) -> bool: ...
+    @property
+    def underline(self) -> bool: ...
+    @property
+    def inverse(self) -> bool: ...
+    @property
+    def strikethrough(self) -> bool: ...
+    @property
+    def hidden(self) -> bool: ...
+    @property
+    def blink(self) -> bool: ...
+    @property
+    def overline(self) -> bool: ...
+
+class Session:
+    """A program running under a pseudo-terminal; a context manager that ends it (and
+    everything it started) when the block ends.
+
+    Timeouts are in seconds; without one, a wait uses the session's ``timeout`` (else
+    ``TUIPILOT_TIMEOUT_MS``, else 10 s). A wait that fails raises
+    ``tuipilot.TimeoutError`` (or ``tuipilot.ExitedError`` when the program exited first)
+    whose message shows the numbered screen and the line closest to the pattern.
+    """
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cols: int = 80,
+        rows: int = 24,
+        env: Optional[Dict[str, str]] = None,
+        cwd: Optional[_Path] = None,
+        isolated: bool = False,
+        timeout: Optional[float] = None,
+        record: Optional[_Path] = None,
+        shell_integration: bool = True,
+        whole_frames: bool = True,
+    ) -> None:
+        """Starts ``argv`` under a terminal of ``cols`` × ``rows``. ``isolated`` gives it
+        a fresh temporary ``HOME`` and a fixed environment; ``record`` writes an asciicast
+        recording there; ``shell_integration=False`` injects no OSC 133 marks into a
+        shell; ``whole_frames=False`` lets a wait return on the first screen that matches,
+        which may be half drawn (by default a match waits for the frame to be complete)."""
+    def send(
+        self,
+        text: Optional[str] = None,
+        *,
+        keys: Union[str, Sequence[str], None] = None,
+        paste: Optional[str] = None,
+    ) -> None:
+        """Sends ``text``, then ``paste`` (bracketed if the program asked for it), then
+        ``keys`` (``"Enter"``, ``"C-c"``, ``"Down Down Enter"`` or a list of names)."""
+    def wait_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until a row of the screen matches the regex; returns the screen."""
+    def wait_absent(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until no row matches the regex; returns the screen."""
+    def wait_stable(self, quiet: float = 0.3, *, timeout: Optional[float] = None) -> str:
+        """Waits until the screen has not changed for ``quiet`` seconds."""
+    def wait_ready(self, *, timeout: Optional[float] = None) -> str:
+        """Waits until the program waits for input, as the kernel sees it; returns why
+        the wait ended."""
+    def wait_exit(self, *, timeout: Optional[float] = None) -> int:
+        """Waits until the program exits; returns its exit code (minus the signal's
+        number when a signal ended it)."""
+    def screen(self) -> str:
+        """The screen as text, trailing spaces trimmed."""
+    @property
+    def cursor(self) -> Tuple[int, int]:
+        """The cursor's ``(row, col)``, 0-based."""
+    @property
+    def cursor_visible(self) -> bool: ...
+    def find(self, pattern: str) -> List[Match]:
+        """Every match of the regex on the screen."""
+    def style_at(self, row: int, col: int) -> Style:
+        """The style of one cell; ``IndexError`` outside the screen."""
+    def png(
+        self,
+        path: _Path,
+        *,
+        theme: Optional[str] = None,
+        font_size: Optional[float] = None,
+        scale: Optional[int] = None,
+    ) -> None:
+        """Draws the screen as a PNG."""
+    def svg(self, path: _Path, *, window: bool = False, theme: Optional[str] = None) -> None:
+        """Draws the screen as an SVG."""
+    def resize(self, cols: int, rows: int) -> None: ...
+    def exit(self) -> int:
+        """Ends the program and everything it started (SIGHUP, SIGTERM, SIGKILL);
+        returns its exit code."""
+    def kill(self) -> int:
+        """Ends it at once with SIGKILL."""
+    @property
+    def returncode(self) -> Optional[int]: ...
+    @property
+    def running(self) -> bool: ...
+    @property
+    def pid(self) -> int: ...
+    @property
+    def argv(self) -> List[str]: ...
+    @property
+    def size(self) -> Tuple[int, int]: ...
+    @property
+    def title(self) -> str: ...
+    def recording(self) -> str:
+        """What the session showed so far, as asciicast v2 text."""
+    def report(self, path: _Path) -> List[Path]:
+        """Writes the session's report (HTML, Markdown, JSON); returns the files."""
+    def __enter__(self) -> "Session": ...
+    def __exit__(self, *exc: object) -> bool: ...
+
+def compare_snapshot(
+    text: str, golden: _Path, update: bool = False, hint: str = "--tuipilot-update"
+) -> Optional[str]: ...
+def mask(session: Session, patterns: List[str]) -> str: ...

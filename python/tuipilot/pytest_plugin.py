@@ -1,0 +1,138 @@
+"""The pytest plugin (entry point ``pytest11``): the ``tui`` fixture and what a failing
+test keeps.
+
+``tui.start(argv, **kw)`` starts a ``tuipilot.Session`` (the same keywords) that is ended —
+the program and everything it started — when the test ends. When the test fails, each
+session's last screen is added to the failure's report as a section, and its screen
+(``screen.txt``), picture (``screen.png``), recording (``recording.cast``, replayed with
+``tuipilot render recording.cast -o how.gif``) and report (``report/report.html``) are
+kept under pytest's temporary directory, in a folder the section names.
+
+``--tuipilot-update`` accepts changed snapshots taken with ``tuipilot.assert_snapshot``
+(or ``tui.assert_snapshot``); nothing is written when ``CI`` is set.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Iterable, List, Optional, Sequence
+
+import pytest
+
+from tuipilot import _native
+from tuipilot.snapshots import assert_snapshot, state
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("tuipilot", "terminal programs under test")
+    group.addoption(
+        "--tuipilot-update",
+        action="store_true",
+        default=False,
+        help="accept changed screen snapshots (never written when CI is set)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    state.update = bool(config.getoption("tuipilot_update"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    state.test_file = Path(str(item.path))
+    try:
+        yield
+    finally:
+        state.test_file = None
+
+
+class Tui:
+    """The sessions one test started; they end when the test ends."""
+
+    def __init__(self, node: pytest.Item, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self.sessions: List[_native.Session] = []
+        self._node = node
+        self._factory = tmp_path_factory
+        self._kept: Optional[Path] = None
+
+    def start(self, argv: Sequence[str], **kwargs: Any) -> _native.Session:
+        """Starts ``argv`` under a terminal (keywords as ``tuipilot.Session``'s)."""
+        session = _native.Session(list(argv), **kwargs)
+        self.sessions.append(session)
+        return session
+
+    def assert_snapshot(
+        self, session: _native.Session, name: str, masks: Iterable[str] = ()
+    ) -> None:
+        """``tuipilot.assert_snapshot`` for this test."""
+        assert_snapshot(session, name, masks, _stacklevel=3)
+
+    def keep(self) -> List[str]:
+        """Writes each session's screen, PNG, recording and report under pytest's
+        temporary directory; returns the report sections, one per session."""
+        if self._kept is None:
+            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", self._node.name)[:60]
+            self._kept = self._factory.mktemp(f"tuipilot-{name}", numbered=True)
+        sections = []
+        for index, session in enumerate(self.sessions, start=1):
+            folder = self._kept / f"session-{index}"
+            folder.mkdir(parents=True, exist_ok=True)
+            screen = session.screen()
+            (folder / "screen.txt").write_text(screen + "\n")
+            (folder / "recording.cast").write_text(session.recording())
+            notes = []
+            for what, write in (
+                ("screen.png", lambda: session.png(str(folder / "screen.png"))),
+                ("report", lambda: session.report(str(folder / "report"))),
+            ):
+                try:
+                    write()
+                except Exception as error:  # a picture that cannot be drawn must not hide the failure
+                    notes.append(f"{what} not written: {error}")
+            cols, rows = session.size
+            row, col = session.cursor
+            hidden = "" if session.cursor_visible else ", hidden"
+            state_line = "running" if session.running else f"exited, return code {session.returncode}"
+            listing = "\n".join(
+                f"{number:>4} | {line}" for number, line in enumerate(screen.split("\n"))
+            )
+            body = [
+                f"$ {' '.join(session.argv)}  ({state_line})",
+                f"screen ({cols}x{rows}, cursor at row {row}, col {col}{hidden}):",
+                listing,
+                f"saved: {folder} (screen.txt, screen.png, recording.cast, report/)",
+                *notes,
+            ]
+            sections.append("\n".join(body))
+        return sections
+
+    def close(self) -> None:
+        """Ends every session this test started."""
+        for session in self.sessions:
+            try:
+                session.exit()
+            except Exception:
+                pass
+
+
+@pytest.fixture
+def tui(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """Starts terminal programs for this test: ``tui.start(argv, **kw)`` returns a
+    ``tuipilot.Session``, ended when the test ends; a failing test keeps each session's
+    last screen in its report and its files under pytest's temporary directory."""
+    keeper = Tui(request.node, tmp_path_factory)
+    request.node._tuipilot = keeper
+    yield keeper
+    keeper.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    keeper = getattr(item, "_tuipilot", None)
+    if keeper is None or not report.failed or not keeper.sessions or report.when == "teardown":
+        return
+    for index, section in enumerate(keeper.keep(), start=1):
+        report.sections.append((f"tuipilot session {index}: last screen", section))
