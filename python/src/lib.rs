@@ -106,61 +106,81 @@ impl PyMatch {
 #[pyclass(frozen, module = "tuipilot._native", name = "Style", eq)]
 #[derive(Clone, PartialEq)]
 struct PyStyle {
-    /// Foreground colour: `default`, an ANSI name for 0–15 (`red`, `light-red`),
-    /// `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
-    #[pyo3(get)]
-    fg: String,
-    /// Background colour.
-    #[pyo3(get)]
-    bg: String,
-    /// Bold (SGR 1).
-    #[pyo3(get)]
-    bold: bool,
-    /// Dim (SGR 2).
-    #[pyo3(get)]
-    dim: bool,
-    /// Italic (SGR 3).
-    #[pyo3(get)]
-    italic: bool,
-    /// Underlined, in any style (SGR 4).
-    #[pyo3(get)]
-    underline: bool,
-    /// Foreground and background swapped (SGR 7).
-    #[pyo3(get)]
-    inverse: bool,
-    /// Struck through (SGR 9).
-    #[pyo3(get)]
-    strikethrough: bool,
-    /// Hidden (SGR 8).
-    #[pyo3(get)]
-    hidden: bool,
-    /// Blinking (SGR 5).
-    #[pyo3(get)]
-    blink: bool,
-    /// Overlined (SGR 53).
-    #[pyo3(get)]
-    overline: bool,
+    style: tuipilot::Style,
 }
 
 #[pymethods]
 impl PyStyle {
+    /// Foreground colour: `default`, an ANSI name for 0–15 (`red`, `light-red`),
+    /// `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
+    #[getter]
+    fn fg(&self) -> String {
+        colour(self.style.fg)
+    }
+
+    /// Background colour, spelt as `fg`.
+    #[getter]
+    fn bg(&self) -> String {
+        colour(self.style.bg)
+    }
+
+    /// Bold (SGR 1).
+    #[getter]
+    fn bold(&self) -> bool {
+        self.style.bold
+    }
+
+    /// Dim (SGR 2).
+    #[getter]
+    fn dim(&self) -> bool {
+        self.style.dim
+    }
+
+    /// Italic (SGR 3).
+    #[getter]
+    fn italic(&self) -> bool {
+        self.style.italic
+    }
+
+    /// Underlined, in any style (SGR 4).
+    #[getter]
+    fn underline(&self) -> bool {
+        self.style.underline
+    }
+
+    /// Foreground and background swapped (SGR 7).
+    #[getter]
+    fn inverse(&self) -> bool {
+        self.style.inverse
+    }
+
+    /// Struck through (SGR 9).
+    #[getter]
+    fn strikethrough(&self) -> bool {
+        self.style.strikethrough
+    }
+
+    /// Hidden (SGR 8).
+    #[getter]
+    fn hidden(&self) -> bool {
+        self.style.hidden
+    }
+
+    /// Blinking (SGR 5).
+    #[getter]
+    fn blink(&self) -> bool {
+        self.style.blink
+    }
+
+    /// Overlined (SGR 53).
+    #[getter]
+    fn overline(&self) -> bool {
+        self.style.overline
+    }
+
+    /// The style in the words every report uses: `Style(bold fg=red (1))`.
     fn __repr__(&self) -> String {
-        let flags: Vec<&str> = [
-            (self.bold, "bold"),
-            (self.dim, "dim"),
-            (self.italic, "italic"),
-            (self.underline, "underline"),
-            (self.inverse, "inverse"),
-            (self.strikethrough, "strikethrough"),
-            (self.hidden, "hidden"),
-            (self.blink, "blink"),
-            (self.overline, "overline"),
-        ]
-        .into_iter()
-        .filter_map(|(on, name)| on.then_some(name))
-        .collect();
-        let flags: String = flags.iter().map(|f| format!(", {f}=True")).collect();
-        format!("Style(fg={:?}, bg={:?}{flags})", self.fg, self.bg)
+        format!("Style({})", self.style)
     }
 }
 
@@ -381,20 +401,7 @@ impl PySession {
                 "no cell at row {row}, col {col}: the screen is {cols}x{rows} (0-based)"
             ))
         })?;
-        let style = &cell.style;
-        Ok(PyStyle {
-            fg: colour(style.fg),
-            bg: colour(style.bg),
-            bold: style.bold,
-            dim: style.dim,
-            italic: style.italic,
-            underline: style.underline,
-            inverse: style.inverse,
-            strikethrough: style.strikethrough,
-            hidden: style.hidden,
-            blink: style.blink,
-            overline: style.overline,
-        })
+        Ok(PyStyle { style: cell.style })
     }
 
     /// Draws the screen as a PNG at `path`, as a person would see it.
