@@ -3,6 +3,12 @@
 //! fixture, wait until its answer (`submitted: …`) is on the screen. The goals (issue 28):
 //! Python ≤ 1.2× the library, ≤ 0.3× pexpect + pyte.
 //!
+//! The library takes the step three ways: the operations the Python package hands the
+//! executor (the baseline of the 1.2× goal), the same with each operation on a thread of
+//! its own (as the package runs them, so Ctrl-C can end a wait), and the session's
+//! methods. Each with whole frames (the default) and without (the first screen that
+//! matches: pexpect's rule).
+//!
 //! `cargo bench --bench python_step`. The Python side (`benches/python_step.py`) runs in
 //! the interpreter `TUIPILOT_BENCH_PYTHON` names (default `target/pyvenv/bin/python`),
 //! which needs the package, pexpect and pyte:
@@ -12,7 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use tuipilot::Session;
+use tuipilot::operation::{Step, WaitFor};
+use tuipilot::{Operation, Session};
 
 mod support;
 use support::median_p90;
@@ -40,8 +47,21 @@ fn lineedit() -> PathBuf {
     root.join("target/release/examples/lineedit")
 }
 
+/// How the library takes the step.
+#[derive(Clone, Copy)]
+enum Via {
+    /// The operations the Python package hands the executor: one `Send` (the text, then
+    /// Enter), one `Wait`.
+    Operations,
+    /// The same operations, each on a thread of its own while the caller waits for its
+    /// answer, as the Python package runs them (so Ctrl-C can interrupt a wait).
+    OperationsThreaded,
+    /// The session's methods: `send_text`, `press`, `wait_for_text`.
+    Methods,
+}
+
 /// The library's step times, in milliseconds.
-fn rust_steps(program: &Path, whole_frames: bool) -> tuipilot::Result<Vec<f64>> {
+fn rust_steps(program: &Path, whole_frames: bool, via: Via) -> tuipilot::Result<Vec<f64>> {
     let s = Session::builder(program)
         .size(80, 24)
         .whole_frames(whole_frames)
@@ -50,9 +70,35 @@ fn rust_steps(program: &Path, whole_frames: bool) -> tuipilot::Result<Vec<f64>> 
     let mut times = Vec::new();
     for n in 0..WARMUP + ROUNDS {
         let start = Instant::now();
-        s.send_text(&format!("step {n}"))?;
-        s.press("Enter")?;
-        s.wait_for_text(&format!("^submitted: step {n}$"))?;
+        let answer = format!("^submitted: step {n}$");
+        let send = Operation::Send {
+            steps: vec![Step::Text(format!("step {n}")), Step::Keys("Enter".into())],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        };
+        let wait = Operation::Wait {
+            condition: WaitFor::Text(answer.clone()),
+            timeout_ms: None,
+        };
+        match via {
+            Via::Operations => {
+                s.apply(&send)?;
+                s.apply(&wait)?;
+            }
+            Via::OperationsThreaded => {
+                for operation in [&send, &wait] {
+                    std::thread::scope(|scope| scope.spawn(|| s.apply(operation)).join())
+                        .expect("the operation's thread")?;
+                }
+            }
+            Via::Methods => {
+                s.send_text(&format!("step {n}"))?;
+                s.press("Enter")?;
+                s.wait_for_text(&answer)?;
+            }
+        }
         if n >= WARMUP {
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
@@ -67,9 +113,14 @@ fn main() {
     let python = std::env::var_os("TUIPILOT_BENCH_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/pyvenv/bin/python"));
-    let (rust, rust_p90) = median_p90(rust_steps(&program, true).expect("the library's steps"));
-    let (rust_first, rust_first_p90) =
-        median_p90(rust_steps(&program, false).expect("the library's steps, first match"));
+    let steps =
+        |whole_frames, via| median_p90(rust_steps(&program, whole_frames, via).expect("the library's steps"));
+    let (rust, rust_p90) = steps(true, Via::Operations);
+    let (rust_first, rust_first_p90) = steps(false, Via::Operations);
+    let (threaded, threaded_p90) = steps(true, Via::OperationsThreaded);
+    let (threaded_first, threaded_first_p90) = steps(false, Via::OperationsThreaded);
+    let (methods, methods_p90) = steps(true, Via::Methods);
+    let (methods_first, methods_first_p90) = steps(false, Via::Methods);
     let out = Command::new(&python)
         .arg(root.join("benches/python_step.py"))
         .args(["--program".as_ref(), program.as_os_str()])
@@ -109,21 +160,59 @@ fn main() {
         figure("pexpect_pyte_no_delay", "median_ms"),
         figure("pexpect_pyte_no_delay", "p90_ms"),
     );
+    let row = |who: &str, median: f64, p90: f64, note: &str| {
+        println!("  {who:<34} median {median:7.3} ms  p90 {p90:7.3} ms  {note}");
+    };
     println!(
         "one step (send a line, wait for the answer on the screen), {ROUNDS} rounds after {WARMUP} warm-up:"
     );
-    println!("  Rust library       median {rust:7.3} ms  p90 {rust_p90:7.3} ms  (whole frames: the default)");
-    println!("  Python (tuipilot)  median {py:7.3} ms  p90 {py_p90:7.3} ms  (whole frames)");
-    println!(
-        "  Rust library       median {rust_first:7.3} ms  p90 {rust_first_p90:7.3} ms  (whole_frames off: the first match)"
+    row(
+        "Rust, the same operations",
+        rust,
+        rust_p90,
+        "(whole frames: the default)",
     );
-    println!("  Python (tuipilot)  median {py_first:7.3} ms  p90 {py_first_p90:7.3} ms  (whole_frames off)");
-    println!(
-        "  pexpect + pyte     median {pexpect:7.3} ms  p90 {pexpect_p90:7.3} ms  (pexpect's default 50 ms delaybeforesend)"
+    row(
+        "Rust, the same on a thread each",
+        threaded,
+        threaded_p90,
+        "(whole frames)",
     );
-    println!("  pexpect + pyte     median {bare:7.3} ms  p90 {bare_p90:7.3} ms  (delaybeforesend = None)");
+    row(
+        "Rust, the session's methods",
+        methods,
+        methods_p90,
+        "(whole frames)",
+    );
+    row("Python", py, py_p90, "(whole frames)");
+    row(
+        "Rust, the same operations",
+        rust_first,
+        rust_first_p90,
+        "(whole_frames off: the first match)",
+    );
+    row(
+        "Rust, the same on a thread each",
+        threaded_first,
+        threaded_first_p90,
+        "(whole_frames off)",
+    );
+    row(
+        "Rust, the session's methods",
+        methods_first,
+        methods_first_p90,
+        "(whole_frames off)",
+    );
+    row("Python", py_first, py_first_p90, "(whole_frames off)");
+    row(
+        "pexpect + pyte",
+        pexpect,
+        pexpect_p90,
+        "(pexpect's default 50 ms delaybeforesend)",
+    );
+    row("pexpect + pyte", bare, bare_p90, "(delaybeforesend = None)");
     println!(
-        "  Python / Rust: {:.2}x with whole frames, {:.2}x without (goal <= 1.2x)",
+        "  Python / Rust (the same operations): {:.2}x with whole frames, {:.2}x without (goal <= 1.2x)",
         py / rust,
         py_first / rust_first
     );

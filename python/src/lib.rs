@@ -14,13 +14,17 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
 use tuipilot::report::RunReport;
 use tuipilot::{Color, ErrorKind, ExitStatus, Operation, Reply, Session, StartSpec};
+
+/// How often a call that waits checks for signals (Ctrl-C) while the engine works.
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
 /// A tuipilot error as the exception of `tuipilot.errors` for its kind, with `kind` and,
 /// for a failed wait, `screen` (the screen's text when it ended) set on it.
@@ -192,10 +196,38 @@ struct PySession {
 }
 
 impl PySession {
-    /// Hands `operation` to the executor with the interpreter's lock released.
+    /// Hands `operation` to the executor with the interpreter's lock released. It runs on
+    /// a thread of its own while this one checks for signals every [`SIGNAL_CHECK`]:
+    /// Ctrl-C during a long wait cancels it and raises `KeyboardInterrupt` at once, as it
+    /// would in a Python loop.
     fn apply(&self, py: Python<'_>, operation: Operation) -> PyResult<Reply> {
-        py.detach(|| self.inner.apply(&operation))
-            .map_err(|e| raise(py, e))
+        let cancel = self.inner.canceller();
+        let (done, mut answer) = mpsc::channel();
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let _ = done.send(self.inner.apply_cancellable(&operation, &cancel));
+            });
+            loop {
+                let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_CHECK), answer));
+                answer = back;
+                match got {
+                    Ok(result) => return result.map_err(|e| raise(py, e)),
+                    Err(RecvTimeoutError::Timeout) => {
+                        if let Err(interrupt) = py.check_signals() {
+                            cancel.cancel();
+                            let _ = py.detach(move || answer.recv());
+                            return Err(interrupt);
+                        }
+                    }
+                    // Only a panic in the engine drops the sender; the scope re-raises it.
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(PyRuntimeError::new_err(
+                            "the engine's thread ended without an answer: report this as a bug",
+                        ));
+                    }
+                }
+            }
+        })
     }
 
     /// A wait for `condition`; the screen's text when it held.

@@ -143,6 +143,19 @@ def test_a_wait_lets_other_threads_run_while_it_waits():
     assert "error" not in result, result.get("error")
 
 
+def test_ctrl_c_interrupts_a_wait_at_once():
+    # The program interrupts us (its parent) a moment after it reads the line, while the
+    # wait below is waiting: the wait must end with KeyboardInterrupt, not run out its 30 s
+    # and raise TimeoutError.
+    with sh("read line; sleep 0.3; kill -INT $PPID; sleep 30") as s:
+        s.wait_ready()
+        s.send(text="go", keys="Enter")
+        with pytest.raises(KeyboardInterrupt):
+            s.wait_text("never", timeout=30)
+        s.send(text="still there")
+        s.wait_text("still there")
+
+
 def test_several_sessions_are_driven_from_threads_at_once():
     errors = []
 
