@@ -1,0 +1,182 @@
+//! Locators and style assertions on a live session: a menu drawn by a shell script, its
+//! selection in inverse video, asserted on by text, style and count, and waited on as it
+//! moves; every attribute a cell records, and what a miss says.
+
+use std::time::Duration;
+
+use tuipilot::{ErrorKind, Session, StyleMatch, UnderlineStyle};
+
+fn sh(script: &str) -> Session {
+    Session::builder("sh")
+        .args(["-c", script])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap()
+}
+
+/// A menu whose selection is drawn in inverse video and moves with Down.
+fn menu() -> Session {
+    sh(
+        "stty -echo -icanon; sel=0; while :; do printf '\\033[H\\033[2J'; i=0; for f in Apple Banana Cherry; do if [ $i = $sel ]; then printf '\\033[7;33m> %s\\033[0m\\n' $f; else printf '  %s\\n' $f; fi; i=$((i+1)); done; k=$(dd bs=3 count=1 2>/dev/null); case $k in *B) sel=$((sel+1));; esac; done",
+    )
+}
+
+#[test]
+fn locators_assert_text_style_and_count_in_words() {
+    let s = menu();
+    let screen = s.wait_for_text("Cherry").unwrap();
+    let selected = StyleMatch::new().inverse().fg("yellow").unwrap();
+    screen
+        .locate("Apple")
+        .unwrap()
+        .assert_visible()
+        .unwrap()
+        .assert_style(&selected)
+        .unwrap();
+    screen.locate(r"^  \w+").unwrap().assert_count(2).unwrap();
+    screen.locate_row(1).assert_text("Banana").unwrap();
+    let banana = screen.locate("Banana").unwrap();
+    let line = line!() + 1;
+    let err = banana.assert_style(&selected).unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.starts_with(&format!(
+            "tests/locators.rs:{line}: expected /Banana/ inverse fg=yellow (3), found row 1 column 2 is default (not inverse)"
+        )),
+        "{report}"
+    );
+    assert!(report.contains("   1 |   Banana\n     |   ^^^^^^"), "{report}");
+    assert!(
+        report.contains("saved: ") || std::env::var_os("CARGO_MANIFEST_DIR").is_none(),
+        "{report}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Mismatch);
+    assert!(screen.locate("Durian").unwrap().assert_visible().is_err());
+}
+
+#[test]
+fn a_wait_on_a_style_waits_for_the_selection_to_move() {
+    let s = menu();
+    s.wait_for_text("Cherry").unwrap();
+    let selected = StyleMatch::new().inverse();
+    s.press("Down").unwrap();
+    s.press("Down").unwrap();
+    let screen = s.wait(&selected.on("Cherry").unwrap()).unwrap();
+    screen.locate("Cherry").unwrap().assert_style(&selected).unwrap();
+    let err = s
+        .wait_timeout(&selected.on("Durian").unwrap(), Duration::from_millis(100))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("waiting for text matching /Durian/ drawn inverse"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_attribute_a_cell_records_can_be_asserted_and_a_miss_says_which() {
+    let s = sh(
+        "printf '\\033[2mdim\\033[0m \\033[3mital\\033[0m \\033[4:3;58;5;1mcurly\\033[0m \\033[9mdone\\033[0m \\033[5mblink\\033[0m \\033[8mhid\\033[0m \\033[53mover\\033[0m \\033[4mplain\\033[0m end'; sleep 60",
+    );
+    let screen = s.wait_for_text("end").unwrap();
+    let located = |re: &str| screen.locate(re).unwrap();
+    located("dim").assert_style(&StyleMatch::new().dim()).unwrap();
+    located("ital").assert_style(&StyleMatch::new().italic()).unwrap();
+    let curly = StyleMatch::new()
+        .underline_style(UnderlineStyle::Curly)
+        .underline_color("red")
+        .unwrap();
+    located("curly").assert_style(&curly).unwrap();
+    located("done")
+        .assert_style(&StyleMatch::new().strikethrough())
+        .unwrap();
+    located("blink").assert_style(&StyleMatch::new().blink()).unwrap();
+    screen
+        .locate_cells(0, 26..29)
+        .assert_style(&StyleMatch::new().hidden())
+        .unwrap();
+    located("over")
+        .assert_style(&StyleMatch::new().overline())
+        .unwrap();
+    // A plain SGR 4 is a single underline.
+    located("plain")
+        .assert_style(&StyleMatch::new().underline_style(UnderlineStyle::Single))
+        .unwrap();
+    let err = located("plain").assert_style(&curly).unwrap_err().to_string();
+    assert!(
+        err.contains("found row 0 column 35 is underline (underline single, not curly)"),
+        "{err}"
+    );
+    let err = located("done")
+        .assert_style(&StyleMatch::new().strikethrough().dim())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is strikethrough (not dim)"), "{err}");
+}
+
+#[test]
+fn colour_names_are_ratatuis_and_a_normal_for_bright_miss_says_which_name_is_which() {
+    // ratatui's Color::White is palette 15 (SGR 97), its Gray 7 (SGR 37).
+    let s = sh("printf '\\033[37mgray\\033[0m \\033[97mwhite\\033[0m \\033[90mdark\\033[0m'; sleep 60");
+    let screen = s.wait_for_text("dark").unwrap();
+    let fg = |name: &str| StyleMatch::new().fg(name).unwrap();
+    screen.locate("gray").unwrap().assert_style(&fg("Gray")).unwrap();
+    screen.locate("gray").unwrap().assert_style(&fg("7")).unwrap();
+    screen
+        .locate("white")
+        .unwrap()
+        .assert_style(&fg("White"))
+        .unwrap();
+    screen
+        .locate("white")
+        .unwrap()
+        .assert_style(&fg("bright-white"))
+        .unwrap();
+    screen
+        .locate("dark")
+        .unwrap()
+        .assert_style(&fg("DarkGray"))
+        .unwrap();
+    let err = screen
+        .locate("gray")
+        .unwrap()
+        .assert_style(&fg("White"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("fg is gray (7), not white (15) — `white` is palette 15 and `gray` palette 7"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_timed_out_style_wait_says_the_style_it_found() {
+    let s = sh("printf '\\033[1;37mCherry\\033[0m'; sleep 60");
+    s.wait_for_text("Cherry").unwrap();
+    let err = s
+        .wait_timeout(
+            &StyleMatch::new()
+                .bold()
+                .fg("White")
+                .unwrap()
+                .on("Cherry")
+                .unwrap(),
+            Duration::from_millis(100),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "note: the first match, at row 0 col 0, is drawn bold fg=gray (7): fg is gray (7), not white (15)"
+        ),
+        "{err}"
+    );
+    let err = s
+        .wait_timeout(
+            &StyleMatch::new().on("Durian").unwrap(),
+            Duration::from_millis(100),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("note: no text matches /Durian/"), "{err}");
+}
