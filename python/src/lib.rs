@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError};
 use pyo3::prelude::*;
 use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
 use tuipilot::report::RunReport;
@@ -49,19 +49,25 @@ fn raise(py: Python<'_>, error: tuipilot::Error) -> PyErr {
     made().unwrap_or_else(|e| e)
 }
 
+/// A bad argument, as `tuipilot.InvalidInput` (a `ValueError`) like the engine's own.
+fn bad_input(py: Python<'_>, message: String) -> PyErr {
+    raise(py, tuipilot::Error::InvalidArgument { message })
+}
+
 /// Seconds from Python as a duration: refused when negative or not a number.
-fn seconds(what: &str, value: f64) -> PyResult<Duration> {
+fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
     Duration::try_from_secs_f64(value).map_err(|_| {
-        PyValueError::new_err(format!(
-            "{what}={value} is not a duration: give seconds, 0 or more"
-        ))
+        bad_input(
+            py,
+            format!("{what}={value} is not a duration: give seconds, 0 or more"),
+        )
     })
 }
 
 /// An optional timeout in seconds as the operations' milliseconds.
-fn timeout_ms(timeout: Option<f64>) -> PyResult<Option<u64>> {
+fn timeout_ms(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<u64>> {
     timeout
-        .map(|t| seconds("timeout", t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
+        .map(|t| seconds(py, "timeout", t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
         .transpose()
 }
 
@@ -234,7 +240,7 @@ impl PySession {
     fn wait(&self, py: Python<'_>, condition: WaitFor, timeout: Option<f64>) -> PyResult<String> {
         let operation = Operation::Wait {
             condition,
-            timeout_ms: timeout_ms(timeout)?,
+            timeout_ms: timeout_ms(py, timeout)?,
         };
         match self.apply(py, operation)? {
             Reply::Screen { screen } => Ok(screen.text),
@@ -296,7 +302,7 @@ impl PySession {
             rows,
             cwd,
             env: env.unwrap_or_default().into_iter().collect(),
-            timeout_ms: timeout_ms(timeout)?,
+            timeout_ms: timeout_ms(py, timeout)?,
             isolated,
             no_shell_integration: !shell_integration,
             no_whole_frames: !whole_frames,
@@ -325,16 +331,18 @@ impl PySession {
             let names: Vec<String> = match keys.extract::<String>() {
                 Ok(one) => vec![one],
                 Err(_) => keys.extract().map_err(|_| {
-                    PyValueError::new_err(
-                        "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])",
+                    bad_input(
+                        py,
+                        "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])".into(),
                     )
                 })?,
             };
             steps.push(Step::Keys(names.join(" ")));
         }
         if steps.is_empty() {
-            return Err(PyValueError::new_err(
-                "send() needs something to send: text=, keys= or paste=",
+            return Err(bad_input(
+                py,
+                "send() needs something to send: text=, keys= or paste=".into(),
             ));
         }
         let operation = Operation::Send {
@@ -363,7 +371,7 @@ impl PySession {
     /// Waits until the screen has not changed for `quiet` seconds. Returns the screen.
     #[pyo3(signature = (quiet=0.3, *, timeout=None))]
     fn wait_stable(&self, py: Python<'_>, quiet: f64, timeout: Option<f64>) -> PyResult<String> {
-        let ms = seconds("quiet", quiet)?.as_millis() as u64;
+        let ms = seconds(py, "quiet", quiet)?.as_millis() as u64;
         self.wait(py, WaitFor::StableMs(ms), timeout)
     }
 
@@ -373,7 +381,7 @@ impl PySession {
     fn wait_ready(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<String> {
         let operation = Operation::Wait {
             condition: WaitFor::Ready,
-            timeout_ms: timeout_ms(timeout)?,
+            timeout_ms: timeout_ms(py, timeout)?,
         };
         match self.apply(py, operation)? {
             Reply::Screen { screen } => Ok(screen.waited.unwrap_or_default()),
@@ -387,7 +395,7 @@ impl PySession {
     fn wait_exit(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<i32> {
         let operation = Operation::Wait {
             condition: WaitFor::Exit,
-            timeout_ms: timeout_ms(timeout)?,
+            timeout_ms: timeout_ms(py, timeout)?,
         };
         self.apply(py, operation)?;
         self.ended(py)

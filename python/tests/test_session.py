@@ -72,10 +72,14 @@ def test_bad_input_is_a_value_error_that_says_what_to_do():
             s.send(keys=["Ener"])
         with pytest.raises(ValueError, match="invalid regex"):
             s.wait_text("(", timeout=1)
-        with pytest.raises(ValueError, match="needs something to send"):
+        with pytest.raises(tuipilot.InvalidInput, match="needs something to send"):
             s.send()
-        with pytest.raises(ValueError, match="not a duration"):
+        with pytest.raises(tuipilot.InvalidInput, match="not a duration"):
             s.wait_text("x", timeout=-1)
+        with pytest.raises(tuipilot.InvalidInput, match="too long: the most is 86400000 ms"):
+            s.wait_text("x", timeout=10**9)
+        with pytest.raises(tuipilot.InvalidInput, match="keys= takes a key name"):
+            s.send(keys=42)
         with pytest.raises(IndexError, match="the screen is 80x24"):
             s.style_at(24, 0)
 
