@@ -7,44 +7,36 @@ use std::time::Duration;
 
 use super::{Process, Readiness};
 
-/// System call numbers of this architecture.
-#[cfg(target_arch = "x86_64")]
+/// System call numbers of this architecture, as libc has them; the calls arm64 does not
+/// have (it polls, selects and waits on epoll only through the `p` variants) are `None`.
 mod nr {
-    pub const READ: i64 = 0;
-    pub const READV: i64 = 19;
-    pub const PREAD64: i64 = 17;
-    pub const POLL: Option<i64> = Some(7);
-    pub const SELECT: Option<i64> = Some(23);
-    pub const PPOLL: i64 = 271;
-    pub const PSELECT6: i64 = 270;
-    pub const EPOLL_WAIT: Option<i64> = Some(232);
-    pub const EPOLL_PWAIT: i64 = 281;
-    pub const EPOLL_PWAIT2: i64 = 441;
-    pub const WAIT4: i64 = 61;
-    pub const WAITID: i64 = 247;
-    pub const NANOSLEEP: i64 = 35;
-    pub const CLOCK_NANOSLEEP: i64 = 230;
-    pub const FUTEX: i64 = 202;
-    pub const PAUSE: Option<i64> = Some(34);
-}
-
-#[cfg(target_arch = "aarch64")]
-mod nr {
-    pub const READ: i64 = 63;
-    pub const READV: i64 = 65;
-    pub const PREAD64: i64 = 67;
+    pub const READ: i64 = libc::SYS_read;
+    pub const READV: i64 = libc::SYS_readv;
+    pub const PREAD64: i64 = libc::SYS_pread64;
+    pub const PPOLL: i64 = libc::SYS_ppoll;
+    pub const PSELECT6: i64 = libc::SYS_pselect6;
+    pub const EPOLL_PWAIT: i64 = libc::SYS_epoll_pwait;
+    pub const EPOLL_PWAIT2: i64 = libc::SYS_epoll_pwait2;
+    pub const WAIT4: i64 = libc::SYS_wait4;
+    pub const WAITID: i64 = libc::SYS_waitid;
+    pub const NANOSLEEP: i64 = libc::SYS_nanosleep;
+    pub const CLOCK_NANOSLEEP: i64 = libc::SYS_clock_nanosleep;
+    pub const FUTEX: i64 = libc::SYS_futex;
+    #[cfg(target_arch = "x86_64")]
+    pub const POLL: Option<i64> = Some(libc::SYS_poll);
+    #[cfg(target_arch = "x86_64")]
+    pub const SELECT: Option<i64> = Some(libc::SYS_select);
+    #[cfg(target_arch = "x86_64")]
+    pub const EPOLL_WAIT: Option<i64> = Some(libc::SYS_epoll_wait);
+    #[cfg(target_arch = "x86_64")]
+    pub const PAUSE: Option<i64> = Some(libc::SYS_pause);
+    #[cfg(not(target_arch = "x86_64"))]
     pub const POLL: Option<i64> = None;
+    #[cfg(not(target_arch = "x86_64"))]
     pub const SELECT: Option<i64> = None;
-    pub const PPOLL: i64 = 73;
-    pub const PSELECT6: i64 = 72;
+    #[cfg(not(target_arch = "x86_64"))]
     pub const EPOLL_WAIT: Option<i64> = None;
-    pub const EPOLL_PWAIT: i64 = 22;
-    pub const EPOLL_PWAIT2: i64 = 441;
-    pub const WAIT4: i64 = 260;
-    pub const WAITID: i64 = 95;
-    pub const NANOSLEEP: i64 = 101;
-    pub const CLOCK_NANOSLEEP: i64 = 115;
-    pub const FUTEX: i64 = 98;
+    #[cfg(not(target_arch = "x86_64"))]
     pub const PAUSE: Option<i64> = None;
 }
 
