@@ -2,17 +2,12 @@
 //! selection in inverse video, asserted on by text, style and count, and waited on as it
 //! moves; every attribute a cell records, and what a miss says.
 
+mod common;
+use common::sh;
+
 use std::time::Duration;
 
 use tuipilot::{ErrorKind, Session, StyleMatch, UnderlineStyle};
-
-fn sh(script: &str) -> Session {
-    Session::builder("sh")
-        .args(["-c", script])
-        .timeout(Duration::from_secs(20))
-        .spawn()
-        .unwrap()
-}
 
 /// A menu whose selection is drawn in inverse video and moves with Down.
 fn menu() -> Session {

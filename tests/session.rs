@@ -2,18 +2,11 @@
 //! timeouts and their reports, exit statuses, and every bad input's error.
 
 mod common;
+use common::sh;
 
 use std::time::{Duration, Instant};
 
 use tuipilot::{Condition, Error, ErrorKind, ExitStatus, Input, Session};
-
-fn sh(script: &str) -> Session {
-    Session::builder("sh")
-        .args(["-c", script])
-        .timeout(Duration::from_secs(20))
-        .spawn()
-        .unwrap()
-}
 
 #[test]
 fn child_environment_policy() {

@@ -51,6 +51,15 @@ pub fn on_path(program: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// `sh -c SCRIPT`, started with a generous timeout.
+pub fn sh(script: &str) -> Session {
+    Session::builder("sh")
+        .args(["-c", script])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap()
+}
+
 /// An interactive bash with no user configuration and a fixed prompt.
 pub fn bash() -> SessionBuilder {
     Session::builder("bash")
