@@ -59,7 +59,7 @@ def test_passes(tui):
     assert "last screen" not in result.stdout.str()
 
 
-def test_sessions_end_with_their_test(pytester, local, tmp_path):
+def test_sessions_end_with_their_test(pytester, local, tmp_path, process_gone):
     pid_file = tmp_path / "pid"
     pytester.makepyfile(
         test_app=f"""
@@ -70,8 +70,7 @@ def test_leaves_a_program_running(tui):
     )
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
     pid = int(pid_file.read_text())
-    stat = Path(f"/proc/{pid}/stat")
-    assert not stat.exists() or stat.read_text().split(") ")[1].startswith("Z")
+    assert process_gone(pid), f"the program {pid} outlived its test"
 
 
 def test_a_missing_snapshot_is_written_then_held_and_a_change_fails_with_a_diff(pytester, local):

@@ -116,13 +116,11 @@ def test_the_environment_and_working_directory_reach_the_program(tmp_path):
         s.wait_text(rf"^hi from {tmp_path.resolve()}$")
 
 
-def test_leaving_the_with_block_ends_everything_the_program_started():
+def test_leaving_the_with_block_ends_everything_the_program_started(process_gone):
     with sh("sleep 300 & echo child $!; wait") as s:
         pid = int(s.wait_text(r"^child \d+$").split()[1])
         assert Path(f"/proc/{pid}").exists()
-    state = Path(f"/proc/{pid}/stat")
-    gone = not state.exists() or state.read_text().split(") ")[1].startswith("Z")
-    assert gone, f"the background child {pid} outlived the session"
+    assert process_gone(pid), f"the background child {pid} outlived the session"
 
 
 def test_a_wait_lets_other_threads_run_while_it_waits():
