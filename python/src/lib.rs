@@ -406,6 +406,12 @@ impl PySession {
         self.inner.snapshot().text()
     }
 
+    /// The screen as a failed wait's report shows it: its size and cursor, the rows
+    /// numbered through the last with text, and how many empty rows follow.
+    fn listing(&self) -> String {
+        self.inner.snapshot().listing()
+    }
+
     /// The cursor's `(row, col)`, 0-based.
     #[getter]
     fn cursor(&self) -> (u16, u16) {

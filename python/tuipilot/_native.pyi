@@ -101,6 +101,8 @@ class Session:
         number when a signal ended it)."""
     def screen(self) -> str:
         """The screen as text, trailing spaces trimmed."""
+    def listing(self) -> str:
+        """The screen as a failed wait's report shows it: size, cursor, numbered rows."""
     @property
     def cursor(self) -> Tuple[int, int]:
         """The cursor's ``(row, col)``, 0-based."""

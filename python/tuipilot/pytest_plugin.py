@@ -78,8 +78,7 @@ class Tui:
         for index, session in enumerate(self.sessions, start=1):
             folder = self._kept / f"session-{index}"
             folder.mkdir(parents=True, exist_ok=True)
-            screen = session.screen()
-            (folder / "screen.txt").write_text(screen + "\n")
+            (folder / "screen.txt").write_text(session.screen() + "\n")
             (folder / "recording.cast").write_text(session.recording())
             notes = []
             for what, write in (
@@ -90,17 +89,10 @@ class Tui:
                     write()
                 except Exception as error:  # a picture that cannot be drawn must not hide the failure
                     notes.append(f"{what} not written: {error}")
-            cols, rows = session.size
-            row, col = session.cursor
-            hidden = "" if session.cursor_visible else ", hidden"
             state_line = "running" if session.running else f"exited, return code {session.returncode}"
-            listing = "\n".join(
-                f"{number:>4} | {line}" for number, line in enumerate(screen.split("\n"))
-            )
             body = [
                 f"$ {' '.join(session.argv)}  ({state_line})",
-                f"screen ({cols}x{rows}, cursor at row {row}, col {col}{hidden}):",
-                listing,
+                session.listing().rstrip("\n"),
                 f"saved: {folder} (screen.txt, screen.png, recording.cast, report/)",
                 *notes,
             ]

@@ -237,6 +237,29 @@ impl Snapshot {
         row_text(&self.cells[start + usize::from(from)..start + to]).0
     }
 
+    /// The screen as a failure report shows it: its size and cursor, then the rows
+    /// numbered through the last with text (`   3 | text`), then how many empty rows
+    /// follow.
+    ///
+    /// ```
+    /// let mut term = tuipilot::Terminal::new(20, 4).unwrap();
+    /// term.process(b"hello");
+    /// assert_eq!(
+    ///     term.snapshot().listing(),
+    ///     "screen (20x4, cursor at row 0, col 5):\n   0 | hello\n     | (rows 1-3 empty)\n"
+    /// );
+    /// ```
+    pub fn listing(&self) -> String {
+        let (cols, rows) = self.size();
+        let mut out = format!("screen ({cols}x{rows}, {}):\n", self.cursor().words());
+        let (numbered, last) = self.numbered_rows(&[]);
+        out.push_str(&numbered);
+        if last < self.lines.len() {
+            out.push_str(&format!("     | (rows {last}-{} empty)\n", self.lines.len() - 1));
+        }
+        out
+    }
+
     /// The rows numbered for a report (`   3 | text`), through the last non-empty or
     /// marked row; a marked row is followed by a line with `^` under its columns
     /// `from..to` (marks are `(row, from, to)`). Also says how many rows were listed.

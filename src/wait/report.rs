@@ -84,15 +84,7 @@ impl fmt::Display for WaitError {
                 self.condition
             )?,
         }
-        let (cols, rows) = self.screen.size();
-        let cursor = self.screen.cursor();
-        writeln!(f, "screen ({cols}x{rows}, {}):", cursor.words())?;
-        let (listing, last) = self.screen.numbered_rows(&[]);
-        f.write_str(&listing)?;
-        let rows = self.screen.rows().len();
-        if last < rows {
-            writeln!(f, "     | (rows {last}-{} empty)", rows - 1)?;
-        }
+        f.write_str(&self.screen.listing())?;
         if let Some(tail) = &self.output_tail {
             writeln!(f, "last output:")?;
             for line in tail.lines() {
