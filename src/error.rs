@@ -252,14 +252,9 @@ impl fmt::Display for Error {
                 f,
                 "terminal size {cols}x{rows} is out of range: use 10 to 1000 columns and 2 to 1000 rows"
             ),
-            Error::ProgramNotFound { program, searched } => write!(
-                f,
-                "{}",
-                NotFound {
-                    program: program.clone(),
-                    searched: searched.clone()
-                }
-            ),
+            Error::ProgramNotFound { program, searched } => {
+                crate::process::write_not_found(f, program, searched)
+            }
             Error::CwdNotDirectory { path } => write!(
                 f,
                 "working directory `{}` is not a directory: create it or pass an existing one",
@@ -411,14 +406,14 @@ impl fmt::Display for AssertionError {
         )?;
         f.write_str(self.screen.trim_end())?;
         if let Some(dir) = &self.artifacts {
-            write!(f, "\nsaved: {}", listing(dir))?;
+            write!(f, "\nsaved: {}", saved_files(dir))?;
         }
         Ok(())
     }
 }
 
 /// `DIR (a, b, c)`: the folder and the files in it, for a report's `saved:` line.
-pub(crate) fn listing(dir: &std::path::Path) -> String {
+pub(crate) fn saved_files(dir: &std::path::Path) -> String {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map(|entries| {
             entries

@@ -246,12 +246,16 @@ pub struct NotFound {
 
 impl fmt::Display for NotFound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "program `{}` not found: searched {}; check the name or give its full path",
-            self.program, self.searched
-        )
+        write_not_found(f, &self.program, &self.searched)
     }
+}
+
+/// The one spelling of a program not found, for [`NotFound`] and the error it becomes.
+pub(crate) fn write_not_found(f: &mut fmt::Formatter<'_>, program: &str, searched: &str) -> fmt::Result {
+    write!(
+        f,
+        "program `{program}` not found: searched {searched}; check the name or give its full path"
+    )
 }
 
 impl std::error::Error for NotFound {}

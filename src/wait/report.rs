@@ -103,7 +103,7 @@ impl fmt::Display for WaitError {
             (None, false) => {}
         }
         if let Some(dir) = &self.artifacts {
-            writeln!(f, "saved: {}", crate::error::listing(dir))?;
+            writeln!(f, "saved: {}", crate::error::saved_files(dir))?;
         }
         if self.unanswered.is_empty() {
             write!(f, "unanswered terminal queries: none")
