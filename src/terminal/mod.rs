@@ -328,28 +328,27 @@ impl Terminal {
                 .to_string();
         }
         let screen = self.parser.screen();
-        let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
-        let row = screen.cursor_position().0.min(rows.saturating_sub(1));
-        let text = screen.rows(0, cols).nth(usize::from(row)).unwrap_or_default();
+        let row = self.cursor_position().0;
+        let text = screen
+            .rows(0, screen.size().1.get())
+            .nth(usize::from(row))
+            .unwrap_or_default();
         self.layer
             .clusters
             .decode(text.trim_end_matches(' '))
             .into_owned()
     }
 
-    /// The cursor's row up to the cursor, when the cursor stands past the row's last
-    /// character: a prompt (`>>> `, `$ `) with the spaces before the cursor, which the
-    /// trimmed rows lose. Waits match a pattern against it besides the trimmed rows, so
-    /// `^>>> ` finds the prompt a person sees; `None` when the cursor is not past the end.
-    pub fn cursor_row_to_cursor(&self) -> Option<String> {
-        let col = match self.held_frame() {
-            Some(frame) => frame.cursor().col,
-            None => self.parser.screen().cursor_position().1,
-        };
-        let row = self.cursor_row_text();
-        let width = unicode_width::UnicodeWidthStr::width(row.as_str());
-        let col = usize::from(col);
-        (col > width).then(|| format!("{row}{}", " ".repeat(col - width)))
+    /// Where the cursor is, `(row, col)`, 0-based (during a synchronized update, in the
+    /// frame before it), without taking a snapshot.
+    pub fn cursor_position(&self) -> (u16, u16) {
+        if let Some(frame) = self.held_frame() {
+            let cursor = frame.cursor();
+            return (cursor.row, cursor.col);
+        }
+        let screen = self.parser.screen();
+        let (row, col) = screen.cursor_position();
+        (row.min(screen.size().0.get().saturating_sub(1)), col)
     }
 
     /// The screen as someone scrolled back `rows` lines into the scrollback sees it

@@ -190,10 +190,7 @@ pub(crate) fn wait_until(
         let holds = match condition {
             Condition::Text(re) => changed && on_screen(re, &state.terminal),
             Condition::NoText(re) => !on_screen(re, &state.terminal),
-            Condition::Line(re) => {
-                changed
-                    && (re.is_match(&state.terminal.cursor_row_text()) || before_cursor(re, &state.terminal))
-            }
+            Condition::Line(re) => changed && on_cursor_row(re, &state.terminal),
             Condition::Output(re) => {
                 scan.update(&state.log);
                 scan.is_match(re)
@@ -279,15 +276,31 @@ pub(crate) fn wait_until(
 /// Whether `re` matches the screen: its rows, trailing spaces trimmed, or the cursor's
 /// row with the spaces before the cursor (a prompt's `>>> `).
 fn on_screen(re: &Regex, terminal: &Terminal) -> bool {
-    re.is_match(&terminal.text()) || before_cursor(re, terminal)
+    let text = terminal.text();
+    re.is_match(&text) || before_cursor(re, &text, terminal)
 }
 
-/// Whether `re` matches the cursor's row up to the cursor, where that keeps spaces the
-/// trimmed row lost.
-fn before_cursor(re: &Regex, terminal: &Terminal) -> bool {
-    terminal
-        .cursor_row_to_cursor()
+/// Whether `re` matches the cursor's row of `text` (the trimmed rows) up to the cursor.
+fn before_cursor(re: &Regex, text: &str, terminal: &Terminal) -> bool {
+    let (row, col) = terminal.cursor_position();
+    text.split('\n')
+        .nth(usize::from(row))
+        .and_then(|row| up_to_cursor(row, col))
         .is_some_and(|row| re.is_match(&row))
+}
+
+/// `row`, trimmed, with the spaces up to column `col` put back, where the cursor stands
+/// past its end; `None` where it does not.
+fn up_to_cursor(row: &str, col: u16) -> Option<String> {
+    let width = unicode_width::UnicodeWidthStr::width(row);
+    let col = usize::from(col);
+    (col > width).then(|| format!("{row}{}", " ".repeat(col - width)))
+}
+
+/// Whether `re` matches the cursor's row, trimmed or up to the cursor.
+fn on_cursor_row(re: &Regex, terminal: &Terminal) -> bool {
+    let row = terminal.cursor_row_text();
+    re.is_match(&row) || up_to_cursor(&row, terminal.cursor_position().1).is_some_and(|row| re.is_match(&row))
 }
 
 /// Why `condition` holds on the state, in words for a reply: which row matched, how long
@@ -299,9 +312,9 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
             let text = state.terminal.text();
             match first_row(re, &text) {
                 Some(row) => format!("matched /{re}/ at row {row}"),
-                None if before_cursor(re, &state.terminal) => format!(
+                None if before_cursor(re, &text, &state.terminal) => format!(
                     "matched /{re}/ at row {}, before the cursor",
-                    state.terminal.snapshot().cursor().row
+                    state.terminal.cursor_position().0
                 ),
                 // A pattern spanning rows (`a\nb`): matched, on no one row.
                 None => format!("matched /{re}/"),
@@ -310,7 +323,7 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
         Condition::NoText(re) => format!("no row matches /{re}/"),
         Condition::Line(re) => format!(
             "the cursor's row {} matches /{re}/",
-            state.terminal.snapshot().cursor().row
+            state.terminal.cursor_position().0
         ),
         Condition::Output(re) => format!("output matched /{re}/"),
         Condition::Stable(_) if state.exit.is_some() => "the program has exited: the screen is final".into(),
