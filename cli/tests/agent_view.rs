@@ -108,7 +108,13 @@ async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
     .await;
     let info = ran.structured_content.clone().unwrap();
     assert_eq!(info["command_exit"], 1, "{info}");
-    let capture = call(&client, json!({"action": "capture", "image": false})).await;
+    // The command's end (OSC 133;D) comes before bash draws its next prompt: the capture
+    // waits for the prompt it shows.
+    let capture = call(
+        &client,
+        json!({"action": "capture", "image": false, "wait_prompt": true}),
+    )
+    .await;
     let text = &texts(&capture)[0];
     assert_eq!(text, "$ echo hi; false\nhi\n$", "no trailing blank rows");
     let info = capture.structured_content.clone().unwrap();
@@ -122,7 +128,7 @@ async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
     assert!(!is_error(&changed));
     let only = call(
         &client,
-        json!({"action": "capture", "image": false, "changed_only": true}),
+        json!({"action": "capture", "image": false, "changed_only": true, "wait_prompt": true}),
     )
     .await;
     let view = &texts(&only)[0];
