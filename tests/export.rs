@@ -43,7 +43,7 @@ fn write_export(
     name: &str,
     options: &ExportOptions,
 ) -> std::path::PathBuf {
-    let exported = to_tape(spec, log, name, options);
+    let exported = to_tape(spec, log, name, options).expect("the log exports");
     let tape = dir.join(format!("{name}.tape"));
     std::fs::write(&tape, &exported.tape).unwrap();
     let (snap, text) = exported.snapshot.expect("the session had a capture");
@@ -164,17 +164,17 @@ fn the_rust_export_spells_the_same_steps_as_a_test() {
     session.apply(&Operation::capture_text()).unwrap();
     let log = session.operations();
     session.exit().unwrap();
-    let rust = to_rust(&spec, &log, "replays_bash", &ExportOptions::default());
+    let rust = to_rust(&spec, &log, "replays_bash", &ExportOptions::default()).unwrap();
     for piece in [
         "#[test]\nfn replays_bash() -> tuipilot::Result<()> {",
-        "let s = Session::builder(r\"bash\")",
-        r#"s.wait_timeout(&Condition::text(r"^\$$")?, s.timeout())?;"#,
+        "let s = Session::builder(\"bash\")",
+        r#"s.wait_timeout(&Condition::text("^\\$$")?, s.timeout())?;"#,
         "let start = s.wait_start();",
-        r#"s.send_text(r"echo hi")?;"#,
-        r#"s.press_all(r"Enter".split(' '))?;"#,
-        r#"s.wait_since_timeout(&start, &Condition::text(r"^hi$")?, s.timeout())?;"#,
+        r#"s.send_text("echo hi")?;"#,
+        r#"s.press_all(["Enter"])?;"#,
+        r#"s.wait_since_timeout(&start, &Condition::text("^hi$")?, s.timeout())?;"#,
         "let screen = s.snapshot().masked_all(&[])?;",
-        "assert_eq!(screen.text().trim_end(), r\"$ echo hi\nhi\n$\");",
+        r#"assert_eq!(screen.text().trim_end(), "$ echo hi\nhi\n$");"#,
     ] {
         assert!(rust.contains(piece), "missing {piece:?} in:\n{rust}");
     }
@@ -237,7 +237,7 @@ fn secrets_never_reach_the_log_the_recording_or_an_export() {
     assert!(recording.contains("echo pasted"), "other input is still recorded");
 
     let redact = ExportOptions::new(false, &["pasted-\\S+".to_string()]).unwrap();
-    let tape = to_tape(&spec, &log, "s", &redact);
+    let tape = to_tape(&spec, &log, "s", &redact).unwrap();
     let snapshot = tape.snapshot.clone().unwrap().1;
     let text = tape.tape + &snapshot;
     for leaked in ["S3cret", "hunter2", "pasted-42", "pasted-$"] {
@@ -246,14 +246,14 @@ fn secrets_never_reach_the_log_the_recording_or_an_export() {
     assert!(text.contains("\nEnv SECRET_TOKEN\n"), "{text}");
     assert!(text.contains("Type \"<secret input, 14 characters>\""), "{text}");
     assert!(text.contains("<redacted>"), "{text}");
-    let rust = to_rust(&spec, &log, "replays_secret", &ExportOptions::default());
+    let rust = to_rust(&spec, &log, "replays_secret", &ExportOptions::default()).unwrap();
     assert!(!rust.contains("S3cret") && !rust.contains("hunter2"), "{rust}");
-    assert!(rust.contains(r#"std::env::var(r"SECRET_TOKEN")"#), "{rust}");
+    assert!(rust.contains(r#"std::env::var("SECRET_TOKEN")"#), "{rust}");
     assert!(
-        rust.contains(r#"s.send_text(&std::env::var(r"TUIPILOT_SECRET_1")"#),
+        rust.contains(r#"s.send_text(&std::env::var("TUIPILOT_SECRET_1")"#),
         "{rust}"
     );
-    let included = to_tape(&spec, &log, "s", &ExportOptions::new(true, &[]).unwrap());
+    let included = to_tape(&spec, &log, "s", &ExportOptions::new(true, &[]).unwrap()).unwrap();
     assert!(
         included.tape.contains("Env SECRET_TOKEN hunter2-token")
             || included.tape.contains("Env SECRET_TOKEN \"hunter2-token\""),
@@ -386,7 +386,9 @@ fn an_export_waits_for_ready_where_the_session_found_the_program_waiting_and_now
         return;
     }
     assert_eq!(&ready[1..3], &[Some(true), Some(false)], "{log:#?}");
-    let tape = to_tape(&spec, &log, "ready", &ExportOptions::default()).tape;
+    let tape = to_tape(&spec, &log, "ready", &ExportOptions::default())
+        .unwrap()
+        .tape;
     let lines: Vec<&str> = tape.lines().collect();
     let at = |line: &str| {
         lines
@@ -411,5 +413,215 @@ fn an_export_waits_for_ready_where_the_session_found_the_program_waiting_and_now
             .is_some_and(|w| w.starts_with("not ready within ")),
         "{:?}",
         log[3].waited
+    );
+}
+
+#[allow(dead_code)]
+#[path = "../cli/examples/fuzz/export.rs"]
+mod export_fuzz;
+#[allow(dead_code)]
+#[path = "../cli/examples/fuzz/rng.rs"]
+mod rng;
+use rng::Rng;
+
+#[test]
+fn any_generated_text_exports_and_parses_back_into_exactly_the_operations_logged() {
+    // The fuzz harness's `export` target, over a fixed set of its inputs: typed, pasted,
+    // pressed, waited for, an environment value, an argument and an error message.
+    let mut rng = Rng(0x7e57_e4a0);
+    for _ in 0..3000 {
+        let text = export_fuzz::export_input(&mut rng);
+        if let Err(why) = export_fuzz::check_export(&text) {
+            panic!("{text:?}: {why}");
+        }
+    }
+}
+
+/// A directory of the tests' own, a bash in it, and the tape exported from what `drive`
+/// did to it.
+fn export_bash_session(dir: &Path, name: &str, drive: impl FnOnce(&tuipilot::Session)) -> std::path::PathBuf {
+    let spec = StartSpec {
+        env: vec![("PS1".into(), "$ ".into())],
+        cwd: Some(dir.to_path_buf()),
+        ..StartSpec::new(["bash", "--norc", "--noprofile"].map(String::from))
+    };
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text(r"^\$$".into()))).unwrap();
+    drive(&session);
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let options = ExportOptions {
+        include_env: true,
+        ..ExportOptions::default()
+    };
+    write_export(&spec, &log, dir, name, &options)
+}
+
+// Fails on the code before the one tape writer: the pasted lines became tape commands.
+#[test]
+fn a_pasted_payload_of_tape_commands_replays_as_pasted_text_and_runs_nothing() {
+    let dir = common::TempDir::new("export-paste-injection");
+    let marker = dir.0.join("PWN");
+    let payload = format!("x\nType 'touch {}'\nEnter\n#", marker.display());
+    let tape = export_bash_session(&dir.0, "paste", |bash| {
+        bash.apply(&Operation::Send {
+            steps: vec![Step::Paste(payload.clone()), Step::Keys("C-u".into())],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        })
+        .unwrap();
+        // bash's line editor takes the paste, Ctrl+U clears what is left on its line.
+        bash.apply(&wait(WaitFor::Ready)).unwrap();
+    });
+    let text = std::fs::read_to_string(&tape).unwrap();
+    assert!(text.contains(r#"Copy $"x\nType 'touch "#), "{text}");
+    let report = run_file(&tape, &RunOptions::default());
+    assert!(
+        !marker.exists(),
+        "the replay ran a command from the paste:\n{text}"
+    );
+    drop(report);
+}
+
+// Fails on the code before the one tape writer: the backtick fallback wrote a string
+// that ended at its own backtick, and the tape could not run.
+#[test]
+fn a_typed_line_holding_every_quote_kind_and_a_carriage_return_replays() {
+    let dir = common::TempDir::new("export-quotes");
+    let tape = export_bash_session(&dir.0, "quotes", |bash| {
+        bash.apply(&send(
+            "echo \"it's `echo now`\"\r",
+            "",
+            Some(WaitFor::Text("^it's now$".into())),
+        ))
+        .unwrap();
+        bash.apply(&wait(WaitFor::Text(r"^it's now\n\$$".into())))
+            .unwrap();
+    });
+    let text = std::fs::read_to_string(&tape).unwrap();
+    assert!(text.contains(r#"Type $"echo \"it's `echo now`\"\r""#), "{text}");
+    run_file(&tape, &RunOptions::default()).unwrap();
+}
+
+// Fails on the code before: a raw literal took at most 7 hashes, and comments took line
+// breaks; a printed `"########` closed the literal.
+#[test]
+fn every_rust_string_literal_is_exactly_its_text_as_rustc_reads_it() {
+    let dir = common::TempDir::new("export-rust-literals");
+    let mut rng = Rng(0x5eed_0042);
+    let mut texts: Vec<String> = (0..400).map(|_| export_fuzz::export_input(&mut rng)).collect();
+    texts.push("\"########; std::process::exit(3); r########\"".into());
+    texts.push("\u{10ffff}\u{0}\u{7f}\\u{41}".into());
+    let literals: Vec<String> = texts
+        .iter()
+        .map(|t| tuipilot::tape::export::rust_string(t))
+        .collect();
+    let source = format!(
+        "const TEXTS: &[&str] = &[{}];\nfn main() {{ for t in TEXTS {{ let hex: Vec<String> = t.bytes().map(|b| format!(\"{{b:02x}}\")).collect(); println!(\"{{}}\", hex.join(\"\")); }} }}\n",
+        literals.join(",\n")
+    );
+    let program = compile(&dir.0, "literals", &source, &[]);
+    let out = std::process::Command::new(&program).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let want: Vec<String> = texts
+        .iter()
+        .map(|t| t.bytes().map(|b| format!("{b:02x}")).collect())
+        .collect();
+    assert_eq!(printed.lines().collect::<Vec<_>>(), want);
+}
+
+/// Compiles `source` with the toolchain's rustc into `dir`; panics with rustc's words.
+fn compile(dir: &Path, name: &str, source: &str, extra: &[&str]) -> std::path::PathBuf {
+    let file = dir.join(format!("{name}.rs"));
+    std::fs::write(&file, source).unwrap();
+    let out_file = dir.join(name);
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = std::process::Command::new(rustc)
+        .args(["--edition", "2024", "-o"])
+        .arg(&out_file)
+        .args(extra)
+        .arg(&file)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        out.status.success(),
+        "rustc refused the generated code:\n{}\n{source}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out_file
+}
+
+#[test]
+fn a_rust_export_of_hostile_text_compiles_and_holds_the_text_as_data() {
+    // The library this test links against is the one the exported test would use.
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let rlib = std::fs::read_dir(&deps)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy().starts_with("libtuipilot-") && n.to_string_lossy().ends_with(".rlib")
+            })
+        })
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .expect("the tuipilot rlib beside this test");
+    let dir = common::TempDir::new("export-rust-compile");
+    let hostile = "\"########;\n}\n#[test] fn injected() { std::process::exit(3) }\n// \u{202e}";
+    let mut start = StartSpec::new(["cat", hostile]);
+    start.env = vec![("TEXT".into(), hostile.into())];
+    let logged = |operation: Operation, error: Option<&str>| tuipilot::operation::LoggedOperation {
+        operation,
+        at_ms: 0,
+        took_ms: 1,
+        error: error.map(str::to_string),
+        screen: None,
+        waited: None,
+        ready_before: None,
+        cut_bytes: 0,
+        ended_us: 0,
+    };
+    let typed = || Operation::Send {
+        steps: vec![
+            Step::Text(hostile.into()),
+            Step::Paste(hostile.into()),
+            Step::Keys("C-a comma #".into()),
+        ],
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    };
+    let log = vec![
+        logged(typed(), None),
+        logged(wait(WaitFor::Text(regex::escape(hostile))), None),
+        logged(typed(), Some(hostile)),
+    ];
+    let options = ExportOptions {
+        include_env: true,
+        ..ExportOptions::default()
+    };
+    let rust = to_rust(&start, &log, "replays_hostile", &options).unwrap();
+    assert!(
+        !rust
+            .lines()
+            .any(|l| l.trim_start().starts_with("#[test] fn injected")),
+        "{rust}"
+    );
+    compile(
+        &dir.0,
+        "hostile",
+        &rust,
+        &[
+            "--test",
+            "--emit=metadata",
+            "-L",
+            &format!("dependency={}", deps.display()),
+            "--extern",
+            &format!("tuipilot={}", rlib.display()),
+        ],
     );
 }

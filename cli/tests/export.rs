@@ -74,7 +74,7 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
         "{rust}"
     );
     assert!(
-        rust.contains(r#"s.send_text(r"echo hello; echo done at $(date +%T)")?;"#),
+        rust.contains(r#"s.send_text("echo hello; echo done at $(date +%T)")?;"#),
         "{rust}"
     );
     let source = exported_and_replayed(&dir, &work, "sh1", &[]);

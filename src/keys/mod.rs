@@ -275,6 +275,8 @@ const NAMES: &[(&str, KeyCode)] = &[
     ("f10", KeyCode::F(10)),
     ("f11", KeyCode::F(11)),
     ("f12", KeyCode::F(12)),
+    // A comma separates key names in a list, so a comma as a key in a list is named.
+    ("comma", KeyCode::Char(',')),
 ];
 
 #[derive(Clone, Copy)]

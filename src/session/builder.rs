@@ -535,6 +535,9 @@ impl StartSpec {
                 message: "no command given: name the program to start (and its arguments)".into(),
             });
         };
+        // Checked here too, not only at spawn: a face that makes files for a session (a
+        // recording) before it spawns refuses a bad size before it makes them.
+        check_size(self.cols, self.rows)?;
         let mut builder = Session::builder(program).args(args).size(self.cols, self.rows);
         if let Some(cwd) = &self.cwd {
             builder = builder.cwd(cwd);

@@ -5,7 +5,9 @@
 //! `"…"`, `'…'` or `` `…` `` (no escapes; a string ends at its closing quote or at the end
 //! of the line), regexes in `/…/` (our one addition: `\/` is a slash inside the regex),
 //! JSON objects in `{…}`, single-character punctuation, and `#` comments to the end of the
-//! line. Newlines separate nothing: several commands may share a line (each token knows
+//! line. Our other addition is the escaped string `$"…"` (`super::quote`), which can hold
+//! any text; it must close on its line, and a bad escape in it is a token of its own that
+//! the parser reports. Newlines separate nothing: several commands may share a line (each token knows
 //! its line, for `Key`, whose key names run to the end of its line).
 
 /// What a token is.
@@ -13,8 +15,10 @@
 pub(super) enum Kind {
     /// A bare word: a keyword, a setting name, an unquoted path or value.
     Word,
-    /// A quoted string (its text without the quotes).
+    /// A quoted string (its text without the quotes; a `$"…"` string's escapes read).
     Str,
+    /// A `$"…"` string that cannot be read (its text: what is wrong).
+    BadStr,
     /// A `/regex/` (its text without the slashes).
     Regex,
     /// A number such as `500` or `0.5` (a unit, if any, is the following word).
@@ -116,6 +120,44 @@ impl<'a> Lexer<'a> {
         out
     }
 
+    /// A `$"…"` string after its `$`: its text, or why it cannot be read.
+    fn escaped_string(&mut self) -> (Kind, String) {
+        let Some(quote) = self.bump() else {
+            return (Kind::BadStr, "the string has no quote".into());
+        };
+        let mut body = String::new();
+        loop {
+            match self.peek_char() {
+                None | Some('\n' | '\r') => {
+                    return (
+                        Kind::BadStr,
+                        format!("the $-string is not closed on its line: end it with {quote}"),
+                    );
+                }
+                Some(c) if c == quote => {
+                    self.bump();
+                    break;
+                }
+                Some('\\') => {
+                    body.push('\\');
+                    self.bump();
+                    if let Some(next) = self.peek_char().filter(|c| *c != '\n' && *c != '\r') {
+                        body.push(next);
+                        self.bump();
+                    }
+                }
+                Some(c) => {
+                    body.push(c);
+                    self.bump();
+                }
+            }
+        }
+        match super::quote::unescape(&body) {
+            Ok(text) => (Kind::Str, text),
+            Err(why) => (Kind::BadStr, why),
+        }
+    }
+
     /// The next token.
     pub fn next_token(&mut self) -> Token {
         let spaced = self.skip_blank() || self.pos == 0;
@@ -134,6 +176,11 @@ impl<'a> Lexer<'a> {
             '"' | '\'' | '`' => {
                 self.bump();
                 token(Kind::Str, self.read_until(c, false))
+            }
+            '$' if self.src[self.pos + 1..].starts_with(['"', '\'', '`']) => {
+                self.bump();
+                let (kind, text) = self.escaped_string();
+                token(kind, text)
             }
             '/' => {
                 self.bump();
@@ -254,6 +301,25 @@ mod tests {
     }
 
     #[test]
+    fn a_dollar_string_reads_its_escapes_and_must_close_on_its_line() {
+        assert_eq!(
+            kinds(r#"Type $"a\n\"b\"" Copy $'\u{1b}[31m' Enter"#),
+            vec![
+                (Kind::Word, "Type".into()),
+                (Kind::Str, "a\n\"b\"".into()),
+                (Kind::Word, "Copy".into()),
+                (Kind::Str, "\x1b[31m".into()),
+                (Kind::Word, "Enter".into()),
+            ]
+        );
+        let open = kinds("Type $\"abc\nEnter");
+        assert_eq!(open[1].0, Kind::BadStr);
+        assert!(open[1].1.contains("not closed on its line"), "{open:?}");
+        assert_eq!(open[2], (Kind::Word, "Enter".into()));
+        assert_eq!(kinds(r#"$"\q""#)[0].0, Kind::BadStr);
+    }
+
+    #[test]
     fn the_lexer_never_panics_on_odd_input() {
         for src in [
             "{",
@@ -265,6 +331,11 @@ mod tests {
             "é ü {{}",
             "\r\n\r",
             "5.5.5ms",
+            "$",
+            "$\"",
+            "$'\\",
+            "$`\\u{",
+            "Type $\"\\u{d800}\"",
         ] {
             kinds(src);
         }

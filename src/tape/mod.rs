@@ -29,6 +29,7 @@ mod lex;
 mod outcome;
 mod parse;
 mod program;
+mod quote;
 mod run;
 mod settings;
 pub mod snapshots;

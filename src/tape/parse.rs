@@ -586,6 +586,7 @@ fn describe(token: &Token) -> String {
     match token.kind {
         Kind::End => "the end of the tape".to_string(),
         Kind::Str => format!("the string {:?}", token.text),
+        Kind::BadStr => format!("a $-string that cannot be read ({})", token.text),
         Kind::Regex => format!("the regex /{}/", token.text),
         Kind::Json => "a JSON object".to_string(),
         _ => format!("`{}`", token.text),

@@ -14,7 +14,9 @@
 //!   the tape, every command's place and text must be the tape's, and parsing twice must
 //!   give the same result;
 //! - `paste`: pastes made of bracketed-paste markers, whole, nested and split: the
-//!   encoded paste must hold no marker between its own.
+//!   encoded paste must hold no marker between its own;
+//! - `export`: any text a session logged, exported as a tape, parses back into exactly
+//!   the operations logged, and as a Rust test adds no line of its own.
 //!
 //! Zero panics and zero hangs: each input runs under a time bound ([`PER_INPUT`]); a
 //! panic, a hang, a fault or a split that changes the screen stops the run, writes the
@@ -28,11 +30,13 @@
 
 #[path = "../../src/error.rs"]
 mod error;
+mod export;
 mod keys;
 mod paste;
 #[path = "../../src/host/protocol.rs"]
 mod protocol;
 mod requests;
+mod rng;
 mod tapes;
 mod terminal;
 
@@ -40,6 +44,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use export::{check_export, export_input};
 use keys::{check_keys, keys_input};
 use paste::{check_paste, paste_input};
 use requests::{check_protocol, protocol_input};
@@ -49,30 +54,7 @@ use terminal::{check_terminal, terminal_input};
 /// The longest any one input may take.
 const PER_INPUT: Duration = Duration::from_secs(5);
 
-/// splitmix64: small, fast, and reproducible from a seed.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    pub(crate) fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    pub(crate) fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-}
+pub(crate) use rng::Rng;
 
 /// Runs `check` on `input` with a panic guard; the watchdog catches hangs.
 fn run_one(target: &str, input: &[u8], check: impl FnOnce() -> Result<(), String>) {
@@ -141,11 +123,11 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     println!("fuzz: seed {seed}, {seconds} s");
     let mut rng = Rng(seed);
-    let mut counts = [0u64; 5];
+    let mut counts = [0u64; 6];
     let mut bytes = 0u64;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < deadline {
-        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste"]
+        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste", "export"]
             .into_iter()
             .enumerate()
         {
@@ -154,7 +136,8 @@ fn main() {
                 1 => keys_input(&mut rng).into_bytes(),
                 2 => protocol_input(&mut rng),
                 3 => tape_input(&mut rng),
-                _ => paste_input(&mut rng).into_bytes(),
+                4 => paste_input(&mut rng).into_bytes(),
+                _ => export_input(&mut rng).into_bytes(),
             };
             *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
             bytes += input.len() as u64;
@@ -164,19 +147,21 @@ fn main() {
                 1 => run_one(target, &input, || check_keys(&String::from_utf8_lossy(&input))),
                 2 => run_one(target, &input, || check_protocol(&input)),
                 3 => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
-                _ => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
+                4 => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
+                _ => run_one(target, &input, || check_export(&String::from_utf8_lossy(&input))),
             }
             counts[i] += 1;
         }
         done.fetch_add(1, Ordering::Relaxed);
     }
     println!(
-        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes; {:.1} MB of input",
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes, {} exports round-tripped; {:.1} MB of input",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
         counts[4],
+        counts[5],
         bytes as f64 / 1e6
     );
 }

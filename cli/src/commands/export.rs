@@ -93,7 +93,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             .map_err(Failure::from)
     };
     if args.rust {
-        let code = to_rust(&start, &log, &test_name(name), &options);
+        let code = to_rust(&start, &log, &test_name(name), &options)?;
         match &args.output {
             Some(path) => write(path, &code)?,
             None => say!("{}", code.trim_end()),
@@ -105,7 +105,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         .as_ref()
         .and_then(|p| p.file_stem())
         .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
-    let exported = to_tape(&start, &log, &stem, &options);
+    let exported = to_tape(&start, &log, &stem, &options)?;
     match &args.output {
         Some(path) => {
             write(path, &exported.tape)?;

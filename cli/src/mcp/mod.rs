@@ -268,6 +268,11 @@ impl State {
                 ))
             }
             Action::Exit => {
+                let operation = Operation::Exit {
+                    timeout_ms: args.timeout_ms,
+                };
+                // Checked before the session is touched: a refused request ends nothing.
+                operation.check()?;
                 let session = self.session(&name)?;
                 // Forgotten whatever the outcome: an ended session cannot be ended again.
                 self.sessions
@@ -278,9 +283,7 @@ impl State {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&name);
-                let reply = session.apply(&Operation::Exit {
-                    timeout_ms: args.timeout_ms,
-                })?;
+                let reply = session.apply(&operation)?;
                 if let Some(w) = &self.watchdog {
                     let _ = w.disarm(session.pid());
                 }
@@ -316,8 +319,14 @@ impl State {
         let (rust, options) = (args.rust.unwrap_or(false), &args.export_options()?);
         let (start, log) = match (&args.from, &self.artifacts) {
             (Some(file), Some(dir)) => {
-                let recording =
-                    tuipilot::record::Recording::read_file(dir.path().join(artifact_name(file)?))?;
+                let path = dir.path().join(artifact_name(file)?);
+                if !path.is_file() {
+                    return fail(format!(
+                        "from: no recording `{file}` in the artifact directory {}: record one with start's record",
+                        dir.path().display()
+                    ));
+                }
+                let recording = tuipilot::record::Recording::read_file(path)?;
                 tuipilot::tape::export::from_recording(&recording)?
             }
             (Some(_), None) => {
@@ -339,12 +348,12 @@ impl State {
         };
         let (text, snapshot, file) = if rust {
             (
-                to_rust(&start, &log, &test_name(name), options),
+                to_rust(&start, &log, &test_name(name), options)?,
                 None,
                 format!("{name}.rs"),
             )
         } else {
-            let exported = to_tape(&start, &log, name, options);
+            let exported = to_tape(&start, &log, name, options)?;
             (exported.tape, exported.snapshot, format!("{name}.tape"))
         };
         let mut written = Vec::new();
@@ -430,6 +439,16 @@ impl State {
                 );
             }
         };
+        let spec = StartSpec {
+            cols,
+            rows,
+            cwd,
+            env,
+            isolated: args.isolated.unwrap_or(false),
+            no_shell_integration: args.shell_integration == Some(false),
+            ..StartSpec::new(argv.clone())
+        };
+        let mut builder = spec.builder()?;
         let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(existing) = sessions.get(name) {
             if existing.is_running() {
@@ -448,16 +467,7 @@ impl State {
                 sessions.len()
             ));
         }
-        let spec = StartSpec {
-            cols,
-            rows,
-            cwd,
-            env,
-            isolated: args.isolated.unwrap_or(false),
-            no_shell_integration: args.shell_integration == Some(false),
-            ..StartSpec::new(argv.clone())
-        };
-        let mut builder = spec.builder()?;
+        // Only now, every check passed: a refused start leaves no file behind.
         let mut recording = None;
         if let Some((dir, file)) = &record {
             // Created in the artifact directory by its descriptor; a link, FIFO or another

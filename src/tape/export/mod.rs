@@ -19,8 +19,12 @@
 //! `redact` patterns replace whatever else they match with `<redacted>`.
 
 mod rust;
+#[cfg(test)]
+mod tests;
 
-pub use rust::{test_name, to_rust};
+pub use rust::{rust_string, test_name, to_rust};
+
+use super::quote::{self, needs_escape, tape_comment, tape_regex, tape_string, tape_word};
 
 use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
 use crate::terminal::Terminal;
@@ -321,14 +325,14 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         // The export replays at full speed (`Set TypingSpeed 0`): typing's
                         // pauses were for the program's sake, and its waits follow.
                         Step::Text(text) | Step::Type { text, .. } => Step2::Type(text.clone()),
-                        Step::Keys(keys) => Step2::Keys(keys.replace(',', " ")),
+                        Step::Keys(keys) => Step2::Keys(keys.clone()),
                         Step::Paste(text) => Step2::Paste(text.clone()),
                         Step::Mouse(action) => Step2::Mouse(action.clone()),
                         Step::Focus(focus) => Step2::Focus(*focus),
                         Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
-                            Ok(text) if !text.chars().any(char::is_control) => Step2::Type(text.to_string()),
-                            _ => Step2::Comment(format!(
-                                "{} raw bytes were sent here; a tape cannot send them",
+                            Ok(text) => Step2::Type(text.to_string()),
+                            Err(_) => Step2::Comment(format!(
+                                "{} raw bytes were sent here, not UTF-8 text; a tape cannot send them",
                                 bytes.len()
                             )),
                         },
@@ -409,53 +413,103 @@ fn settle_after_launch(steps: &mut Vec<Step2>) {
     }
 }
 
-/// A string in tape syntax: the first quote kind it does not contain (a tape string has
-/// no escapes), or pieces when it holds all three.
-fn tape_string(text: &str) -> String {
-    for quote in ['"', '\'', '`'] {
-        if !text.contains(quote) {
-            return format!("{quote}{text}{quote}");
-        }
-    }
-    // Split before each double quote: `a"b` → `'a' "\"b"`… each piece is quotable.
-    text.split_inclusive('"')
-        .map(|piece| {
-            if piece.contains('\'') {
-                format!("`{piece}`")
+/// A key list as a `Key` line's names: each key as its canonical name, a character the
+/// lexer reads otherwise (`#`, a quote, `/`, `{`, a space-like or invisible character) as a
+/// string, and a comma by its name (a comma separates names in a list).
+fn key_names(spec: &str) -> crate::Result<Vec<String>> {
+    let keys = crate::keys::parse_key_list(spec)?;
+    Ok(keys
+        .iter()
+        .map(|key| {
+            let name = key.to_string();
+            let crate::keys::KeyCode::Char(c) = key.code else {
+                return name;
+            };
+            let prefix = &name[..name.len() - c.len_utf8()];
+            if c == ',' {
+                format!("{prefix}comma")
+            } else if c.is_whitespace() || needs_escape(c) || "#\"'`/{$".contains(c) {
+                format!("{prefix}{}", tape_string(&c.to_string()))
             } else {
-                format!("'{piece}'")
+                name
             }
         })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// A regex as a tape writes it, on one line: `/` escaped, and a line break or tab in it
-/// (a pattern across rows) as the regex escape that matches it.
-fn tape_regex(re: &str) -> String {
-    let one_line = re
-        .replace('/', r"\/")
-        .replace('\n', r"\n")
-        .replace('\r', r"\r")
-        .replace('\t', r"\t");
-    format!("/{one_line}/")
+        .collect())
 }
 
 fn at_timeout(timeout: Option<u64>) -> String {
     timeout.map_or(String::new(), |ms| format!("@{ms}ms"))
 }
 
+/// Refuses a log the export cannot write faithfully: a program size out of range, an
+/// environment name no environment can hold, and — in an operation that succeeded — a
+/// key list, mouse action, regex, size or duration that the operation's own check
+/// refuses. A live session's log always passes; a recording given to `export --from` is
+/// text from outside, and an edited one is refused here rather than written.
+fn check_writable(start: &StartSpec, log: &[LoggedOperation]) -> crate::Result<()> {
+    let refuse = |message: String| crate::Error::InvalidArgument {
+        message: {
+            let mut one_line = String::new();
+            quote::shown(&message, &mut one_line);
+            one_line
+        },
+    };
+    if start.command.is_empty() {
+        return Err(refuse(
+            "the session names no program to start: was the recording edited?".into(),
+        ));
+    }
+    crate::terminal::check_size(start.cols, start.rows).map_err(|e| {
+        refuse(format!(
+            "the session's size cannot be replayed ({e}): was the recording edited?"
+        ))
+    })?;
+    for (name, _) in &start.env {
+        if name.is_empty() || name.contains(['=', '\0']) {
+            return Err(refuse(format!(
+                "the session's environment names {name:?}, which no environment can hold: was the recording edited?"
+            )));
+        }
+    }
+    for (index, entry) in log.iter().enumerate() {
+        if entry.error.is_some() {
+            continue;
+        }
+        // Pictures are not replayed, and checking one would load fonts.
+        let mut operation = entry.operation.clone();
+        if let Operation::Capture { png, svg, .. } = &mut operation {
+            (*png, *svg) = (None, None);
+        }
+        operation.check().map_err(|e| {
+            refuse(format!(
+                "operation {} of the log ({}) cannot be exported: {e}; was the recording edited?",
+                index + 1,
+                entry.operation.label()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 /// The log as a tape; `name` names the snapshot (`NAME.snap` next to the tape).
+///
+/// Every text is written so that the tape reads back as exactly the operations logged:
+/// strings, words, regexes and comments through one writer (`tape::quote`). A log that
+/// cannot be written that way is refused with an error naming the operation.
 pub fn to_tape(
     start: &StartSpec,
     log: &[LoggedOperation],
     name: &str,
     options: &ExportOptions,
-) -> ExportedTape {
+) -> crate::Result<ExportedTape> {
+    check_writable(start, log)?;
     let (start, log) = options.redacted(start, log);
     let (start, log) = (&start, &log[..]);
     let mut lines = vec![
-        format!("# Exported from a tuipilot session: {}", start.command.join(" ")),
+        tape_comment(&format!(
+            "Exported from a tuipilot session: {}",
+            start.command.join(" ")
+        )),
         "# Replay it with `tuipilot run`; the last screen is compared with the snapshot.".into(),
         format!("# {}", hermetic_note(options)),
         "Set Shell bash".into(),
@@ -473,9 +527,9 @@ pub fn to_tape(
     }
     for (key, value) in &start.env {
         if options.include_env {
-            lines.push(format!("Env {key} {}", tape_string(value)));
+            lines.push(format!("Env {} {}", tape_word(key), tape_string(value)));
         } else {
-            lines.push(format!("Env {key}"));
+            lines.push(format!("Env {}", tape_word(key)));
         }
     }
     lines.push(format!("Type {}", tape_string(&launch_line(start, options))));
@@ -483,7 +537,7 @@ pub fn to_tape(
     let mut snapshot = None;
     for step in steps(start, log) {
         match step {
-            Step2::Comment(text) => lines.push(format!("# {text}")),
+            Step2::Comment(text) => lines.push(tape_comment(&text)),
             Step2::Secret { placeholder, paste } => {
                 lines.push(
                     "# Secret input was left out here: put it in place of the placeholder below.".into(),
@@ -495,19 +549,8 @@ pub fn to_tape(
                     lines.push(format!("Type {}", tape_string(&placeholder)));
                 }
             }
-            Step2::Type(text) => {
-                // A newline in typed text is Ctrl+J; a tape string holds none.
-                let mut pieces = text.split('\n').peekable();
-                while let Some(piece) = pieces.next() {
-                    if !piece.is_empty() {
-                        lines.push(format!("Type {}", tape_string(piece)));
-                    }
-                    if pieces.peek().is_some() {
-                        lines.push("Key C-j".into());
-                    }
-                }
-            }
-            Step2::Keys(keys) => lines.push(format!("Key {keys}")),
+            Step2::Type(text) => lines.push(format!("Type {}", tape_string(&text))),
+            Step2::Keys(keys) => lines.push(format!("Key {}", key_names(&keys)?.join(" "))),
             Step2::Paste(text) => {
                 lines.push(format!("Copy {}", tape_string(&text)));
                 lines.push("Paste".into());
@@ -538,15 +581,15 @@ pub fn to_tape(
                 for mask in &masks {
                     lines.push(format!("Mask {}", tape_regex(mask)));
                 }
-                lines.push(format!("Snapshot {name}"));
+                lines.push(format!("Snapshot {}", tape_word(name)));
                 snapshot = Some((format!("{name}.snap"), format!("{text}\n")));
             }
         }
     }
-    ExportedTape {
+    Ok(ExportedTape {
         tape: lines.join("\n") + "\n",
         snapshot,
-    }
+    })
 }
 
 /// How a recorded session was started and its operations, read back from the events a

@@ -1,8 +1,38 @@
 //! The log as a Rust `#[test]` that drives the program through the library: the same
 //! walk of steps as the tape (see the parent module), spelled as calls.
 
-use super::{ExportOptions, Step2, hermetic_note, steps};
+use super::{ExportOptions, Step2, check_writable, hermetic_note, steps};
 use crate::operation::{LoggedOperation, StartSpec, WaitFor};
+use crate::tape::quote::{needs_escape, shown};
+
+/// `text` as a Rust string literal that is exactly `text`: `\\`, `\"` and every
+/// character [`needs_escape`] names escaped, nothing else (a raw literal's hashes can be
+/// outnumbered by the text; an escaped literal has no such limit).
+pub fn rust_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str(r"\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str(r"\n"),
+            '\r' => out.push_str(r"\r"),
+            '\t' => out.push_str(r"\t"),
+            '\0' => out.push_str(r"\0"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A `//` comment that stays one line whatever `text` holds.
+fn rust_comment(indent: &str, text: &str) -> String {
+    let mut out = format!("{indent}// ");
+    shown(text, &mut out);
+    out
+}
 
 /// The test's name for a session's Rust export: `replays_` and the name, lower case,
 /// anything but letters and digits as `_`.
@@ -21,51 +51,66 @@ pub fn test_name(session: &str) -> String {
 }
 
 /// The log as a Rust `#[test]` named `test_name`, using the library.
+///
+/// Every text is an escaped string literal that is exactly the text, and every comment
+/// one line, so nothing a program printed or a person typed becomes code. A log that
+/// cannot be written faithfully is refused, as for [`to_tape`](super::to_tape); so is a
+/// `test_name` that is not an identifier.
 pub fn to_rust(
     start: &StartSpec,
     log: &[LoggedOperation],
     test_name: &str,
     options: &ExportOptions,
-) -> String {
+) -> crate::Result<String> {
+    check_writable(start, log)?;
+    let mut chars = test_name.chars();
+    let identifier = chars.next().is_some_and(|c| c == '_' || c.is_ascii_alphabetic())
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric());
+    if !identifier {
+        return Err(crate::Error::InvalidArgument {
+            message: format!(
+                "the test's name {test_name:?} is not a Rust identifier: use letters, digits and _ (test_name makes one)"
+            ),
+        });
+    }
     let (start, log) = options.redacted(start, log);
     let (start, log) = (&start, &log[..]);
-    let raw = |s: &str| {
-        let hashes = "#".repeat(
-            (0..8)
-                .find(|n| !s.contains(&format!("\"{}", "#".repeat(*n))))
-                .unwrap_or(8),
-        );
-        format!("r{hashes}\"{s}\"{hashes}")
-    };
     let mut body = Vec::new();
     let (program, args) = start
         .command
         .split_first()
         .map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
-    let mut builder = format!("    let s = Session::builder({})", raw(program));
+    let mut builder = format!("    let s = Session::builder({})", rust_string(program));
     if !args.is_empty() {
-        let list: Vec<String> = args.iter().map(|a| raw(a)).collect();
+        let list: Vec<String> = args.iter().map(|a| rust_string(a)).collect();
         builder.push_str(&format!("\n        .args([{}])", list.join(", ")));
     }
     builder.push_str(&format!("\n        .size({}, {})", start.cols, start.rows));
     for (k, v) in &start.env {
         if options.include_env {
-            builder.push_str(&format!("\n        .env({}, {})", raw(k), raw(v)));
+            builder.push_str(&format!("\n        .env({}, {})", rust_string(k), rust_string(v)));
         } else {
             // By name: the value comes from where the test runs, never from the export.
             builder.push_str(&format!(
                 "\n        .env({0}, std::env::var({0}).expect({1}))",
-                raw(k),
-                raw(&format!("set {k}: the test passes it on to the program"))
+                rust_string(k),
+                rust_string(&format!("set {k}: the test passes it on to the program"))
             ));
         }
     }
     if options.in_place {
         if let Some(dir) = &start.cwd {
-            builder.push_str(&format!("\n        .cwd({})", raw(&dir.to_string_lossy())));
+            builder.push_str(&format!(
+                "\n        .cwd({})",
+                rust_string(&dir.to_string_lossy())
+            ));
         }
     } else {
-        let files: Vec<String> = options.with.iter().map(|f| raw(&f.to_string_lossy())).collect();
+        let files: Vec<String> = options
+            .with
+            .iter()
+            .map(|f| rust_string(&f.to_string_lossy()))
+            .collect();
         builder.push_str(&format!(
             "\n        .isolated_in_home([{}] as [&str; {}])",
             files.join(", "),
@@ -77,16 +122,16 @@ pub fn to_rust(
     let mut pending_start = false;
     let wait_call = |condition: &WaitFor, timeout: Option<u64>, since: bool| -> String {
         let condition = match condition {
-            WaitFor::Text(re) => format!("Condition::text({})?", raw(re)),
-            WaitFor::NoText(re) => format!("Condition::no_text({})?", raw(re)),
-            WaitFor::Line(re) => format!("Condition::line({})?", raw(re)),
-            WaitFor::Output(re) => format!("Condition::output({})?", raw(re)),
+            WaitFor::Text(re) => format!("Condition::text({})?", rust_string(re)),
+            WaitFor::NoText(re) => format!("Condition::no_text({})?", rust_string(re)),
+            WaitFor::Line(re) => format!("Condition::line({})?", rust_string(re)),
+            WaitFor::Output(re) => format!("Condition::output({})?", rust_string(re)),
             WaitFor::StableMs(ms) => format!("Condition::Stable(Duration::from_millis({ms}))"),
             WaitFor::Exit => "Condition::Exit".into(),
             WaitFor::Command => "Condition::CommandDone".into(),
             WaitFor::Bell => "Condition::Bell".into(),
-            WaitFor::Title(re) => format!("Condition::title({})?", raw(re)),
-            WaitFor::Cwd(re) => format!("Condition::cwd({})?", raw(re)),
+            WaitFor::Title(re) => format!("Condition::title({})?", rust_string(re)),
+            WaitFor::Cwd(re) => format!("Condition::cwd({})?", rust_string(re)),
             WaitFor::Ready | WaitFor::Settle => "Condition::Ready".into(),
             WaitFor::Prompt => "Condition::Prompt".into(),
         };
@@ -125,8 +170,8 @@ pub fn to_rust(
             }
         }
         let line = match step {
-            Step2::Comment(text) => format!("    // {text}"),
-            Step2::Type(text) => format!("    s.send_text({})?;", raw(&text)),
+            Step2::Comment(text) => rust_comment("    ", &text),
+            Step2::Type(text) => format!("    s.send_text({})?;", rust_string(&text)),
             Step2::Secret { placeholder, paste } => {
                 secrets += 1;
                 let var = format!("TUIPILOT_SECRET_{secrets}");
@@ -135,28 +180,38 @@ pub fn to_rust(
                     false => ("types", "send_text"),
                 };
                 let detail = placeholder.trim_start_matches('<').trim_end_matches('>');
+                let note = rust_comment(
+                    "    ",
+                    &format!("Secret input was left out ({detail}): the test reads it from {var}."),
+                );
                 format!(
-                    "    // Secret input was left out ({detail}): the test reads it from {var}.\n    s.{call}(&std::env::var({}).expect({}))?;",
-                    raw(&var),
-                    raw(&format!("set {var} to the secret input this test {what}"))
+                    "{note}\n    s.{call}(&std::env::var({}).expect({}))?;",
+                    rust_string(&var),
+                    rust_string(&format!("set {var} to the secret input this test {what}"))
                 )
             }
-            Step2::Keys(keys) => format!("    s.press_all({}.split(' '))?;", raw(&keys)),
-            Step2::Paste(text) => format!("    s.paste({})?;", raw(&text)),
-            Step2::Mouse(action) => format!("    s.mouse({})?;", raw(&action)),
+            Step2::Keys(keys) => {
+                let names: Vec<String> = crate::keys::parse_key_list(&keys)?
+                    .iter()
+                    .map(|key| rust_string(&key.to_string()))
+                    .collect();
+                format!("    s.press_all([{}])?;", names.join(", "))
+            }
+            Step2::Paste(text) => format!("    s.paste({})?;", rust_string(&text)),
+            Step2::Mouse(action) => format!("    s.mouse({})?;", rust_string(&action)),
             Step2::Focus(focus) => format!("    s.focus(tuipilot::keys::Focus::{focus:?})?;"),
             Step2::Sleep(ms) => format!("    std::thread::sleep(Duration::from_millis({ms}));"),
             Step2::Wait(condition, timeout) => {
                 wait_call(&condition, timeout, std::mem::take(&mut pending_start))
             }
-            Step2::Expect(re) => format!("    s.wait_for_text({})?;", raw(&re)),
+            Step2::Expect(re) => format!("    s.wait_for_text({})?;", rust_string(&re)),
             Step2::Resize(c, r) => format!("    s.resize({c}, {r})?;"),
             Step2::Final { masks, text } => {
-                let masks: Vec<String> = masks.iter().map(|m| raw(m)).collect();
+                let masks: Vec<String> = masks.iter().map(|m| rust_string(m)).collect();
                 format!(
                     "    let screen = s.snapshot().masked_all(&[{}])?;\n    assert_eq!(screen.text().trim_end(), {});",
                     masks.join(", "),
-                    raw(text.trim_end())
+                    rust_string(text.trim_end())
                 )
             }
         };
@@ -164,10 +219,13 @@ pub fn to_rust(
     }
     body.push("    s.exit()?;".into());
     body.push("    Ok(())".into());
-    format!(
-        "// Exported from a tuipilot session: {}\n// {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
-        start.command.join(" "),
+    Ok(format!(
+        "{}\n// {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
+        rust_comment(
+            "",
+            &format!("Exported from a tuipilot session: {}", start.command.join(" "))
+        ),
         hermetic_note(options),
         body.join("\n")
-    )
+    ))
 }

@@ -1,0 +1,250 @@
+//! The `export` target: any text a session logged — typed, pasted, pressed as keys, waited
+//! for, an environment value, a program's argument, an error — exported as a tape parses
+//! back into exactly the operations logged, nothing more and nothing lost; and exported
+//! as a Rust test it adds no line of its own. The same check runs over generated texts in
+//! `tests/export.rs`.
+
+use tuipilot::StartSpec;
+use tuipilot::keys::parse_key_list;
+use tuipilot::operation::{LoggedOperation, Operation, Step, WaitFor};
+use tuipilot::tape::export::{ExportOptions, to_rust, to_tape};
+use tuipilot::tape::{CommandKind, Scope, Tape, WaitKind};
+
+use super::Rng;
+
+/// What the lexer, the shell and a terminal treat specially, and ordinary text.
+const EXPORT_PARTS: &[&str] = &[
+    "\n",
+    "\r",
+    "\r\n",
+    "\t",
+    "\x1b",
+    "\0",
+    "\x7f",
+    "\u{85}",
+    "\u{2028}",
+    "\u{2029}",
+    "\u{202e}",
+    "\u{200b}",
+    "\u{feff}",
+    "\u{a0}",
+    "\"",
+    "'",
+    "`",
+    "$\"",
+    "$",
+    "\\",
+    "\\\"",
+    "\\n",
+    "\\u{41}",
+    "#",
+    "/",
+    "\\/",
+    "{",
+    "}",
+    "@",
+    "+",
+    ",",
+    " ",
+    "  ",
+    "Type ",
+    "Enter",
+    "Key C-d",
+    "Env X y",
+    "Copy",
+    "Paste",
+    "Output /tmp/x.gif",
+    "Ctrl+C",
+    "touch PWN",
+    "\"########",
+    "r#\"",
+    "*/",
+    "// ",
+    "\"); std::process::exit(3); (\"",
+    "a",
+    "echo",
+    "漢字",
+    "😀",
+    "é",
+];
+
+/// A text built from [`EXPORT_PARTS`].
+pub(crate) fn export_input(rng: &mut Rng) -> String {
+    let mut text = String::new();
+    for _ in 0..rng.below(24) {
+        text.push_str(rng.pick::<&str>(EXPORT_PARTS));
+    }
+    text
+}
+
+/// The keys a text's characters name, one by one (a space as `Space`, a comma as `comma`),
+/// as one list; `None` when no character is a key.
+fn keys_of(text: &str) -> Option<String> {
+    let names: Vec<String> = text
+        .chars()
+        .filter_map(|c| match c {
+            ',' => Some("comma".to_string()),
+            ' ' => Some("Space".to_string()),
+            c => tuipilot::keys::Key::parse(&c.to_string())
+                .ok()
+                .map(|k| k.to_string()),
+        })
+        .collect();
+    (!names.is_empty()).then(|| names.join(" "))
+}
+
+fn logged(operation: Operation, error: Option<&str>) -> LoggedOperation {
+    LoggedOperation {
+        operation,
+        at_ms: 0,
+        took_ms: 1,
+        error: error.map(str::to_string),
+        screen: None,
+        waited: None,
+        ready_before: None,
+        cut_bytes: 0,
+        ended_us: 0,
+    }
+}
+
+fn send(steps: Vec<Step>) -> Operation {
+    Operation::Send {
+        steps,
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    }
+}
+
+/// A session's start and log carrying `text` in every place an export writes text.
+fn session_with(text: &str, keys: Option<&str>) -> (StartSpec, Vec<LoggedOperation>) {
+    let mut start = StartSpec::new(["prog", text]);
+    start.env = vec![("TEXT".into(), text.into())];
+    let mut log = vec![
+        logged(send(vec![Step::Text(text.into())]), None),
+        logged(send(vec![Step::Paste(text.into())]), None),
+        logged(
+            Operation::Wait {
+                condition: WaitFor::Text(regex::escape(text)),
+                timeout_ms: Some(1500),
+            },
+            None,
+        ),
+        logged(send(vec![Step::Text(text.into())]), Some(text)),
+    ];
+    if let Some(keys) = keys {
+        log.push(logged(send(vec![Step::Keys(keys.into())]), None));
+    }
+    (start, log)
+}
+
+/// What an exported tape must give back: the texts, in order, of the commands that carry
+/// them (`Env`'s value, the launch line, `Type`, `Copy`, a key list, a screen pattern).
+#[derive(Debug, PartialEq)]
+enum Carried {
+    Env(String, String),
+    Launch,
+    Type(String),
+    Copy(String),
+    Paste,
+    Keys(Vec<tuipilot::keys::Key>),
+    Screen(String),
+}
+
+/// The commands of a parsed export that carry text, and how many commands there are.
+fn carried(tape: &Tape, text: &str) -> Result<(Vec<Carried>, usize), String> {
+    let mut out = Vec::new();
+    let mut launched = false;
+    for command in &tape.commands {
+        match &command.kind {
+            CommandKind::Env(name, value) => out.push(Carried::Env(name.clone(), value.clone())),
+            CommandKind::Type { text: typed, .. } if !launched => {
+                // The shell line that starts the program: it holds the argument, quoted
+                // for the shell.
+                let quoted = text.replace('\'', r"'\''");
+                if !typed.contains(&quoted) {
+                    return Err(format!("the launch line {typed:?} lost the argument {text:?}"));
+                }
+                launched = true;
+                out.push(Carried::Launch);
+            }
+            CommandKind::Type { text, .. } => out.push(Carried::Type(text.clone())),
+            CommandKind::Copy(text) => out.push(Carried::Copy(text.clone())),
+            CommandKind::Paste => out.push(Carried::Paste),
+            CommandKind::Keys { keys, .. } if launched && keys != "Enter" => out.push(Carried::Keys(
+                parse_key_list(keys).map_err(|e| format!("a key line does not parse back: {e}"))?,
+            )),
+            CommandKind::Wait {
+                kind: WaitKind::Pattern(Scope::Screen, Some(pattern)),
+                ..
+            } => out.push(Carried::Screen(pattern.clone())),
+            _ => {}
+        }
+    }
+    Ok((out, tape.commands.len()))
+}
+
+/// Exports, parses back and compares; the Rust export must have the lines it has for a
+/// plain text.
+pub(crate) fn check_export(text: &str) -> Result<(), String> {
+    let keys = keys_of(text);
+    let options = ExportOptions {
+        include_env: true,
+        ..ExportOptions::default()
+    };
+    let (start, log) = session_with(text, keys.as_deref());
+    let exported = to_tape(&start, &log, "export", &options).map_err(|e| format!("refused: {e}"))?;
+    let tape = Tape::parse_str(&exported.tape, "export.tape")
+        .map_err(|e| format!("the export does not parse: {e}\n{}", exported.tape))?;
+    let (got, count) = carried(&tape, text)?;
+    let mut want = vec![
+        Carried::Env("TEXT".into(), text.into()),
+        Carried::Launch,
+        Carried::Type(text.into()),
+        Carried::Copy(text.into()),
+        Carried::Paste,
+    ];
+    let screen_pattern = match got.get(5) {
+        Some(Carried::Screen(pattern)) => pattern.clone(),
+        other => return Err(format!("the screen wait came back as {other:?}")),
+    };
+    let whole = regex::Regex::new(&format!("^(?:{screen_pattern})$")).map_err(|e| e.to_string())?;
+    if !whole.is_match(text) {
+        return Err(format!(
+            "the screen wait /{screen_pattern}/ no longer matches {text:?}"
+        ));
+    }
+    want.push(Carried::Screen(screen_pattern));
+    if let Some(keys) = &keys {
+        want.push(Carried::Keys(parse_key_list(keys).map_err(|e| e.to_string())?));
+    }
+    if got != want {
+        return Err(format!(
+            "export then parse gave {got:?}, not {want:?}\n{}",
+            exported.tape
+        ));
+    }
+    // Nothing more: a plain text's export has as many commands and Rust lines.
+    let plain_keys = keys.as_ref().map(|k| vec!["x"; k.split(' ').count()].join(" "));
+    let (plain_start, plain_log) = session_with("x", plain_keys.as_deref());
+    let plain = to_tape(&plain_start, &plain_log, "export", &options).map_err(|e| e.to_string())?;
+    let plain_count = Tape::parse_str(&plain.tape, "plain.tape")
+        .map_err(|e| e.to_string())?
+        .commands
+        .len();
+    if count != plain_count {
+        return Err(format!(
+            "the export has {count} commands where a plain text's has {plain_count}\n{}",
+            exported.tape
+        ));
+    }
+    let rust = to_rust(&start, &log, "replays", &options).map_err(|e| format!("refused: {e}"))?;
+    let plain_rust = to_rust(&plain_start, &plain_log, "replays", &options).map_err(|e| e.to_string())?;
+    if rust.lines().count() != plain_rust.lines().count() {
+        return Err(format!(
+            "the Rust export has lines a plain text's has not:\n{rust}"
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! The writers' own cases: key names the lexer reads otherwise, and logs the export
+//! refuses rather than writes.
+
+use super::*;
+use crate::tape::Tape;
+
+fn logged(operation: Operation) -> LoggedOperation {
+    LoggedOperation {
+        operation,
+        at_ms: 0,
+        took_ms: 0,
+        error: None,
+        screen: None,
+        waited: None,
+        ready_before: None,
+        cut_bytes: 0,
+        ended_us: 0,
+    }
+}
+
+fn keys(spec: &str) -> Operation {
+    Operation::Send {
+        steps: vec![Step::Keys(spec.into())],
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    }
+}
+
+#[test]
+fn keys_the_lexer_reads_otherwise_are_quoted_or_named_and_parse_back() {
+    let spec = "# C-/ M-\" ' ` { $ comma M-comma repeat:C-a Space \u{a0} é F5";
+    let written = key_names(spec).unwrap().join(" ");
+    let tape = Tape::parse_str(&format!("Key {written}\n"), "k.tape").unwrap();
+    let crate::tape::CommandKind::Keys { keys: read, .. } = &tape.commands[0].kind else {
+        panic!("{:?}", tape.commands);
+    };
+    assert_eq!(
+        crate::keys::parse_key_list(read).unwrap(),
+        crate::keys::parse_key_list(spec).unwrap(),
+        "written as {written}"
+    );
+}
+
+#[test]
+fn a_log_an_export_cannot_write_is_refused_with_the_operation_named() {
+    let start = StartSpec::new(["sh"]);
+    let refused = |start: &StartSpec, log: &[LoggedOperation]| {
+        let e = to_tape(start, log, "x", &ExportOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(!e.contains('\n'), "{e}");
+        e
+    };
+    let e = refused(&start, &[logged(keys("Enter\nType 'x'"))]);
+    assert!(
+        e.contains("operation 1 of the log") && e.contains("was the recording edited"),
+        "{e}"
+    );
+    let e = refused(
+        &start,
+        &[logged(Operation::Resize {
+            cols: 60000,
+            rows: 24,
+        })],
+    );
+    assert!(e.contains("operation 1"), "{e}");
+    let huge = StartSpec {
+        cols: 0,
+        ..start.clone()
+    };
+    assert!(refused(&huge, &[]).contains("size"));
+    let named = StartSpec {
+        env: vec![("A=B".into(), String::new())],
+        ..start.clone()
+    };
+    assert!(refused(&named, &[]).contains("environment"));
+    let sleepy = Operation::Send {
+        steps: vec![Step::SleepMs(u64::MAX)],
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    };
+    assert!(refused(&start, &[logged(sleepy)]).contains("operation 1"));
+    // A failed operation is only a comment: kept, one line.
+    let mut failed = logged(keys("Nope\nType 'x'"));
+    failed.error = Some("unknown key\nEnter".into());
+    let tape = to_tape(&start, &[failed], "x", &ExportOptions::default())
+        .unwrap()
+        .tape;
+    assert!(
+        tape.contains(r"# left out, it failed: send Nope\nType 'x' (unknown key\nEnter)"),
+        "{tape}"
+    );
+}
