@@ -91,7 +91,7 @@ fn a_failed_step_is_explained_in_markdown_with_the_closest_line_and_the_screen()
     // The screen when it failed, numbered, and the steps as a table.
     assert!(md.contains("  3 | second-answer"), "{md}");
     assert!(
-        md.contains("- closest line: row 2: \"$ echo second-answer\""),
+        md.contains("- closest line: `row 2: \"$ echo second-answer\"`"),
         "{md}"
     );
     assert!(
@@ -397,4 +397,95 @@ fn a_browser_shows_a_failing_tapes_golden_beside_what_was_drawn_with_a_slider() 
             (">rose</text>", "the screen's text"),
         ],
     );
+}
+
+// Fails on the code before: the closest line, found, expected, the message, notes, the
+// title and step errors were written outside code spans, so a program's text rendered as
+// links, images and HTML.
+#[test]
+fn every_text_in_report_md_renders_as_text_whatever_it_holds() {
+    use pulldown_cmark::{Event, Parser, Tag};
+    use tuipilot::report::{Attachment, Explanation, Step};
+    let hostile = [
+        "[click](https://example.invalid/x)",
+        "![pixel](https://example.invalid/p.png)",
+        "<img src=x onerror=alert(1)>",
+        "<script>alert(1)</script>",
+        "`` ``` `a` ```` <b>bold</b> ``",
+        "`",
+        "a | b || c",
+        "line one\n# a heading\n[x]: https://example.invalid",
+        "<https://example.invalid>",
+        "**bold** _em_ ~~gone~~",
+    ];
+    for text in hostile {
+        let mut report = RunReport::new("tape", text, 80, 24);
+        report.command = Some(text.into());
+        report.term = text.into();
+        report.exit = Some(text.into());
+        let mut step = Step::new(text, 0, 1);
+        step.source = Some(text.into());
+        step.error = Some(text.into());
+        let mut waited = Step::new(text, 1, 1);
+        waited.waited = Some(text.into());
+        report.steps = vec![waited, step];
+        report.failure = Some(Explanation {
+            step: Some(1),
+            message: text.into(),
+            expected: Some(text.into()),
+            found: Some(text.into()),
+            closest: Some(text.into()),
+            unanswered: vec![text.into()],
+            screen: Some(text.into()),
+            details: format!("{text}\n{text}"),
+            ..Explanation::default()
+        });
+        report.notes = vec![text.into()];
+        report.attachments = vec![Attachment {
+            label: text.into(),
+            path: "screen.png".into(),
+        }];
+        let md = report.markdown();
+        let (mut links, mut in_block) = (0, false);
+        for event in Parser::new_ext(&md, pulldown_cmark::Options::ENABLE_TABLES) {
+            match event {
+                Event::Start(Tag::CodeBlock(_)) => in_block = true,
+                Event::End(pulldown_cmark::TagEnd::CodeBlock) => in_block = false,
+                Event::Html(html) | Event::InlineHtml(html) => {
+                    // The report's own `<details>` wrapper is the only HTML.
+                    assert!(
+                        html.starts_with("<details>") || html.starts_with("</details>"),
+                        "{text:?} rendered as HTML {html:?}:\n{md}"
+                    );
+                }
+                Event::Start(Tag::Image { .. }) => panic!("{text:?} rendered as an image:\n{md}"),
+                Event::Start(Tag::Link { dest_url, .. }) => {
+                    assert_eq!(&*dest_url, "screen.png", "{text:?} rendered as a link:\n{md}");
+                    links += 1;
+                }
+                // Outside code spans the report has only its own words.
+                Event::Text(words) if !in_block => {
+                    for fragment in [
+                        "click",
+                        "pixel",
+                        "onerror",
+                        "alert(1)",
+                        "<b>",
+                        "a heading",
+                        "example.invalid",
+                        "gone",
+                        "bold",
+                        "a | b",
+                    ] {
+                        assert!(
+                            !words.contains(fragment),
+                            "{text:?} left code as {words:?}:\n{md}"
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(links, 1, "{md}");
+    }
 }

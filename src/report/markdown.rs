@@ -10,18 +10,49 @@ use super::{RunReport, Verdict};
 /// The most steps the table lists.
 pub const MOST_STEPS: usize = 100;
 
-/// Text safe in a Markdown table cell: no pipe, no line break, no backtick run that could
-/// close the code span it sits in.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
-        .replace('`', "'")
+/// `text` as an inline code span that nothing in it can close or escape: delimited by a
+/// backtick run longer than any in the text (padded with spaces where the text starts or
+/// ends with a backtick, as CommonMark strips one), line breaks shown as `\n`. Markdown
+/// and HTML in a code span are shown, never rendered: a program's `[x](y)` or `<img>` stays
+/// text in a CI comment.
+fn code(text: &str) -> String {
+    let one_line = text.replace("\r\n", "\\n").replace(['\n', '\r'], "\\n");
+    if one_line.is_empty() {
+        return "(empty)".into();
+    }
+    let ticks = "`".repeat(longest_backticks(&one_line) + 1);
+    let pad = if one_line.starts_with('`') || one_line.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{one_line}{pad}{ticks}")
+}
+
+/// [`code`] for a table cell: a pipe would end the cell even inside a code span (GFM), so
+/// it is escaped, which GFM turns back into a pipe there.
+fn code_cell(text: &str) -> String {
+    code(&text.replace('|', "\\|"))
+}
+
+/// A link to one of the report's files, its label a code span; a path a link cannot hold
+/// whole (a line break or an angle bracket) is shown as code instead of linked.
+fn link(label: &str, path: &str) -> String {
+    if path.contains(['<', '>', '\n', '\r']) {
+        format!("{}: {}", code(label), code(path))
+    } else {
+        format!("[{}](<{path}>)", code(label))
+    }
+}
+
+/// The longest run of backticks in `text`.
+fn longest_backticks(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
 /// A fence longer than any run of backticks in `text`, so the block cannot be closed early.
 fn fence(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat(longest.max(2) + 1)
+    "`".repeat(longest_backticks(text).max(2) + 1)
 }
 
 /// A screen's text as a code block with row numbers, blank bottom rows left out.
@@ -50,18 +81,23 @@ pub(super) fn write(report: &RunReport) -> String {
         Verdict::Failed => "✗",
         Verdict::Running | Verdict::Ended => "•",
     };
-    let _ = writeln!(out, "# {mark} {} — {}\n", report.verdict.word(), report.title);
+    let _ = writeln!(
+        out,
+        "# {mark} {} — {}\n",
+        report.verdict.word(),
+        code(&report.title)
+    );
     let _ = writeln!(out, "| | |\n| --- | --- |");
-    let _ = writeln!(out, "| {} | `{}` |", report.kind, cell(&report.title));
+    let _ = writeln!(out, "| {} | {} |", report.kind, code_cell(&report.title));
     if let Some(command) = &report.command {
-        let _ = writeln!(out, "| command | `{}` |", cell(command));
+        let _ = writeln!(out, "| command | {} |", code_cell(command));
     }
     let _ = writeln!(
         out,
         "| screen | {}×{}, TERM {} |",
         report.cols,
         report.rows,
-        cell(&report.term)
+        code_cell(&report.term)
     );
     let _ = writeln!(
         out,
@@ -72,7 +108,7 @@ pub(super) fn write(report: &RunReport) -> String {
         if report.steps.len() == 1 { "" } else { "s" }
     );
     if let Some(exit) = &report.exit {
-        let _ = writeln!(out, "| program | {} |", cell(exit));
+        let _ = writeln!(out, "| program | {} |", code_cell(exit));
     }
     out.push('\n');
 
@@ -83,28 +119,28 @@ pub(super) fn write(report: &RunReport) -> String {
                 let source = step
                     .source
                     .as_deref()
-                    .map(|s| format!(" ({s})"))
+                    .map(|s| format!(" ({})", code(s)))
                     .unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "**Step {}** `{}`{source}: {}\n",
+                    "**Step {}** {}{source}: {}\n",
                     i + 1,
-                    cell(&step.label),
-                    failure.message
+                    code(&step.label),
+                    code(&failure.message)
                 );
             }
             None => {
-                let _ = writeln!(out, "{}\n", failure.message);
+                let _ = writeln!(out, "{}\n", code(&failure.message));
             }
         }
         if let Some(expected) = &failure.expected {
-            let _ = writeln!(out, "- expected: {}", cell(expected));
+            let _ = writeln!(out, "- expected: {}", code(expected));
         }
         if let Some(found) = &failure.found {
-            let _ = writeln!(out, "- found: {}", cell(found));
+            let _ = writeln!(out, "- found: {}", code(found));
         }
         if let Some(closest) = &failure.closest {
-            let _ = writeln!(out, "- closest line: {}", cell(closest));
+            let _ = writeln!(out, "- closest line: {}", code(closest));
         }
         for mark in &failure.marks {
             let _ = writeln!(
@@ -117,7 +153,7 @@ pub(super) fn write(report: &RunReport) -> String {
             );
         }
         for query in &failure.unanswered {
-            let _ = writeln!(out, "- unanswered query: `{}`", cell(query));
+            let _ = writeln!(out, "- unanswered query: {}", code(query));
         }
         if let Some(screen) = &failure.screen {
             let _ = writeln!(out, "\nThe screen when it failed:\n");
@@ -156,18 +192,18 @@ pub(super) fn write(report: &RunReport) -> String {
         );
         for (i, step) in report.steps.iter().enumerate().take(end).skip(start) {
             let ended = match (&step.error, &step.waited) {
-                (Some(error), _) => format!("**failed**: {}", cell(error)),
-                (None, Some(waited)) => cell(waited),
+                (Some(error), _) => format!("**failed**: {}", code_cell(error)),
+                (None, Some(waited)) => code_cell(waited),
                 (None, None) => String::new(),
             };
             let _ = writeln!(
                 out,
-                "| {} | {:.3} s | {} ms | `{}` | {} | {ended} |",
+                "| {} | {:.3} s | {} ms | {} | {} | {ended} |",
                 i + 1,
                 step.at_ms as f64 / 1000.0,
                 step.took_ms,
-                cell(&step.label),
-                step.source.as_deref().map(cell).unwrap_or_default(),
+                code_cell(&step.label),
+                step.source.as_deref().map(code_cell).unwrap_or_default(),
             );
         }
         if end < report.steps.len() {
@@ -182,14 +218,14 @@ pub(super) fn write(report: &RunReport) -> String {
             let diff = golden
                 .diff
                 .as_ref()
-                .map(|d| format!(", diff `{}`", d.display()))
+                .map(|d| format!(", diff {}", code(&d.display().to_string())))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "- {}: expected `{}`, actual `{}`{diff}",
-                cell(&golden.name),
-                golden.expected.display(),
-                golden.actual.display()
+                "- {}: expected {}, actual {}{diff}",
+                code(&golden.name),
+                code(&golden.expected.display().to_string()),
+                code(&golden.actual.display().to_string())
             );
         }
         out.push('\n');
@@ -197,14 +233,14 @@ pub(super) fn write(report: &RunReport) -> String {
     if !report.attachments.is_empty() {
         let _ = writeln!(out, "## Files\n");
         for file in &report.attachments {
-            let _ = writeln!(out, "- [{}]({})", cell(&file.label), file.path.display());
+            let _ = writeln!(out, "- {}", link(&file.label, &file.path.display().to_string()));
         }
         out.push('\n');
     }
     if !report.notes.is_empty() {
         let _ = writeln!(out, "## Notes\n");
         for note in &report.notes {
-            let _ = writeln!(out, "- {}", cell(note));
+            let _ = writeln!(out, "- {}", code(note));
         }
         out.push('\n');
     }
