@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use tuipilot::operation::{Step, WaitFor};
+use tuipilot::record::FrameOptions;
 use tuipilot::render::{RenderOptions, SvgFrame};
 use tuipilot::report::{ReportFormat, RunReport};
 use tuipilot::{Operation, Session};
@@ -50,6 +51,17 @@ fn main() {
     session.exit().expect("ending bash");
     let timeline = report.timeline().expect("the timeline");
     let options = RenderOptions::default();
+    // The baseline's screens: the same recording's frames at the timeline's 100 a second,
+    // each a whole screen.
+    let screens = report
+        .recording
+        .as_ref()
+        .expect("a session's report has its recording")
+        .frames(&FrameOptions {
+            fps_cap: 100,
+            ..FrameOptions::default()
+        })
+        .expect("the frames");
     // Warm the glyph caches once, as any long-lived process has them.
     let _ = report.clone().text(ReportFormat::Html);
 
@@ -69,8 +81,7 @@ fn main() {
     let mut whole_len = 0;
     for _ in 0..10 {
         let started = Instant::now();
-        let svgs: Vec<String> = timeline
-            .frames
+        let svgs: Vec<String> = screens
             .iter()
             .map(|f| f.screen.to_svg(&options, SvgFrame::None).expect("svg"))
             .collect();
@@ -82,7 +93,7 @@ fn main() {
         std::hint::black_box(report.timeline().expect("the timeline"));
     });
     let drawing = support::time(10, || {
-        std::hint::black_box(report.html(&timeline, &options).expect("html"));
+        std::hint::black_box(report.html(&timeline).expect("html"));
     });
     println!(
         "a report of {} steps, {} frames, 80x24 (median of 10):",

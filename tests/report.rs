@@ -57,7 +57,7 @@ fn a_session_report_shows_the_screen_after_each_step_as_the_session_saw_it() {
     let report = RunReport::of_session(&s).unwrap();
     let timeline = report.timeline().unwrap();
     assert_eq!(report.steps.len(), 4, "{:#?}", report.steps);
-    let screen = |step: usize| timeline.frames[timeline.step_frames[step]].screen.text();
+    let screen = |step: usize| timeline.step_text(step).unwrap().to_string();
     assert!(screen(1).contains("first-answer"), "{}", screen(1));
     assert!(
         !screen(1).contains("second-answer"),
@@ -70,7 +70,7 @@ fn a_session_report_shows_the_screen_after_each_step_as_the_session_saw_it() {
         Some("matched /^second-answer$/ at row 3")
     );
     // The frames run in time from the blank screen before any output.
-    assert!(timeline.frames[0].screen.text().trim().is_empty());
+    assert!(timeline.text(0).unwrap().trim().is_empty());
     assert!(timeline.frames.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
     s.exit().unwrap();
 }
@@ -114,7 +114,7 @@ fn the_html_report_is_one_file_that_asks_nothing_of_the_network() {
     let report = RunReport::of_session(&s).unwrap();
     s.exit().unwrap();
     let timeline = report.timeline().unwrap();
-    let html = report.html(&timeline, &Default::default()).unwrap();
+    let html = report.html(&timeline).unwrap();
     assert!(html.contains("Content-Security-Policy\" content=\"default-src 'none'"));
     for reference in ["http://", "https://", "src=\"//", "href=\"//", "@import", "url("] {
         assert!(!html.contains(reference), "the report refers to {reference}");
@@ -146,9 +146,7 @@ fn a_report_of_a_script_printing_markup_keeps_it_as_text() {
     s.wait_for_text("alert").unwrap();
     let report = RunReport::of_session(&s).unwrap();
     s.exit().unwrap();
-    let html = report
-        .html(&report.timeline().unwrap(), &Default::default())
-        .unwrap();
+    let html = report.html(&report.timeline().unwrap()).unwrap();
     assert_eq!(
         html.matches("</script>").count(),
         2,
@@ -203,8 +201,8 @@ fn a_recording_report_takes_its_steps_and_failure_from_the_markers() {
     assert_eq!(report.verdict, Verdict::Failed);
     assert_eq!(report.failure.as_ref().unwrap().step, Some(2));
     let timeline = report.timeline().unwrap();
-    let after = &timeline.frames[timeline.step_frames[1]].screen;
-    assert!(after.text().contains("\nmarked"), "{}", after.text());
+    let after = timeline.step_text(1).unwrap();
+    assert!(after.contains("\nmarked"), "{after}");
 }
 
 /// Headless Chromium on `page` with `what` (`--dump-dom`, `--screenshot=…`) and a profile
@@ -488,4 +486,40 @@ fn every_text_in_report_md_renders_as_text_whatever_it_holds() {
         }
         assert_eq!(links, 1, "{md}");
     }
+}
+
+// Fails on the code before: every frame was kept whole and drawn, with no bound and no
+// word of one (this recording's pictures come to about twice the budget).
+#[test]
+fn a_recording_with_more_pictures_than_the_budget_is_thinned_and_the_report_says_so() {
+    use std::fmt::Write as _;
+    // 200×100, every cell its own colour, the whole screen drawn anew 25 times a second
+    // for two seconds: 5,000 distinct rows of 200 coloured cells.
+    let (cols, rows) = (200, 100);
+    let mut cast = format!("{{\"version\":2,\"width\":{cols},\"height\":{rows}}}\n");
+    let mut seed = 7u32;
+    for frame in 0..50 {
+        let mut data = String::from("\\u001b[H");
+        for _ in 0..rows * cols {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            let (fg, bg, letter) = (
+                seed >> 8 & 7,
+                seed >> 12 & 7,
+                (b'a' + (seed >> 16) as u8 % 26) as char,
+            );
+            write!(data, "\\u001b[3{fg};4{bg}m{letter}").unwrap();
+        }
+        writeln!(cast, "[{:.2},\"o\",\"{data}\"]", f64::from(frame + 1) * 0.04).unwrap();
+    }
+    let recording = tuipilot::record::Recording::read(cast.as_bytes(), "busy.cast").unwrap();
+    let mut report = RunReport::of_recording(recording, "busy");
+    let dir = common::TempDir::new("report-budget");
+    report.write(&dir.0).unwrap();
+    let html = std::fs::metadata(dir.0.join("report.html")).unwrap().len();
+    assert!(html <= 64 << 20, "report.html is {html} bytes");
+    let md = std::fs::read_to_string(dir.0.join("report.md")).unwrap();
+    assert!(
+        md.contains("frames thinned to keep the report's pictures within 48 MB"),
+        "{md}"
+    );
 }

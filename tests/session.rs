@@ -648,15 +648,15 @@ fn a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session() {
     // The report: the keys as steps, the failed wait last, at the test's line, explained.
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(
-        md.starts_with("# ✗ failed — a_failed_wait_keeps_the_keys_sent"),
+        md.starts_with("# ✗ failed — `a_failed_wait_keeps_the_keys_sent"),
         "{md}"
     );
     assert!(md.contains("`send hello`") && md.contains("`send Enter`"), "{md}");
     assert!(
-        md.contains("**Step 3** `wait for text matching /never/ on the screen` (tests/session.rs:"),
+        md.contains("**Step 3** `wait for text matching /never/ on the screen` (`tests/session.rs:"),
         "{md}"
     );
-    assert!(md.contains("[the recording](recording.cast)"), "{md}");
+    assert!(md.contains("[`the recording`](<recording.cast>)"), "{md}");
 }
 
 #[test]

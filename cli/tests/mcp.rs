@@ -351,7 +351,7 @@ async fn export_returns_the_session_as_a_tape_and_writes_it_to_the_artifact_dir(
     let report = call(&client, json!({"action": "report", "session": "ex"})).await;
     assert!(!is_error(&report), "{:?}", texts(&report));
     let markdown = &texts(&report)[0];
-    assert!(markdown.starts_with("# • running — ex"), "{markdown}");
+    assert!(markdown.starts_with("# • running — `ex`"), "{markdown}");
     assert!(markdown.contains("matched /^from-mcp$/ at row"), "{markdown}");
     for file in ["report.html", "report.md", "report.json"] {
         assert!(dir.0.join("ex-report").join(file).is_file(), "{file}");

@@ -34,26 +34,26 @@ fn run_with_a_report_folder_writes_a_report_per_tape_and_an_index_linking_them()
     );
     assert!(index.contains("1 of 2 passed"), "{index}");
     let md = std::fs::read_to_string(reports.join("tapes_fail/report.md")).unwrap();
-    assert!(md.starts_with("# ✗ failed — tapes/fail.tape"), "{md}");
+    assert!(md.starts_with("# ✗ failed — `tapes/fail.tape`"), "{md}");
     assert!(
-        md.contains("**Step 4** `Expect@300ms /not-shown/` (tapes/fail.tape:5)"),
+        md.contains("**Step 4** `Expect@300ms /not-shown/` (`tapes/fail.tape:5`)"),
         "{md}"
     );
     assert!(
-        md.contains("- expected: text matching /not-shown/ on the screen"),
+        md.contains("- expected: `text matching /not-shown/ on the screen`"),
         "{md}"
     );
     assert!(
         md.contains("- masked cells: row 1, columns 0-4"),
         "the masked cells: {md}"
     );
-    assert!(md.contains("- closest line: row 0: \"> echo shown\""), "{md}");
+    assert!(md.contains("- closest line: `row 0: \"> echo shown\"`"), "{md}");
     assert!(
-        md.contains("| `Type \"echo shown\"` | tapes/fail.tape:3 |"),
+        md.contains("| `Type \"echo shown\"` | `tapes/fail.tape:3` |"),
         "{md}"
     );
     let passed = std::fs::read_to_string(reports.join("tapes_pass/report.md")).unwrap();
-    assert!(passed.starts_with("# ✓ passed — tapes/pass.tape"), "{passed}");
+    assert!(passed.starts_with("# ✓ passed — `tapes/pass.tape`"), "{passed}");
     assert!(passed.contains("all-good"), "the last screen is shown: {passed}");
     // The failure's bundle holds its own report, linking the files beside it.
     let bundle = work.join("bundles/fail.failure");
@@ -79,7 +79,7 @@ fn report_of_a_live_session_prints_markdown_or_writes_html() {
         "^from-the-agent$",
     ]);
     let md = dir.ok(&["-s", "rep", "report"]);
-    assert!(md.starts_with("# • running — rep"), "{md}");
+    assert!(md.starts_with("# • running — `rep`"), "{md}");
     assert!(md.contains("matched /^from-the-agent$/ at row"), "{md}");
     assert!(md.contains("from-the-agent"), "{md}");
     let html = dir.work().join("rep.html");

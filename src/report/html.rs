@@ -10,52 +10,23 @@
 //! step and the cells a failure located, and drives the step list, the ←/→ keys, the
 //! timeline scrubber and playing at real speed.
 
-use std::collections::HashMap;
-
 use base64::Engine;
-use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+use serde_json::json;
 
 use super::{RunReport, Timeline};
 use crate::error::Result;
-use crate::render::{
-    Metrics, RenderOptions, image_size, overlays, row_colors, row_key, row_pieces, text_style,
-};
+use crate::render::{Metrics, text_style};
 
 const STYLE: &str = include_str!("viewer.css");
 const SCRIPT: &str = include_str!("viewer.js");
-
-/// Pieces of SVG, each kept once, by number; rows also by their [`row_key`], so a row
-/// seen before is not drawn again.
-#[derive(Default)]
-struct Pieces {
-    list: Vec<String>,
-    index: HashMap<String, usize>,
-    rows: HashMap<u64, (usize, usize)>,
-}
-
-impl Pieces {
-    fn id(&mut self, piece: String) -> usize {
-        if let Some(&id) = self.index.get(&piece) {
-            return id;
-        }
-        let id = self.list.len();
-        self.index.insert(piece.clone(), id);
-        self.list.push(piece);
-        id
-    }
-}
 
 /// Text safe inside an HTML element.
 pub(super) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// JSON safe inside a `<script>` element: no `<` at all (only strings can hold one, and
-/// `\u003c` reads back the same), so neither `</script>` nor `<!--` can end it early.
-fn script_json(value: &Value) -> String {
-    value.to_string().replace('<', "\\u003c")
 }
 
 /// A PNG file as a `data:` URI, or `None` when it cannot be read.
@@ -75,124 +46,159 @@ fn png_uri(path: &std::path::Path) -> Option<String> {
     ))
 }
 
-pub(super) fn write(report: &RunReport, timeline: &Timeline, options: &RenderOptions) -> Result<String> {
+pub(super) fn write(report: &RunReport, timeline: &Timeline) -> Result<String> {
+    let options = &timeline.options;
     let metrics = Metrics::of(options);
     let (x0, y0) = metrics.origin(0, 0);
-    let mut pieces = Pieces::default();
-    let mut frames = Vec::with_capacity(timeline.frames.len());
-    let mut sizes: Vec<Value> = Vec::new();
-    let background = format!(
-        "#{:02x}{:02x}{:02x}",
-        options.theme.background.0, options.theme.background.1, options.theme.background.2
-    );
-    for frame in &timeline.frames {
-        let screen = &frame.screen;
-        let (cols, rows) = screen.size();
-        let (width, height) = image_size(cols, rows, options)?;
-        let size = json!([width, height, background]);
-        let size_id = match sizes.iter().position(|s| *s == size) {
-            Some(i) => i,
-            None => {
-                sizes.push(size);
-                sizes.len() - 1
-            }
-        };
-        let colors: Vec<_> = (0..rows).map(|row| row_colors(screen, row, options)).collect();
-        let (mut backgrounds, mut texts) = (
-            Vec::with_capacity(usize::from(rows)),
-            Vec::with_capacity(usize::from(rows)),
-        );
-        for row in 0..rows {
-            let row_colors = &colors[usize::from(row)];
-            let key = row_key(screen, row, row_colors);
-            let (b, t) = match pieces.rows.get(&key) {
-                Some(&ids) => ids,
-                None => {
-                    // Drawn at row 0; the viewer places it.
-                    let (b, t) = row_pieces(screen, (row, 0), row_colors, (&metrics, options));
-                    let ids = (pieces.id(b), pieces.id(t));
-                    pieces.rows.insert(key, ids);
-                    ids
-                }
-            };
-            backgrounds.push(b);
-            texts.push(t);
-        }
-        let (below, above) = overlays(screen, &colors, (&metrics, options))?;
-        frames.push(json!({
-            "t": frame.at_ms,
-            "s": size_id,
-            "b": backgrounds,
-            "r": texts,
-            "u": pieces.id(below),
-            "o": pieces.id(above),
-        }));
-    }
     let style = text_style(options.font_size * options.scale.max(1) as f32);
-    let steps: Vec<Value> = report
-        .steps
-        .iter()
-        .zip(&timeline.step_frames)
-        .map(|(step, frame)| {
-            json!({
-                "label": step.label,
-                "source": step.source,
-                "at": step.at_ms,
-                "took": step.took_ms,
-                "waited": step.waited,
-                "error": step.error,
-                "frame": frame,
-            })
-        })
-        .collect();
-    let goldens: Vec<Value> = report
-        .goldens
-        .iter()
-        .map(|g| {
-            json!({
-                "name": g.name,
-                "expected": png_uri(&g.expected),
-                "actual": png_uri(&g.actual),
-                "diff": g.diff.as_deref().and_then(png_uri),
-            })
-        })
-        .collect();
-    let attachments: Vec<Value> = report
-        .attachments
-        .iter()
-        .map(|a| json!({"label": a.label, "href": a.path.to_string_lossy()}))
-        .collect();
-    let data = json!({
-        "title": report.title,
-        "kind": report.kind,
-        "command": report.command,
-        "cols": report.cols,
-        "rows": report.rows,
-        "term": report.term,
-        "verdict": report.verdict.word(),
-        "duration": report.duration_ms,
-        "exit": report.exit,
-        "cell": {"x0": x0, "y0": y0, "w": metrics.cell_width, "h": metrics.cell_height},
-        "sizes": sizes,
-        "pieces": pieces.list,
-        "frames": frames,
-        "steps": steps,
-        "failure": report.failure,
-        "goldens": goldens,
-        "attachments": attachments,
-        "notes": report.notes,
-    });
     let title = format!("{} {} — tuipilot", report.verdict.word(), report.title);
-    Ok(format!(
+    let mut out = String::with_capacity(timeline.piece_bytes() + 64 * timeline.frames.len() + (64 << 10));
+    let _ = write!(
+        out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{}</title>\n<style>\n{STYLE}\n{style}\n</style>\n</head>\n<body>\n\
          <noscript><p>This report draws its screens with a script; <code>report.md</code> beside it has the same in text.</p></noscript>\n\
          <div id=\"app\"></div>\n\
-         <script type=\"application/json\" id=\"report-data\">{}</script>\n\
-         <script>\n{SCRIPT}\n</script>\n</body>\n</html>\n",
-        escape(&title),
-        script_json(&data),
-    ))
+         <script type=\"application/json\" id=\"report-data\">",
+        escape(&title)
+    );
+    // The data, written a part at a time into the page (a report's pieces and frames are
+    // its bulk: no second copy of them is built as one JSON value).
+    let mut data = JsonObject::new(&mut out);
+    data.field("title", &report.title);
+    data.field("kind", &report.kind);
+    data.field("command", &report.command);
+    data.field("cols", &report.cols);
+    data.field("rows", &report.rows);
+    data.field("term", &report.term);
+    data.field("verdict", &report.verdict.word());
+    data.field("duration", &report.duration_ms);
+    data.field("exit", &report.exit);
+    data.field(
+        "cell",
+        &json!({"x0": x0, "y0": y0, "w": metrics.cell_width, "h": metrics.cell_height}),
+    );
+    data.field(
+        "sizes",
+        &timeline
+            .sizes
+            .iter()
+            .map(|(w, h, bg)| json!([w, h, bg]))
+            .collect::<Vec<_>>(),
+    );
+    data.list("pieces", timeline.pieces().iter(), |out, piece| {
+        script_json_into(out, &piece.as_str())
+    });
+    data.list("frames", timeline.frames.iter(), |out, frame| {
+        let ids = |list: &[usize]| list.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
+        let _ = write!(
+            out,
+            "{{\"t\":{},\"s\":{},\"b\":[{}],\"r\":[{}],\"u\":{},\"o\":{}}}",
+            frame.at_ms,
+            frame.size,
+            ids(&frame.backgrounds),
+            ids(&frame.texts),
+            frame.below,
+            frame.above
+        );
+    });
+    data.list(
+        "steps",
+        report.steps.iter().zip(&timeline.step_frames),
+        |out, (step, frame)| {
+            script_json_into(
+                out,
+                &json!({
+                    "label": step.label,
+                    "source": step.source,
+                    "at": step.at_ms,
+                    "took": step.took_ms,
+                    "waited": step.waited,
+                    "error": step.error,
+                    "frame": frame,
+                }),
+            )
+        },
+    );
+    data.field("failure", &report.failure);
+    data.list("goldens", report.goldens.iter(), |out, g| {
+        script_json_into(
+            out,
+            &json!({
+                "name": g.name,
+                "expected": png_uri(&g.expected),
+                "actual": png_uri(&g.actual),
+                "diff": g.diff.as_deref().and_then(png_uri),
+            }),
+        )
+    });
+    data.list("attachments", report.attachments.iter(), |out, a| {
+        script_json_into(out, &json!({"label": a.label, "href": a.path.to_string_lossy()}))
+    });
+    data.field("notes", &report.notes);
+    data.end();
+    let _ = write!(
+        out,
+        "</script>\n<script>\n{SCRIPT}\n</script>\n</body>\n</html>\n"
+    );
+    Ok(out)
+}
+
+/// A JSON object written field by field into a page's script element.
+struct JsonObject<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> JsonObject<'a> {
+    fn new(out: &'a mut String) -> JsonObject<'a> {
+        out.push('{');
+        JsonObject { out, first: true }
+    }
+
+    fn key(&mut self, name: &str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        let _ = write!(self.out, "\"{name}\":");
+    }
+
+    fn field(&mut self, name: &str, value: &impl serde::Serialize) {
+        self.key(name);
+        script_json_into(self.out, value);
+    }
+
+    /// A list, each item written by `item`.
+    fn list<T>(&mut self, name: &str, items: impl Iterator<Item = T>, mut item: impl FnMut(&mut String, T)) {
+        self.key(name);
+        self.out.push('[');
+        for (n, value) in items.enumerate() {
+            if n > 0 {
+                self.out.push(',');
+            }
+            item(self.out, value);
+        }
+        self.out.push(']');
+    }
+
+    fn end(self) {
+        self.out.push('}');
+    }
+}
+
+/// `value` as JSON safe inside a `<script>` element, appended to `out`: no `<` at all
+/// (only strings can hold one, and `\u003c` reads back the same), so neither `</script>`
+/// nor `<!--` can end it early.
+fn script_json_into(out: &mut String, value: &impl serde::Serialize) {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| "null".into());
+    let mut rest = json.as_str();
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        out.push_str("\\u003c");
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }

@@ -21,6 +21,7 @@ mod index;
 mod markdown;
 pub mod timeline;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -487,26 +488,33 @@ impl RunReport {
     }
 
     /// The screens: the recording replayed, a frame after each step and for the
-    /// program's own changes between (see [`Timeline`]).
+    /// program's own changes between (see [`Timeline`]), drawn with the default
+    /// [`RenderOptions`](crate::render::RenderOptions).
     pub fn timeline(&self) -> Result<Timeline> {
-        Timeline::build(self)
+        Timeline::build(self, &crate::render::RenderOptions::default())
     }
 
     /// Fills each step's `screen` with its text from the timeline, and the failure's
     /// screen when it has none.
+    /// The bounds the timeline applied ([`Timeline::thinned`]) join the notes.
     pub fn fill_screens(&mut self, timeline: &Timeline) {
-        for (step, frame) in self.steps.iter_mut().zip(&timeline.step_frames) {
+        for (index, step) in self.steps.iter_mut().enumerate() {
             if step.screen.is_none() {
-                step.screen = timeline.frames.get(*frame).map(|f| trimmed(&f.screen.text()));
+                step.screen = timeline.step_text(index).map(trimmed);
             }
         }
         if let Some(failure) = &mut self.failure
             && failure.screen.is_none()
         {
-            failure.screen = match failure.step.and_then(|s| timeline.step_frames.get(s)) {
-                Some(frame) => timeline.frames.get(*frame).map(|f| f.screen.text()),
+            failure.screen = match failure.step {
+                Some(step) => timeline.step_text(step).map(str::to_string),
                 None => self.last_screen.as_ref().map(Snapshot::text),
             };
+        }
+        for note in &timeline.thinned {
+            if !self.notes.contains(note) {
+                self.notes.push(note.clone());
+            }
         }
         if let Some(failure) = &mut self.failure
             && failure.closest.is_none()
@@ -528,9 +536,10 @@ impl RunReport {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
 
-    /// The HTML report: one file, its styles, script and screens inline.
-    pub fn html(&self, timeline: &Timeline, options: &crate::render::RenderOptions) -> Result<String> {
-        html::write(self, timeline, options)
+    /// The HTML report: one file, its styles, script and screens inline, drawn as the
+    /// timeline drew them.
+    pub fn html(&self, timeline: &Timeline) -> Result<String> {
+        html::write(self, timeline)
     }
 
     /// The report in one form, its screens replayed first.
@@ -538,7 +547,7 @@ impl RunReport {
         let timeline = self.timeline()?;
         self.fill_screens(&timeline);
         Ok(match format {
-            ReportFormat::Html => self.html(&timeline, &crate::render::RenderOptions::default())?,
+            ReportFormat::Html => self.html(&timeline)?,
             ReportFormat::Markdown => self.markdown(),
             ReportFormat::Json => self.json() + "\n",
         })
@@ -569,16 +578,34 @@ impl RunReport {
     /// the user: a report holds what was typed); returns the HTML's path. Attachments are
     /// linked relative to `dir`.
     pub fn write(&mut self, dir: &Path) -> Result<PathBuf> {
-        let timeline = self.timeline()?;
-        self.fill_screens(&timeline);
-        let html = self.html(&timeline, &crate::render::RenderOptions::default())?;
         let folder = crate::files::Folder::make(dir, crate::files::Access::Private)?;
         let private = crate::files::Access::Private;
-        let path = folder.write(REPORT_FILES[0].as_ref(), html.as_bytes(), private)?;
+        // One form at a time, each let go before the next is made.
+        let path = {
+            let timeline = self.timeline()?;
+            self.fill_screens(&timeline);
+            let html = self.html(&timeline)?;
+            drop(timeline);
+            folder.write(REPORT_FILES[0].as_ref(), html.as_bytes(), private)?
+        };
         folder.write(REPORT_FILES[1].as_ref(), self.markdown().as_bytes(), private)?;
-        folder.write(REPORT_FILES[2].as_ref(), (self.json() + "\n").as_bytes(), private)?;
+        // The JSON holds every step's screen: written as it is made, not held whole.
+        let mut json = folder.create(REPORT_FILES[2].as_ref(), private)?;
+        let failed = |e: std::io::Error| Error::io(format!("cannot write {}", json_path(dir).display()), e);
+        {
+            let mut writer = std::io::BufWriter::new(&mut json);
+            serde_json::to_writer_pretty(&mut writer, self).map_err(|e| failed(e.into()))?;
+            writer.write_all(b"\n").map_err(failed)?;
+            writer.flush().map_err(failed)?;
+        }
+        json.commit()?;
         Ok(path)
     }
+}
+
+/// Where `report.json` goes in `dir`.
+fn json_path(dir: &Path) -> PathBuf {
+    dir.join(REPORT_FILES[2])
 }
 
 /// A screen's text without its blank bottom rows.

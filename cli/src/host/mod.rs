@@ -20,3 +20,14 @@ pub mod guards;
 pub mod paths;
 pub mod protocol;
 pub mod server;
+
+/// Gives the heap a finished report freed back to the system. glibc keeps freed memory
+/// for reuse, so a long-lived process (a host, the MCP server) that made one large report
+/// would otherwise stay at its peak for as long as it lives.
+pub(crate) fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointers and only returns free memory to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}

@@ -576,12 +576,16 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
             return Ok(json!({ "start": host.start, "operations": session.operations() }));
         }
         Request::Report { path } => {
-            let mut report = tuipilot::report::RunReport::of_session(session)?;
-            report.title = host.files.paths.name.clone();
-            return Ok(match path {
-                Some(path) => json!({ "written": report.write_to(&path)? }),
-                None => json!({ "markdown": report.text(tuipilot::report::ReportFormat::Markdown)? }),
-            });
+            let reply = {
+                let mut report = tuipilot::report::RunReport::of_session(session)?;
+                report.title = host.files.paths.name.clone();
+                match path {
+                    Some(path) => json!({ "written": report.write_to(&path)? }),
+                    None => json!({ "markdown": report.text(tuipilot::report::ReportFormat::Markdown)? }),
+                }
+            };
+            super::return_freed_memory();
+            return Ok(reply);
         }
         Request::Op(Operation::Info) => {
             return to_json(&HostInfo {

@@ -376,6 +376,12 @@ impl State {
     /// `report`: the session's report as Markdown, and its three files in the artifact
     /// directory (`NAME-report/`) when the server has one.
     fn report(&self, name: &str) -> Result<CallToolResult, Failure> {
+        let result = self.make_report(name);
+        crate::host::return_freed_memory();
+        result
+    }
+
+    fn make_report(&self, name: &str) -> Result<CallToolResult, Failure> {
         let session = self.session(name)?;
         let mut report = tuipilot::report::RunReport::of_session(&session)?;
         report.title = name.to_string();
