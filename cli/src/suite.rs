@@ -118,6 +118,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         isolated: args.isolated,
         ..RunOptions::default()
     };
+    let folders = report_folders(&tapes);
     let started = Instant::now();
     let progress = Progress::new(tapes.len(), args.quiet);
     let next = AtomicUsize::new(0);
@@ -130,7 +131,7 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
                     let Some(tape) = tapes.get(i) else { break };
                     progress.started();
                     let options = RunOptions {
-                        report: args.report.as_ref().map(|dir| dir.join(report_folder(tape))),
+                        report: args.report.as_ref().map(|dir| dir.join(&folders[i])),
                         ..options.clone()
                     };
                     let outcome = run_file(tape, &options);
@@ -153,8 +154,24 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
     if let Some(path) = &args.junit {
         write_junit(path, &tapes, &results, started.elapsed())?;
     }
+    // Every index came back, in order: `folders` still lines up with `tapes`.
     if let Some(dir) = &args.report {
-        write_index(dir, &tapes, &results)?;
+        write_index(dir, &tapes, &folders, &results)?;
+    }
+    // A report that was asked for and not written is an error, whatever the tape did.
+    let unreported: Vec<(&PathBuf, &String)> = tapes
+        .iter()
+        .zip(&results)
+        .filter_map(|(tape, outcome)| {
+            let why = match outcome {
+                Ok(report) => report.report_not_written.as_ref(),
+                Err(failure) => failure.report_not_written.as_ref(),
+            };
+            why.map(|why| (tape, why))
+        })
+        .collect();
+    for (tape, why) in &unreported {
+        eprintln!("tuipilot: error: {}: {why}", tape.display());
     }
     let failed = results
         .iter()
@@ -164,13 +181,19 @@ pub fn run_suite(args: SuiteArgs) -> Result<(), Failure> {
         .iter()
         .filter(|r| matches!(r, Err(f) if f.kind != FailureKind::Failed))
         .count();
+    let unreported_words = match unreported.len() {
+        0 => String::new(),
+        1 => ", 1 report not written".to_string(),
+        n => format!(", {n} reports not written"),
+    };
     let summary = format!(
-        "{} tape{}: {} passed, {failed} failed, {errors} could not run ({:.2} s)",
+        "{} tape{}: {} passed, {failed} failed, {errors} could not run{unreported_words} ({:.2} s)",
         tapes.len(),
         if tapes.len() == 1 { "" } else { "s" },
         tapes.len() - failed - errors,
         started.elapsed().as_secs_f64()
     );
+    let errors = errors + unreported.len();
     match (failed, errors) {
         (0, 0) => {
             eprintln!("{summary}");
@@ -279,32 +302,73 @@ impl Progress {
     }
 }
 
-/// The folder under `--report DIR` a tape's report goes in: its path with separators
-/// as `_` (tapes are deduplicated by path, so no two share one).
-fn report_folder(tape: &Path) -> String {
-    let path = tape.with_extension("");
-    path.to_string_lossy()
-        .trim_start_matches(['.', '/'])
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || "-_.".contains(c) {
-                c
-            } else {
-                '_'
+/// The folders under `--report DIR` the tapes' reports go in, one each: a tape's path
+/// with separators and other characters as `_` and `..` as `up` (`a/b.tape` → `a_b`),
+/// and where two paths come to the same name (`a/b.tape` and `a_b.tape`), the later
+/// tape's numbered (`a_b-2`): no report overwrites another, and the index links each tape
+/// to its own.
+fn report_folders(tapes: &[PathBuf]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    tapes
+        .iter()
+        .map(|tape| {
+            let base = folder_name(tape);
+            let mut name = base.clone();
+            let mut n = 1;
+            while !taken.insert(name.to_lowercase()) {
+                n += 1;
+                name = format!("{base}-{n}");
             }
+            name
         })
         .collect()
 }
 
+/// A tape's path as one folder name (see [`report_folders`]).
+fn folder_name(tape: &Path) -> String {
+    let path = tape.with_extension("");
+    let parts: Vec<String> = path
+        .components()
+        .filter_map(|part| match part {
+            std::path::Component::Normal(name) => Some(
+                name.to_string_lossy()
+                    .chars()
+                    .map(|c| {
+                        if c.is_alphanumeric() || "-_.".contains(c) {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect::<String>()
+                    .trim_start_matches('.')
+                    .to_string(),
+            ),
+            std::path::Component::ParentDir => Some("up".into()),
+            _ => None,
+        })
+        .filter(|part| !part.is_empty())
+        .collect();
+    match parts.join("_") {
+        name if name.is_empty() => "tape".into(),
+        name => name,
+    }
+}
+
 /// `--report DIR/index.html`: every tape with its result, linking its report.
-fn write_index(dir: &Path, tapes: &[PathBuf], results: &[Outcome]) -> Result<(), Failure> {
+fn write_index(
+    dir: &Path,
+    tapes: &[PathBuf],
+    folders: &[String],
+    results: &[Outcome],
+) -> Result<(), Failure> {
     use tuipilot::report::{SuiteEntry, Verdict};
     let runs: Vec<SuiteEntry> = tapes
         .iter()
+        .zip(folders)
         .zip(results)
-        .map(|(tape, outcome)| {
-            let folder = report_folder(tape);
-            let has_report = dir.join(&folder).join("report.html").is_file();
+        .map(|((tape, folder), outcome)| {
+            let has_report = dir.join(folder).join("report.html").is_file();
             SuiteEntry {
                 name: tape.display().to_string(),
                 verdict: if outcome.is_ok() {

@@ -128,3 +128,71 @@ fn report_of_a_recording_reads_its_steps_from_the_markers() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
+
+// Fails on the code before: `a/b.tape` and `a_b.tape` shared the folder `a_b`, one report
+// overwrote the other and the index linked both to it.
+#[test]
+fn tapes_whose_paths_come_to_one_name_get_reports_of_their_own() {
+    let dir = Dir::new();
+    let work = dir.work();
+    std::fs::create_dir_all(work.join("t/a")).unwrap();
+    let tape =
+        |says: &str| format!("Set TypingSpeed 0\nType \"echo {says}\" Enter\nWait+Screen /^{says}$/\n");
+    std::fs::write(work.join("t/a/b.tape"), tape("from-a-slash-b")).unwrap();
+    std::fs::write(work.join("t/a_b.tape"), tape("from-a-underscore-b")).unwrap();
+    let out = dir.run_in(&work, &["run", "--report", "reports", "-q", "t"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let reports = work.join("reports");
+    let index = std::fs::read_to_string(reports.join("index.html")).unwrap();
+    assert!(
+        index.contains("t_a_b/report.html") && index.contains("t_a_b-2/report.html"),
+        "{index}"
+    );
+    let first = std::fs::read_to_string(reports.join("t_a_b/report.md")).unwrap();
+    let second = std::fs::read_to_string(reports.join("t_a_b-2/report.md")).unwrap();
+    assert!(
+        first.contains("`t/a/b.tape`") && first.contains("from-a-slash-b"),
+        "{first}"
+    );
+    assert!(
+        second.contains("`t/a_b.tape`") && second.contains("from-a-underscore-b"),
+        "{second}"
+    );
+}
+
+// Fails on the code before: the refusal went to the notes, shown only with -v, and `run`
+// exited 0.
+#[test]
+fn a_report_that_cannot_be_written_is_an_error_line_and_a_non_zero_exit() {
+    let dir = Dir::new();
+    let work = dir.work();
+    std::fs::write(
+        work.join("pass.tape"),
+        "Set TypingSpeed 0\nType \"echo fine\" Enter\nWait+Screen /^fine$/\n",
+    )
+    .unwrap();
+    // A link planted where the tape's report folder goes: refused, never followed.
+    let elsewhere = work.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::create_dir_all(work.join("reports")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, work.join("reports/pass")).unwrap();
+    let out = dir.run_in(&work, &["run", "--report", "reports", "pass.tape"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("tuipilot: error: pass.tape: the report into")
+                && l.contains("reports/pass")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 passed, 0 failed, 0 could not run, 1 report not written"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "written through the link"
+    );
+}

@@ -28,6 +28,9 @@ pub struct Report {
     pub written: Vec<PathBuf>,
     /// The screen when the tape ended (rows trimmed, as a text golden's last frame).
     pub screen: String,
+    /// Why the report asked for ([`RunOptions::report`](super::RunOptions::report)) was
+    /// not written: refused (a link planted at its name, another user's folder) or failed.
+    pub report_not_written: Option<String>,
 }
 
 /// Why a tape failed.
@@ -68,6 +71,9 @@ pub struct Failure {
     /// The failure explained for the report (expected, the closest line, located cells),
     /// when an engine error said more than its message.
     pub explanation: Option<crate::report::Explanation>,
+    /// Why a report asked for (in the bundle, or [`RunOptions::report`](super::RunOptions::report))
+    /// was not written.
+    pub report_not_written: Option<String>,
 }
 
 impl Failure {
@@ -89,6 +95,7 @@ impl Failure {
             notes: Vec::new(),
             elapsed: Duration::ZERO,
             explanation: None,
+            report_not_written: None,
         }
     }
 

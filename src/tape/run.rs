@@ -188,11 +188,12 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 return Err(failure);
             }
             let mut written = runner.written.clone();
-            let mut notes = runner.notes.clone();
+            let notes = runner.notes.clone();
+            let mut report_not_written = None;
             if let Some(dir) = &options.report {
                 match runner.report(recording.as_deref(), None, elapsed).write(dir) {
                     Ok(html) => written.push(html),
-                    Err(e) => notes.push(format!("writing the report into {}: {e}", dir.display())),
+                    Err(e) => report_not_written = Some(format!("the report into {}: {e}", dir.display())),
                 }
             }
             Ok(Report {
@@ -202,6 +203,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 notes,
                 written,
                 screen,
+                report_not_written,
             })
         }
         Err(mut failure) => {
@@ -234,9 +236,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                     .report(recording.as_deref(), Some(&failure), elapsed)
                     .write(&dir)
                 {
-                    failure
-                        .notes
-                        .push(format!("writing the report into {}: {e}", dir.display()));
+                    failure.report_not_written = Some(format!("the report into {}: {e}", dir.display()));
                 }
             }
             Err(failure)
