@@ -38,7 +38,7 @@ pub const DENIED_ENV: &[&str] = &[
     "LD_*",
     "*OPEN",
     "LESSCLOSE",
-    "LESSSECURE",
+    "LESSSECURE*",
     "LESSKEY*",
     "*PAGER",
     "EDITOR",
@@ -229,6 +229,8 @@ mod tests {
             "BASH_FUNC_x%%",
             "NODE_OPTIONS",
             "LESSSECURE",
+            // less 633+ lets LESSSECURE_ALLOW turn its secure mode's features back on.
+            "LESSSECURE_ALLOW",
         ] {
             assert!(env_denied(key), "{key}");
         }

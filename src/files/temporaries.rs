@@ -1,7 +1,11 @@
 //! The temporary files and directories that exist now, listed so that an interrupted
-//! command can remove them: SIGINT and SIGTERM reach a handler that only writes the
-//! signal's number into a pipe (all a handler may safely do); a thread reads it, removes
-//! what is listed and lets the signal end the process as it would have.
+//! command can remove them: every signal that ends a process by default and that a user
+//! or a closing terminal sends — SIGINT, SIGTERM, SIGHUP (a terminal closed), SIGQUIT,
+//! SIGPIPE — reaches a handler that only writes the signal's number into a pipe (all a
+//! handler may safely do); a thread reads it, removes what is listed and lets the signal
+//! end the process as it would have. A signal the process ignores stays ignored: Rust's
+//! runtime ignores SIGPIPE, so there a write to a closed pipe fails instead, and the
+//! command ends the ordinary way, removing its files as it goes.
 
 use std::fs::File;
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -55,8 +59,17 @@ impl Temporaries {
 /// The write end of the pipe the signal handler writes the signal's number into.
 static SIGNAL_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
-/// Makes SIGINT and SIGTERM remove this process's temporary files and directories
-/// before it dies of the signal, as it would have.
+/// The signals after which an interrupted command removes its temporaries.
+const CLEANUP_SIGNALS: [libc::c_int; 5] = [
+    libc::SIGINT,
+    libc::SIGTERM,
+    libc::SIGHUP,
+    libc::SIGQUIT,
+    libc::SIGPIPE,
+];
+
+/// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE remove this process's temporary
+/// files and directories before it dies of the signal, as it would have.
 ///
 /// For programs (the command line): a library never takes over a process's signals on
 /// its own. A signal the process ignores stays ignored. Starts a thread: call it after
@@ -99,7 +112,7 @@ fn install_signal_cleanup() -> std::result::Result<(), String> {
             }
         })
         .map_err(|e| format!("starting the signal thread: {e}"))?;
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in CLEANUP_SIGNALS {
         // SAFETY: `action` is plain data; sigaction reads the new and fills the old.
         unsafe {
             let mut old: libc::sigaction = std::mem::zeroed();

@@ -56,9 +56,11 @@ pub(super) struct TerminalArgs {
     /// start: working directory (default: the server's).
     #[serde(default)]
     pub(super) cwd: Option<String>,
-    /// start: extra environment variables.
+    /// start: extra environment variables. A null value passes the variable on from the
+    /// server's own environment (`{"API_TOKEN": null}`): the secret then never appears in
+    /// a request, a transcript or a log.
     #[serde(default)]
-    pub(super) env: Option<HashMap<String, String>>,
+    pub(super) env: Option<HashMap<String, Option<String>>>,
     /// start: hermetic session — an empty environment (only TERM, COLORTERM, LANG, PATH,
     /// TUIPILOT and `env`) and a fresh temporary HOME removed when the session ends.
     #[serde(default)]

@@ -427,8 +427,16 @@ impl State {
             .env
             .iter()
             .flatten()
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+            .map(|(k, v)| match v {
+                Some(v) => Ok((k.clone(), v.clone())),
+                // By name: the value is the server's, as `start --env NAME` takes the caller's.
+                None => std::env::var(k).map(|v| (k.clone(), v)).map_err(|_| {
+                    Failure::bad_request(format!(
+                        "env {k}: null passes {k} on from the MCP server's environment, and it is not set there: set it where the server starts, or give the value"
+                    ))
+                }),
+            })
+            .collect::<Result<_, Failure>>()?;
         let cwd = args.cwd.as_ref().map(PathBuf::from);
         if let Some(allow) = &self.config.allow {
             // Run exactly the file that was checked, whatever PATH the session gets.
