@@ -14,8 +14,15 @@ use crate::process::ExitStatus;
 use crate::readiness::Readiness;
 use crate::wait::{Condition, READY_FALLBACK_QUIET, STILL_TRUE};
 
-/// How often a readiness wait asks the kernel while the program is busy.
+/// How often a readiness wait asks the kernel while the program is busy (at the most:
+/// see [`PROBE_SHARE`]).
 pub(super) const READY_POLL: Duration = Duration::from_millis(2);
+/// A busy program is asked again no sooner than this many times the last question took:
+/// asking costs a file read or two per thread, and a program of thousands of threads
+/// would otherwise keep a core busy for as long as the wait lasts. At 4 the probe takes at
+/// most a fifth of a core; a program of a few threads (asked in well under 0.5 ms) is
+/// still asked every [`READY_POLL`].
+const PROBE_SHARE: u32 = 4;
 /// How long after a first "ready" a readiness wait asks again to confirm it.
 pub(super) const READY_CONFIRM: Duration = Duration::from_millis(3);
 /// A program waiting on the terminal with a timer due within this on any of its threads
@@ -89,6 +96,9 @@ pub(super) fn wait_ready(
     };
     // The output generation at a first "ready", to be confirmed.
     let mut confirming: Option<u64> = None;
+    // How long the kernel took to answer last, and when it answered.
+    let mut probe_took = Duration::ZERO;
+    let mut last_asked: Option<Instant> = None;
     loop {
         let (generation, exited, no_prompt) = {
             let state = shared.lock();
@@ -125,7 +135,22 @@ pub(super) fn wait_ready(
                 wakes_in: None,
             }
         } else {
-            readiness(shared)
+            // A costly probe is paced whatever woke the wait (output wakes it too).
+            let spacing = probe_took * PROBE_SHARE;
+            let since = last_asked.map_or(spacing, |at| at.elapsed());
+            if spacing > READY_POLL && since < spacing {
+                let state = shared.lock();
+                let wake = (spacing - since).min(deadline.saturating_duration_since(Instant::now()));
+                drop(shared.sleep(state, wake));
+                if Instant::now() < deadline {
+                    continue;
+                }
+            }
+            let asked = Instant::now();
+            let answer = readiness(shared);
+            probe_took = asked.elapsed();
+            last_asked = Some(Instant::now());
+            answer
         };
         let pause = match &now {
             Readiness::Unknown { .. } => {
@@ -151,7 +176,7 @@ pub(super) fn wait_ready(
             }
             Readiness::Busy { .. } => {
                 confirming = None;
-                READY_POLL
+                READY_POLL.max(probe_took * PROBE_SHARE)
             }
         };
         let late = Instant::now() >= deadline;
