@@ -90,11 +90,14 @@ pub(super) fn render(args: RenderRecordingArgs, json: bool) -> Result<(), Failur
     };
     let written = write_frames(&frames, &options, &target, palette, !args.no_loop, args.keys)?;
     let seconds = started.elapsed().as_secs_f64();
+    for note in &written.notes {
+        eprintln!("tuipilot: note: {note}");
+    }
     let path = target.path().display().to_string();
     if json {
         say!(
             "{}",
-            json!({ "path": path, "frames": written.frames, "bytes": written.bytes, "seconds": seconds })
+            json!({ "path": path, "frames": written.frames, "bytes": written.bytes, "seconds": seconds, "notes": written.notes })
         );
     } else {
         let plural = if written.frames == 1 { "" } else { "s" };
