@@ -17,7 +17,8 @@ fn main() {
         "{\"version\":2,\"width\":80,\"height\":24}\n[0.01,\"o\",\"$ ./counter\\r\\n\\u001b[32mcounting\\u001b[0m\\r\\n\"]\n",
     );
     for n in 1..=600 {
-        writeln!(cast, "[{:.2},\"o\",\"\\u001b[2;10H{n:05}\"]", f64::from(n) * 0.1).expect("a String takes writes");
+        writeln!(cast, "[{:.2},\"o\",\"\\u001b[2;10H{n:05}\"]", f64::from(n) * 0.1)
+            .expect("a String takes writes");
     }
     let recording = Recording::read(cast.as_bytes(), "counter.cast").expect("the cast reads");
     let frames = recording.frames(&FrameOptions::default()).expect("the frames");
@@ -26,7 +27,8 @@ fn main() {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let write = |target: AnimationTarget| {
         let started = std::time::Instant::now();
-        let written = write_frames(&frames, &options, &target, GifPalette::PerFrame, true, false).expect("written");
+        let written =
+            write_frames(&frames, &options, &target, GifPalette::PerFrame, true, false).expect("written");
         (written, started.elapsed().as_secs_f64())
     };
     let (apng, apng_took) = write(AnimationTarget::Apng(dir.join("counter.apng")));
@@ -38,7 +40,10 @@ fn main() {
         "    baseline: every frame whole (PNGs)   {:>8.2} MB  {whole_took:>6.2} s",
         mb(whole.bytes)
     );
-    println!("    GIF                                  {:>8.2} MB  {gif_took:>6.2} s", mb(gif.bytes));
+    println!(
+        "    GIF                                  {:>8.2} MB  {gif_took:>6.2} s",
+        mb(gif.bytes)
+    );
     println!(
         "    animated PNG, frame regions          {:>8.2} MB  {apng_took:>6.2} s (goal <= 40 MB), {:.3}x the whole frames",
         mb(apng.bytes),

@@ -46,7 +46,10 @@ fn main() {
     let wait = Duration::from_secs(5);
     let (one, one_why) = cost(1, wait);
     let (many, many_why) = cost(2000, wait);
-    println!("a never-ready wait of {} s, CPU seconds per second of waiting:", wait.as_secs());
+    println!(
+        "a never-ready wait of {} s, CPU seconds per second of waiting:",
+        wait.as_secs()
+    );
     println!("    baseline: python3, 1 thread          {one:>7.3}  ({one_why})");
     println!("    python3, 2,000 sleeping threads      {many:>7.3}  ({many_why}; goal < 0.3)");
     println!("    ratio: {:.1}x the one-thread wait", many / one.max(1e-9));

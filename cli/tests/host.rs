@@ -432,3 +432,58 @@ fn a_host_out_of_descriptors_keeps_its_program_and_serves_again_once_some_close(
     drop(idle);
     dir.ok(&["exit", "-s", "s", "--timeout-ms", "5000"]);
 }
+
+// Fails on the code before: a host ended by a signal left NAME.sock, .lock and .log for
+// the next call to find stale.
+#[test]
+fn a_host_ended_by_a_signal_removes_its_socket_lock_and_log() {
+    for signal in ["TERM", "INT", "HUP"] {
+        let dir = support::Dir::new();
+        support::start_bash(&dir, "sig");
+        let host = dir.info("sig")["host_pid"].as_i64().expect("the host's pid");
+        let files = ["sig.sock", "sig.lock", "sig.log"].map(|f| dir.0.join(f));
+        assert!(files[0].exists() && files[1].exists(), "{files:?}");
+        let killed = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &host.to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let gone = support::eventually(std::time::Duration::from_secs(20), || {
+            !std::path::Path::new(&format!("/proc/{host}")).exists() && files.iter().all(|f| !f.exists())
+        });
+        let left: Vec<_> = files.iter().filter(|f| f.exists()).collect();
+        assert!(gone, "SIG{signal}: the host left {left:?}");
+    }
+}
+
+// Fails on the code before: a host out of descriptors dropped the connection, and the
+// client said it had died and to start the session again while it ran on.
+#[test]
+fn a_host_out_of_descriptors_is_busy_not_dead() {
+    let dir = Dir::new();
+    dir.work();
+    // A host with few descriptors to spare: it inherits the limit from `start`.
+    let started = std::process::Command::new("bash")
+        .args(["-c", "ulimit -n 24; exec \"$0\" start -s lim -- sleep 600"])
+        .arg(env!("CARGO_BIN_EXE_tuipilot"))
+        .env("TUIPILOT_DIR", &dir.0)
+        .output()
+        .unwrap();
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    // Connections that ask nothing hold a descriptor each until the host gives up on them.
+    let held: Vec<UnixStream> = (0..12)
+        .filter_map(|_| UnixStream::connect(dir.socket("lim")).ok())
+        .collect();
+    let out = dir.run(&["capture", "-s", "lim"]);
+    let stderr = text(&out.stderr);
+    assert!(!stderr.contains("died"), "{stderr}");
+    drop(held);
+    // Alive all along: once the connections are gone it answers again.
+    assert!(
+        eventually(Duration::from_secs(30), || dir
+            .run(&["capture", "-s", "lim"])
+            .status
+            .success()),
+        "the host no longer answers"
+    );
+}

@@ -610,3 +610,55 @@ async fn the_schema_advertises_the_real_limits() {
     assert_eq!(limits("timeout_ms").1, Some(86_400_000.0));
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_env_value_of_null_is_passed_on_from_the_servers_environment() {
+    let dir = common::TempDir::new("mcp-env-by-name");
+    let client = connect(&["--artifact-dir", &dir.0.display().to_string()]).await;
+    // PATH is set wherever the tests run; the server inherits this process's.
+    let path = std::env::var("PATH").unwrap();
+    let started = call(
+        &client,
+        json!({"action": "start", "session": "e", "cols": 200, "command": ["sh", "-c", "echo \"path=$PATH\"; sleep 30"], "env": {"PATH": null}}),
+    )
+    .await;
+    assert!(!is_error(&started), "{:?}", texts(&started));
+    let shown = call(
+        &client,
+        json!({"action": "wait", "session": "e", "wait_pattern": "^path="}),
+    )
+    .await;
+    let screen = texts(&shown)[0].clone();
+    let first: String = path.chars().take(40).collect();
+    assert!(screen.contains(&format!("path={first}")), "{screen}");
+    let unset = call(
+        &client,
+        json!({"action": "start", "session": "u", "command": "true", "env": {"TUIPILOT_TEST_SURELY_UNSET": null}}),
+    )
+    .await;
+    assert_eq!(error_code(&unset), "bad_request");
+    assert!(texts(&unset)[0].contains("not set there"), "{:?}", texts(&unset));
+    client.cancel().await.unwrap();
+}
+
+// Fails on the code before: the notifications came twice, in the structured content and
+// in its copy as text.
+#[tokio::test(flavor = "multi_thread")]
+async fn notifications_come_once_in_a_reply() {
+    let dir = common::TempDir::new("mcp-notifications");
+    let client = connect(&["--artifact-dir", &dir.0.display().to_string()]).await;
+    let started = call(
+        &client,
+        json!({"action": "start", "session": "n", "command": ["sh", "-c", "for i in 1 2 3; do printf '\\033]9;build step %s done\\007' $i; done; echo sent; sleep 30"]}),
+    )
+    .await;
+    assert!(!is_error(&started), "{:?}", texts(&started));
+    let reply = call(
+        &client,
+        json!({"action": "wait", "session": "n", "wait_pattern": "^sent$"}),
+    )
+    .await;
+    let all = texts(&reply).join("\n") + &reply.structured_content.clone().unwrap_or_default().to_string();
+    assert_eq!(all.matches("build step 3 done").count(), 1, "{all}");
+    client.cancel().await.unwrap();
+}

@@ -44,6 +44,9 @@ def test_a_failing_test_shows_each_sessions_last_screen_and_keeps_its_files(pyte
     assert (folder / "screen.png").read_bytes()[:4] == b"\x89PNG"
     assert "hello from the app" in (folder / "recording.cast").read_text()
     assert (folder / "report" / "report.html").exists()
+    # Kept for the user alone: they hold what was typed (the recording was 0644 before).
+    for kept in ("recording.cast", "screen.txt"):
+        assert (folder / kept).stat().st_mode & 0o777 == 0o600, kept
 
 
 def test_a_passing_test_reports_no_screen(pytester, local):

@@ -14,6 +14,7 @@ kept under pytest's temporary directory, in a folder the section names.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Iterable, List, Optional, Sequence
@@ -77,9 +78,11 @@ class Tui:
         sections = []
         for index, session in enumerate(self.sessions, start=1):
             folder = self._kept / f"session-{index}"
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "screen.txt").write_text(session.screen() + "\n")
-            (folder / "recording.cast").write_text(session.recording())
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            # Readable by the user alone, as the engine writes recordings and reports:
+            # they hold what was typed.
+            _write_private(folder / "screen.txt", session.screen() + "\n")
+            _write_private(folder / "recording.cast", session.recording())
             notes = []
             for what, write in (
                 ("screen.png", lambda: session.png(str(folder / "screen.png"))),
@@ -128,3 +131,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return
     for index, section in enumerate(keeper.keep(), start=1):
         report.sections.append((f"tuipilot session {index}: last screen", section))
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Writes ``text`` to ``path`` readable by the user alone (0600), never through a link
+    planted at the name."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as file:
+        os.fchmod(file.fileno(), 0o600)
+        file.write(text)

@@ -39,8 +39,8 @@ use crate::error::{Error, Result};
 
 mod temporaries;
 
-pub use temporaries::remove_temporaries_on_signal;
 use temporaries::{Temporaries, Temporary};
+pub use temporaries::{on_signal_also, remove_temporaries_on_signal};
 
 /// Who may read a file the tool creates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

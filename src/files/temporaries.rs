@@ -56,6 +56,21 @@ impl Temporaries {
     }
 }
 
+/// What else runs when a signal ends the process, before the temporaries go: a program's
+/// own files that are not temporaries of this module (a host's socket and lock).
+type Hook = Box<dyn Fn() + Send>;
+static HOOKS: Mutex<Vec<Hook>> = Mutex::new(Vec::new());
+
+/// Runs `hook` when one of the signals [`remove_temporaries_on_signal`] handles ends the
+/// process (once it is installed), before the temporaries are removed: for files a
+/// program removes itself on a normal exit, which a signal would otherwise leave behind.
+pub fn on_signal_also(hook: impl Fn() + Send + 'static) {
+    HOOKS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(Box::new(hook));
+}
+
 /// The write end of the pipe the signal handler writes the signal's number into.
 static SIGNAL_PIPE: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(-1);
 
@@ -101,6 +116,9 @@ fn install_signal_cleanup() -> std::result::Result<(), String> {
             let mut reader = reader;
             let mut signal = [0u8; 1];
             if reader.read_exact(&mut signal).is_ok() {
+                for hook in HOOKS.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+                    hook();
+                }
                 Temporaries::remove_all();
                 let signal = libc::c_int::from(signal[0]);
                 // SAFETY: back to the default action, then the signal again: the process

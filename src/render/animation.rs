@@ -343,9 +343,16 @@ mod tests {
     #[test]
     fn an_animated_png_holds_only_what_changed_and_decodes_to_every_frame() {
         use std::fmt::Write as _;
-        let mut cast = String::from("{\"version\":2,\"width\":80,\"height\":24}\n[0.05,\"o\",\"a screen of text that stays\\r\\n$ \"]\n");
+        let mut cast = String::from(
+            "{\"version\":2,\"width\":80,\"height\":24}\n[0.05,\"o\",\"a screen of text that stays\\r\\n$ \"]\n",
+        );
         for n in 1..=60 {
-            writeln!(cast, "[{:.2},\"o\",\"\\u001b[1;70H{n:05}\"]", 0.05 + f64::from(n) * 0.1).unwrap();
+            writeln!(
+                cast,
+                "[{:.2},\"o\",\"\\u001b[1;70H{n:05}\"]",
+                0.05 + f64::from(n) * 0.1
+            )
+            .unwrap();
         }
         let recording = crate::record::Recording::read(cast.as_bytes(), "t.cast").unwrap();
         let frames = recording.frames(&crate::record::FrameOptions::default()).unwrap();
@@ -370,10 +377,15 @@ mod tests {
             let control = *reader.info().frame_control.as_ref().unwrap();
             let row = info.width as usize * 4;
             for y in 0..info.height as usize {
-                let at = ((control.y_offset as usize + y) * canvas.width as usize + control.x_offset as usize) * 4;
+                let at =
+                    ((control.y_offset as usize + y) * canvas.width as usize + control.x_offset as usize) * 4;
                 canvas.pixels[at..at + row].copy_from_slice(&buffer[y * row..y * row + row]);
             }
-            assert_eq!(canvas, frame_image(frame, &options, false).unwrap(), "frame {index}");
+            assert_eq!(
+                canvas,
+                frame_image(frame, &options, false).unwrap(),
+                "frame {index}"
+            );
         }
     }
 

@@ -30,6 +30,7 @@ pub struct Client {
     next_id: u64,
     name: String,
     log: PathBuf,
+    socket: PathBuf,
     /// The longest reply accepted: [`MAX_LINE`] until the host's `hello` gives the bound
     /// its session can reach.
     reply_limit: usize,
@@ -88,6 +89,7 @@ impl Client {
             next_id: 1,
             name: name.clone(),
             log: paths.log.clone(),
+            socket: paths.socket.clone(),
             reply_limit: MAX_LINE,
         })
     }
@@ -105,8 +107,20 @@ impl Client {
         self.receive(id, timeout)
     }
 
-    /// The connection broke before the answer came: the host died (or was killed).
+    /// The connection broke before the answer came: the host died (or was killed) — or,
+    /// when its socket still takes connections, it is alive and dropped this one (out of
+    /// descriptors or memory), which is no reason to start the session again.
     fn host_died(&self, e: &std::io::Error) -> Failure {
+        if UnixStream::connect(&self.socket).is_ok() {
+            return Failure::new(
+                ErrorCode::Busy,
+                format!(
+                    "session `{}`'s host is running but dropped the connection before answering ({e}); {}; it may be out of file descriptors or memory: retry shortly",
+                    self.name,
+                    log_tail(&self.log)
+                ),
+            );
+        }
         host_died(&self.name, &self.log, e)
     }
 
@@ -180,10 +194,9 @@ impl Client {
     }
 }
 
-/// The error for a host that died mid-request, with the last lines of its log: what it
-/// said before it went is the best clue to why.
-fn host_died(name: &str, log: &std::path::Path, e: &std::io::Error) -> Failure {
-    let tail = match std::fs::read_to_string(log) {
+/// The last lines of a host's log, in words.
+fn log_tail(log: &std::path::Path) -> String {
+    match std::fs::read_to_string(log) {
         Ok(text) => {
             let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
             match &lines[lines.len().saturating_sub(3)..] {
@@ -192,7 +205,13 @@ fn host_died(name: &str, log: &std::path::Path, e: &std::io::Error) -> Failure {
             }
         }
         Err(_) => "its log is gone".to_string(),
-    };
+    }
+}
+
+/// The error for a host that died mid-request, with the last lines of its log: what it
+/// said before it went is the best clue to why.
+fn host_died(name: &str, log: &std::path::Path, e: &std::io::Error) -> Failure {
+    let tail = log_tail(log);
     Failure::new(
         ErrorCode::HostDied,
         format!(

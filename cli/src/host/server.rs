@@ -81,18 +81,32 @@ struct HostFiles {
     lock: NameLock,
 }
 
+/// Removes a host's socket, log and lock file, each only if it is still the one the host
+/// made; the lock file last, while still locked.
+fn remove_host_files(
+    paths: &SessionPaths,
+    socket: Option<FileId>,
+    log: Option<FileId>,
+    lock: Option<FileId>,
+) {
+    for (id, path) in [(socket, &paths.socket), (log, &paths.log), (lock, &paths.lock)] {
+        if let Some(id) = id {
+            id.remove_if_at(path);
+        }
+    }
+}
+
 impl HostFiles {
-    /// Removes the socket, log and lock file, each only if it is still the one this host
-    /// made; the lock file last, while still locked.
+    /// Removes the socket, log and lock file (see [`remove_host_files`]).
     fn remove(&self) {
-        for (id, path) in [(self.socket, &self.paths.socket), (self.log, &self.paths.log)] {
-            if let Some(id) = id {
-                id.remove_if_at(path);
-            }
-        }
-        if let Some(id) = self.lock.id() {
-            id.remove_if_at(&self.paths.lock);
-        }
+        remove_host_files(&self.paths, self.socket, self.log, self.lock.id());
+    }
+
+    /// Makes a signal that ends the host remove its files too (a host ended by SIGTERM
+    /// left them until the next call found them stale).
+    fn remove_on_signal(&self) {
+        let (paths, socket, log, lock) = (self.paths.clone(), self.socket, self.log, self.lock.id());
+        tuipilot::files::on_signal_also(move || remove_host_files(&paths, socket, log, lock));
     }
 
     /// Whether the socket clients find under this name is still this host's.
@@ -236,6 +250,7 @@ fn start(
         log,
         lock,
     };
+    files.remove_on_signal();
     // From here on, a failure must not leave the socket behind (`start` removes the rest).
     let cleanup = |e: Failure| {
         if let Some(id) = files.socket {

@@ -556,11 +556,15 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
         ));
     }
     // The same fields as text, for clients that read no structured content — but the
-    // clipboard and links only once, in the structured content: they are the bulky part.
+    // clipboard, links and notifications only once, in the structured content: they are
+    // the bulky part (up to 32 notifications, each with its text).
     let mut text_info = info.clone();
+    let bulky = ["clipboard", "links", "notifications"];
+    if let Value::Object(fields) = &mut text_info {
+        bulky.iter().for_each(|field| drop(fields.remove(*field)));
+    }
     if let Some(Value::Object(signals)) = text_info.get_mut("signals") {
-        signals.remove("clipboard");
-        signals.remove("links");
+        bulky.iter().for_each(|field| drop(signals.remove(*field)));
     }
     content.push(ContentBlock::text(text_info.to_string()));
     let mut result = CallToolResult::success(content);
