@@ -31,7 +31,7 @@ fn errors_have_codes_and_one_line_messages() {
     check(
         &["capture", "-s", "nope"],
         2,
-        "no session named `nope`: start one with `tuipilot start -s nope -- CMD`",
+        "no session named `nope` (none is running): start one with `tuipilot start -s nope -- CMD`",
     );
     check(&["capture", "-s", "a/b"], 2, "invalid session name `a/b`");
     check(
@@ -429,5 +429,19 @@ fn an_exit_refused_as_bad_input_leaves_the_session_running() {
     assert!(
         exit.to_string().contains("signal") || exit.to_string().contains("exit"),
         "{exit}"
+    );
+}
+
+#[test]
+fn a_session_not_found_names_the_sessions_that_are_running() {
+    let dir = Dir::new();
+    start_bash(&dir, "alpha");
+    start_bash(&dir, "beta");
+    let out = dir.run(&["capture", "-s", "alhpa"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("no session named `alhpa` (running: alpha, beta): start one with"),
+        "{stderr}"
     );
 }

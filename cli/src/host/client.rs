@@ -64,7 +64,10 @@ impl Client {
         let stream = UnixStream::connect(&paths.socket).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Failure::new(
                 ErrorCode::NoSession,
-                format!("no session named `{name}`: start one with `tuipilot start -s {name} -- CMD`"),
+                format!(
+                    "no session named `{name}` ({}): start one with `tuipilot start -s {name} -- CMD`",
+                    running_sessions(paths)
+                ),
             ),
             std::io::ErrorKind::ConnectionRefused => Failure::new(
                 ErrorCode::NoSession,
@@ -191,6 +194,22 @@ impl Client {
             (Some(ok), None) => Ok(ok),
             (None, None) => Err(Failure::internal("the host's reply has neither `ok` nor `error`")),
         }
+    }
+}
+
+/// The sessions whose hosts answer in the runtime directory of `paths`, in words
+/// (`running: a, b` or `none is running`): what a mistyped name was probably meant to be.
+fn running_sessions(paths: &SessionPaths) -> String {
+    let Some(dir) = paths.socket.parent() else {
+        return "none is running".into();
+    };
+    let live: Vec<String> = super::paths::session_names(dir)
+        .into_iter()
+        .filter(|name| UnixStream::connect(dir.join(format!("{name}.sock"))).is_ok())
+        .collect();
+    match live.is_empty() {
+        true => "none is running".into(),
+        false => format!("running: {}", live.join(", ")),
     }
 }
 
