@@ -445,3 +445,38 @@ fn a_session_not_found_names_the_sessions_that_are_running() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_tuipilot_flag_after_the_double_dash_is_pointed_out() {
+    let dir = Dir::new();
+    let out = dir.run(&[
+        "start", "-s", "p", "--", "sh", "-c", "sleep 60", "sh", "--cols", "100",
+    ]);
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("tuipilot: note: --cols went to the program; tuipilot's flags go before --"),
+        "{stderr}"
+    );
+    // A program that stops at once over the option: its start line says it too.
+    let out = dir.run(&["start", "-s", "q", "--", "ls", "--rows=30", "/"]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--rows went to the program; tuipilot's flags go before --. `ls --rows=30 /` exited"),
+        "{stderr}"
+    );
+    // A program's own flags that tuipilot does not have are nobody's business.
+    let out = dir.run(&[
+        "start",
+        "-s",
+        "r",
+        "--",
+        "sh",
+        "-c",
+        "sleep 60",
+        "sh",
+        "--verbose",
+    ]);
+    assert!(!text(&out.stderr).contains("note:"), "{}", text(&out.stderr));
+}

@@ -444,3 +444,47 @@ impl RenderArgs {
         Ok(request)
     }
 }
+
+/// The words among a program's arguments (what came after `--`) that are long flags of
+/// `subcommand` or tuipilot's global ones (`--cols`, `--env=X`): written after `--`, they
+/// went to the program, which is rarely what was meant. Short flags are left alone (`-s`
+/// is as likely the program's own).
+pub(super) fn our_flags_among(subcommand: &str, program_args: &[String]) -> Vec<String> {
+    use clap::CommandFactory;
+    let cli = Cli::command();
+    let mut longs: Vec<String> = cli
+        .get_arguments()
+        .filter_map(|a| a.get_long().map(str::to_string))
+        .collect();
+    if let Some(sub) = cli.find_subcommand(subcommand) {
+        longs.extend(
+            sub.get_arguments()
+                .filter_map(|a| a.get_long().map(str::to_string)),
+        );
+    }
+    let mut found: Vec<String> = program_args
+        .iter()
+        .filter_map(|word| {
+            let flag = word.strip_prefix("--")?;
+            let name = flag.split_once('=').map_or(flag, |(name, _)| name);
+            longs.iter().any(|long| long == name).then(|| format!("--{name}"))
+        })
+        .collect();
+    found.dedup();
+    found
+}
+
+/// What [`our_flags_among`] found, said to the user: `--cols went to the program;
+/// tuipilot's flags go before --`.
+pub(super) fn misplaced_note(flags: &[String]) -> Option<String> {
+    match flags {
+        [] => None,
+        [one] => Some(format!(
+            "{one} went to the program; tuipilot's flags go before --"
+        )),
+        many => Some(format!(
+            "{} went to the program; tuipilot's flags go before --",
+            many.join(", ")
+        )),
+    }
+}

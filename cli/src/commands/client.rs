@@ -95,6 +95,13 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         record,
         command,
     } = args;
+    let misplaced = super::args::misplaced_note(&super::args::our_flags_among(
+        "start",
+        command.get(1..).unwrap_or_default(),
+    ));
+    if let Some(note) = &misplaced {
+        eprintln!("tuipilot: note: {note}");
+    }
     let paths = session_paths(name)?;
     // Whoever holds the name's lock owns it; of two racing starts exactly one gets it.
     let Some(lock) = NameLock::try_acquire(&paths)? else {
@@ -144,7 +151,13 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     };
     let reply = launch_host(&paths, &spec, &lock)?;
     let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
-    settle(name, &command, wait_ready.then_some(timeout_ms))?;
+    settle(name, &command, wait_ready.then_some(timeout_ms)).map_err(|mut e| {
+        // A program that stopped at once over an option it did not know: probably ours.
+        if let (ErrorCode::SpawnFailed, Some(note)) = (e.code, &misplaced) {
+            e.message = format!("{note}. {}", e.message);
+        }
+        e
+    })?;
     if json {
         say!(
             "{}",

@@ -24,6 +24,12 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         record,
         command,
     } = args;
+    if let Some(note) = super::args::misplaced_note(&super::args::our_flags_among(
+        "once",
+        command.get(1..).unwrap_or_default(),
+    )) {
+        eprintln!("tuipilot: note: {note}");
+    }
     let mut operations = Vec::new();
     if let Some(re) = wait {
         operations.push(Operation::Wait {
