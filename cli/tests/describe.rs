@@ -182,3 +182,33 @@ fn man_writes_a_page_for_tuipilot_and_each_command() {
         "{report}"
     );
 }
+
+// Fails on the code before: every timeout's default was null in describe and unsaid in
+// --help.
+#[test]
+fn every_timeout_states_its_default_in_describe_and_help() {
+    let dir = Dir::new();
+    let catalogue = dir.json(&["describe"]);
+    let mut seen = 0;
+    for command in catalogue["commands"].as_array().unwrap() {
+        for arg in command["args"].as_array().unwrap() {
+            if arg["long"].as_str().is_some_and(|l| l.contains("timeout")) {
+                seen += 1;
+                assert!(
+                    arg["default"].as_str().is_some_and(|d| d.contains("00")),
+                    "{} {}: {arg}",
+                    command["name"],
+                    arg["long"]
+                );
+            }
+        }
+    }
+    assert!(seen >= 6, "{seen} timeouts");
+    for command in ["send", "wait", "capture", "start", "once", "exit"] {
+        let help = dir.ok(&[command, "--help"]);
+        assert!(help.contains("Default:"), "{command} --help:\n{help}");
+    }
+    // The session's default is the engine's.
+    let millis = tuipilot::DEFAULT_TIMEOUT.as_millis().to_string();
+    assert!(dir.ok(&["wait", "--help"]).contains(&format!("else {millis}")));
+}

@@ -608,6 +608,14 @@ async fn the_schema_advertises_the_real_limits() {
     assert_eq!(limits("scale"), (Some(1.0), Some(4.0)));
     assert_eq!(limits("font_size"), (Some(4.0), Some(128.0)));
     assert_eq!(limits("timeout_ms").1, Some(86_400_000.0));
+    // Every default a wait uses is said where an agent reads the schema.
+    let timeout = schema["properties"]["timeout_ms"]["description"]
+        .as_str()
+        .unwrap();
+    let timeout = timeout.split_whitespace().collect::<Vec<_>>().join(" ");
+    for default in ["else 10000", "up to 3000", "default: 2000"] {
+        assert!(timeout.contains(default), "{default}: {timeout}");
+    }
     client.cancel().await.unwrap();
 }
 

@@ -87,7 +87,8 @@ pub(super) enum Command {
         /// prints its exit code and exits 0 whatever the code.
         #[arg(long)]
         wait_command: bool,
-        /// Timeout for --wait in milliseconds.
+        /// Timeout for --wait, --wait-ready, --wait-command and --capture's wait, in
+        /// milliseconds. Default: the session's timeout, TUIPILOT_TIMEOUT_MS where the session started, else 10000.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
         /// Print the screen afterwards.
@@ -143,7 +144,7 @@ pub(super) enum Command {
         /// The working directory the program reports (OSC 7) matching this regex.
         #[arg(long, value_name = "REGEX")]
         cwd: Option<String>,
-        /// Give up after this many milliseconds.
+        /// Give up after this many milliseconds. Default: the session's timeout, TUIPILOT_TIMEOUT_MS where the session started, else 10000.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
     },
@@ -153,7 +154,7 @@ pub(super) enum Command {
         /// First wait until this regex is on the screen.
         #[arg(long, value_name = "REGEX")]
         wait: Option<String>,
-        /// Timeout for --wait in milliseconds.
+        /// Timeout for --wait in milliseconds. Default: the session's timeout, TUIPILOT_TIMEOUT_MS where the session started, else 10000.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
         /// Keep colours and attributes as escape sequences.
@@ -191,7 +192,8 @@ pub(super) enum Command {
     },
     /// End the program's whole process session and stop the session.
     Exit {
-        /// Time allowed for a graceful end before SIGKILL, in milliseconds.
+        /// Time allowed for a graceful end before SIGKILL, in milliseconds: half after
+        /// SIGHUP, half after SIGTERM. Default: 2000 (1000 after each).
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
     },
@@ -284,7 +286,8 @@ pub(super) struct StartArgs {
     /// the program's first second and fails if it exits with an error in it.
     #[arg(long)]
     pub(super) wait_ready: bool,
-    /// The wait for --wait-ready, in milliseconds.
+    /// The wait for --wait-ready, in milliseconds. Default: TUIPILOT_TIMEOUT_MS, else
+    /// 10000.
     #[arg(long, value_name = "N", requires = "wait_ready")]
     pub(super) timeout_ms: Option<u64>,
     #[command(flatten)]
@@ -355,7 +358,8 @@ pub(super) struct OnceArgs {
     /// once the program is ready for input (or has exited), the default.
     #[arg(long, value_name = "MS")]
     pub(super) stable: Option<u64>,
-    /// Give up waiting after this long (milliseconds).
+    /// Give up waiting after this long (milliseconds). Default: TUIPILOT_TIMEOUT_MS, else
+    /// 10000.
     #[arg(long, value_name = "MS")]
     pub(super) timeout_ms: Option<u64>,
     /// Keep colours and attributes as escape sequences.

@@ -9,6 +9,15 @@ use crate::error::{ErrorCode, Failure};
 use crate::host::paths::runtime_dir_from_env;
 use crate::host::protocol;
 
+/// A default that is not clap's own (it depends on the session or the environment), as
+/// the argument's help states it: the words after `Default: ` up to the sentence's end.
+fn stated_default(arg: &clap::Arg) -> Option<String> {
+    let help = arg.get_help()?.to_string();
+    let (_, after) = help.split_once("Default: ")?;
+    let end = after.find(". ").map_or(after.trim_end_matches('.').len(), |i| i);
+    Some(after[..end].to_string())
+}
+
 /// The machine-readable catalogue behind `describe`.
 pub(super) fn describe() -> Value {
     let command = Cli::command();
@@ -31,7 +40,11 @@ pub(super) fn describe() -> Value {
             "help": arg.get_help().map(|h| h.to_string()),
             "required": arg.is_required_set(),
             "repeatable": matches!(arg.get_action(), ArgAction::Append),
-            "default": arg.get_default_values().first().map(|v| v.to_string_lossy().into_owned()),
+            "default": arg
+                .get_default_values()
+                .first()
+                .map(|v| v.to_string_lossy().into_owned())
+                .or_else(|| stated_default(arg)),
             "positional": arg.is_positional(),
         })
     };

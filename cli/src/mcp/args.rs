@@ -188,8 +188,10 @@ pub(super) struct TerminalArgs {
     /// this regex.
     #[serde(default)]
     pub(super) wait_cwd: Option<String>,
-    /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS, else 10000).
-    /// exit: the time allowed for a graceful end before SIGKILL.
+    /// Timeout for any wait in milliseconds (default: TUIPILOT_TIMEOUT_MS where the
+    /// server started, else 10000; a send with no wait of its own waits for ready up to
+    /// 3000). exit: the time allowed for a graceful end before SIGKILL (default: 2000,
+    /// 1000 after SIGHUP and 1000 after SIGTERM).
     #[serde(default)]
     #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
     pub(super) timeout_ms: Option<u64>,
