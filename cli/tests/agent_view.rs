@@ -77,7 +77,14 @@ fn capture_changed_prints_a_header_and_only_the_changed_rows() {
     );
     assert_eq!(
         &lines[1..],
-        ["   0 | $ echo hello", "   1 | hello", "   2 | $"],
+        [
+            "   0 | $ echo hello",
+            "     ^ cols 2-11: text",
+            "   1 | hello",
+            "     ^ cols 0-4: text",
+            "   2 | $",
+            "     ^ cols 0-1: text"
+        ],
         "{view}"
     );
     let again = dir.ok(&["capture", "-s", "b", "--changed"]);
@@ -86,7 +93,7 @@ fn capture_changed_prints_a_header_and_only_the_changed_rows() {
     dir.ok(&["send", "-s", "b", "-t", "clear", "-k", "Enter", "--wait-command"]);
     let cleared = dir.ok(&["capture", "-s", "b", "--changed"]);
     assert!(
-        cleared.contains("   0 | $\n     | (2 empty rows, 1-2)"),
+        cleared.contains("   0 | $\n     ^ cols 2-11: text\n     | (2 empty rows, 1-2)"),
         "{cleared}"
     );
 }
@@ -137,7 +144,9 @@ async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
         "{view}"
     );
     assert!(
-        view.ends_with(" ms\n   2 | $ echo more\n   3 | more\n   4 | $"),
+        view.ends_with(
+            " ms\n   2 | $ echo more\n     ^ cols 2-10: text\n   3 | more\n     ^ cols 0-3: text\n   4 | $\n     ^ cols 0-1: text"
+        ),
         "{view}"
     );
     // A mouse action on a program that did not enable the mouse is a bad request.
@@ -163,4 +172,33 @@ fn a_new_session_reports_every_row_as_changed_before_its_first_capture() {
     assert_eq!(first["changed_rows"].as_array().unwrap().len(), 24, "{first}");
     let second = dir.json(&["capture", "-s", "n", "--json"]);
     assert_eq!(second["changed_rows"], json!([]), "{second}");
+}
+
+// Fails on the code before: --changed gave the rows alone, so a highlight that moved
+// between two rows of the same text said nothing of where or what; and it refused --png.
+#[test]
+fn capture_changed_says_which_columns_changed_and_whether_only_their_style_did() {
+    let dir = Dir::new();
+    let script = "printf '\\033[7mone\\033[0m\\ntwo\\n'; read x; printf '\\033[H\\033[0mone\\n\\033[7mtwo\\033[0m\\n'; read y";
+    dir.ok(&["start", "-s", "m", "--", "sh", "-c", script]);
+    dir.ok(&["wait", "-s", "m", "--text", "^two$"]);
+    dir.ok(&["capture", "-s", "m"]);
+    dir.ok(&["send", "-s", "m", "-k", "Enter", "--wait-ready"]);
+    let png = dir.0.join("m.png");
+    let view = dir.ok(&["capture", "-s", "m", "--changed", "--png", png.to_str().unwrap()]);
+    let lines: Vec<&str> = view.lines().collect();
+    assert_eq!(
+        &lines[1..5],
+        [
+            "   0 | one",
+            "     ^ cols 0-2: style (now default)",
+            "   1 | two",
+            "     ^ cols 0-2: style (now inverse)"
+        ],
+        "{view}"
+    );
+    assert_eq!(lines.last().copied(), Some(png.to_str().unwrap()), "{view}");
+    assert!(png.is_file());
+    let json = dir.json(&["capture", "-s", "m", "--json"]);
+    assert_eq!(json["changed_rows"], serde_json::json!([]), "{json}");
 }

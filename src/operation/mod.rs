@@ -38,7 +38,7 @@ pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
 pub(crate) use log::OperationLog;
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
 pub(crate) use reply::NOT_READY;
-pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, Screen, SignalReport};
+pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
 pub use start::StartSpec;
 
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the

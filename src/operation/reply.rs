@@ -101,6 +101,10 @@ pub struct Screen {
     /// (every row before the first); text or style.
     #[serde(default)]
     pub changed_rows: Vec<u16>,
+    /// For each changed row, where in it and what changed (when the previous capture had
+    /// the same size): `row 3, cols 52-60: style (now inverse)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<RowChange>,
     /// What the program signalled besides the screen (bells, shell marks, clipboard, links).
     #[serde(flatten)]
     pub signals: Box<SignalReport>,
@@ -200,6 +204,7 @@ impl Screen {
             settled_ms: 0,
             waited: None,
             changed_rows: Vec::new(),
+            changes: Vec::new(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
             images: snapshot.images().iter().map(ImageReport::of).collect(),
@@ -264,16 +269,84 @@ impl Screen {
         let mut blank = Vec::new();
         for &row in &self.changed_rows {
             let r = usize::from(row);
-            if r >= first_empty {
+            let change = self.changes.iter().find(|c| c.row == row);
+            if r >= first_empty && change.is_none_or(|c| c.text) {
                 blank.push(row);
                 continue;
             }
             out.push_str(&format!("\n{row:>4} | {}", rows.get(r).copied().unwrap_or("")));
+            if let Some(change) = change {
+                out.push_str(&format!("\n     ^ {}", change.words()));
+            }
         }
         if let (Some(first), Some(last)) = (blank.first(), blank.last()) {
             out.push_str(&format!("\n     | ({} empty rows, {first}-{last})", blank.len()));
         }
         out
+    }
+}
+
+/// Where a row changed since the previous capture, and what: its text, or only its style.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowChange {
+    /// The row (0-based).
+    pub row: u16,
+    /// The first column that changed (0-based).
+    pub from: u16,
+    /// The last column that changed.
+    pub to: u16,
+    /// Whether any text changed (else only the style did).
+    pub text: bool,
+    /// The style of the first changed cell now, in words, where only style changed
+    /// (`inverse`, `bold fg=red (1)`): what a selection or a highlight became.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub now: Option<String>,
+}
+
+impl RowChange {
+    /// How row `row` of `now` differs from `before` (same size), or `None` when it does not.
+    pub(crate) fn of(
+        before: &crate::snapshot::Snapshot,
+        now: &crate::snapshot::Snapshot,
+        row: u16,
+    ) -> Option<RowChange> {
+        let (cols, _) = now.size();
+        let (mut from, mut to, mut text) = (None, 0, false);
+        for col in 0..cols {
+            let (Some(a), Some(b)) = (before.cell(row, col), now.cell(row, col)) else {
+                continue;
+            };
+            let text_differs = a.text() != b.text();
+            if text_differs || a.style != b.style {
+                from.get_or_insert(col);
+                to = col;
+                text |= text_differs;
+            }
+        }
+        let from = from?;
+        let now = (!text)
+            .then(|| now.cell(row, from).map(|c| c.style.to_string()))
+            .flatten();
+        Some(RowChange {
+            row,
+            from,
+            to,
+            text,
+            now,
+        })
+    }
+
+    /// `cols 52-60: style (now inverse)`, `col 4: text`.
+    pub fn words(&self) -> String {
+        let cols = match self.from == self.to {
+            true => format!("col {}", self.from),
+            false => format!("cols {}-{}", self.from, self.to),
+        };
+        match (&self.now, self.text) {
+            (_, true) => format!("{cols}: text"),
+            (Some(style), false) => format!("{cols}: style (now {style})"),
+            (None, false) => format!("{cols}: style"),
+        }
     }
 }
 

@@ -292,7 +292,7 @@ impl Session {
         let mut screen = Screen::of(snapshot, text);
         screen.signals = Box::new(self.signal_report());
         screen.settled_ms = self.settled().as_millis() as u64;
-        screen.changed_rows = self.changed_rows_since_capture(snapshot, capture);
+        (screen.changed_rows, screen.changes) = self.changes_since_capture(snapshot, capture);
         screen
     }
 

@@ -480,7 +480,7 @@ impl SessionBuilder {
             secret_input: self.secret_input || (recorder.is_some() && !self.record_input),
             recorder,
             log: crate::operation::OperationLog::new(started),
-            last_capture_rows: Mutex::new(Vec::new()),
+            last_capture: Mutex::new(None),
             secret_sends: std::sync::atomic::AtomicUsize::new(0),
         };
         // On an early return the session is dropped, which ends the program.

@@ -57,6 +57,7 @@ pub(crate) use waiting::Baseline;
 pub use crate::keys::Input;
 
 use crate::error::{Error, Result};
+use crate::operation::RowChange;
 use crate::process::{self, ExitStatus};
 use crate::record::Recorder;
 use crate::snapshot::Snapshot;
@@ -157,8 +158,8 @@ pub struct Session {
     secret_input: bool,
     /// Every operation applied through the executor ([`Session::apply`]).
     log: crate::operation::OperationLog,
-    /// The row hashes of the last capture's screen, for `changed_rows`.
-    last_capture_rows: Mutex<Vec<u64>>,
+    /// The last capture's screen, for `changed_rows` and `changes`.
+    last_capture: Mutex<Option<Snapshot>>,
     /// Secret sends under way: their input is kept nowhere, not even in the story.
     secret_sends: std::sync::atomic::AtomicUsize,
 }
@@ -224,19 +225,35 @@ impl Session {
     }
 
     /// The rows of `screen` that look different from the last capture's (all of them
-    /// before the first capture, or after a resize); a capture (`remember`) becomes the
-    /// next comparison's base, the screens of other replies do not.
-    pub(crate) fn changed_rows_since_capture(&self, screen: &Snapshot, remember: bool) -> Vec<u16> {
-        let now = screen.row_hashes();
-        let mut last = self.last_capture_rows.lock().unwrap_or_else(|p| p.into_inner());
-        let changed = (0..now.len())
-            .filter(|&row| last.len() != now.len() || last[row] != now[row])
-            .map(|row| row as u16)
-            .collect();
+    /// before the first capture, or after a resize), and for each where the last capture
+    /// had the same size, which columns and whether text or only style changed; a capture
+    /// (`remember`) becomes the next comparison's base, the screens of other replies do
+    /// not.
+    pub(crate) fn changes_since_capture(
+        &self,
+        screen: &Snapshot,
+        remember: bool,
+    ) -> (Vec<u16>, Vec<RowChange>) {
+        let mut last = self.last_capture.lock().unwrap_or_else(|p| p.into_inner());
+        let (rows, changes) = match last.as_ref() {
+            Some(before) if before.size() == screen.size() => {
+                let (old, now) = (before.row_hashes(), screen.row_hashes());
+                let rows: Vec<u16> = (0..now.len())
+                    .filter(|&row| old[row] != now[row])
+                    .map(|row| row as u16)
+                    .collect();
+                let changes = rows
+                    .iter()
+                    .filter_map(|&row| RowChange::of(before, screen, row))
+                    .collect();
+                (rows, changes)
+            }
+            _ => ((0..screen.size().1).collect(), Vec::new()),
+        };
         if remember {
-            *last = now;
+            *last = Some(screen.clone());
         }
-        changed
+        (rows, changes)
     }
 
     /// A copy of the screen now.

@@ -163,10 +163,12 @@ pub(super) enum Command {
         /// Include the lines that scrolled off the top.
         #[arg(long)]
         scrollback: bool,
-        /// Print only the rows that changed since this session's previous capture,
-        /// each with its row number, under a one-line header (size, cursor, settled time,
-        /// alt screen).
-        #[arg(long, conflicts_with_all = ["ansi", "scrollback", "png"])]
+        /// Print only the rows that changed since this session's previous capture, each
+        /// with its row number and, under it, the columns that
+        /// changed and whether their text or only their style did (`^ cols 52-60: style
+        /// (now inverse)`), under a one-line header (size, cursor, settled time, alt
+        /// screen). With --png, the PNG's path follows.
+        #[arg(long, conflicts_with_all = ["ansi", "scrollback"])]
         changed: bool,
         /// Leave out the blank rows at the bottom of the screen, as MCP does (with --json,
         /// `empty_rows_below` says how many there were). The default prints every row.

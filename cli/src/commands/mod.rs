@@ -238,13 +238,17 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 scrollback,
                 png,
                 svg,
-                // Without --json a PNG or SVG capture prints only the files' paths.
-                text: json || !wants_png,
+                // Without --json a PNG or SVG capture prints only the files' paths (and
+                // the changed rows, asked for).
+                text: json || !wants_png || changed,
                 mask,
                 scrolled_back: 0,
             };
             let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
             output::hint_missing_glyphs(&screen);
+            if changed && !json {
+                say!("{}", screen.changed_view());
+            }
             if wants_png && !json {
                 for path in screen.png.iter().chain(&screen.svg) {
                     say!("{}", path.display());
@@ -252,7 +256,6 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 return Ok(());
             }
             if changed && !json {
-                say!("{}", screen.changed_view());
                 return Ok(());
             }
             if trim {
