@@ -573,17 +573,7 @@ fn a_rust_export_of_hostile_text_compiles_and_holds_the_text_as_data() {
     let hostile = "\"########;\n}\n#[test] fn injected() { std::process::exit(3) }\n// \u{202e}";
     let mut start = StartSpec::new(["cat", hostile]);
     start.env = vec![("TEXT".into(), hostile.into())];
-    let logged = |operation: Operation, error: Option<&str>| tuipilot::operation::LoggedOperation {
-        operation,
-        at_ms: 0,
-        took_ms: 1,
-        error: error.map(str::to_string),
-        screen: None,
-        waited: None,
-        ready_before: None,
-        cut_bytes: 0,
-        ended_us: 0,
-    };
+    let logged = export_fuzz::logged;
     let typed = || Operation::Send {
         steps: vec![
             Step::Text(hostile.into()),

@@ -132,16 +132,9 @@ fn tape_section(dir: &Path) {
 
 /// `tuipilot ARGS` in the bench's runtime folder; its standard output.
 fn cli(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-        .args(args)
-        .env("TUIPILOT_DIR", dir.join("run"))
-        .output()
-        .expect("tuipilot runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let run = dir.join("run");
+    let out = support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), &run.to_string_lossy(), args)
+        .unwrap_or_else(|why| panic!("{why}"));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 

@@ -93,7 +93,9 @@ fn keys_of(text: &str) -> Option<String> {
     (!names.is_empty()).then(|| names.join(" "))
 }
 
-fn logged(operation: Operation, error: Option<&str>) -> LoggedOperation {
+/// A logged operation that took a millisecond at the session's start, failed with `error`
+/// where one is given.
+pub(crate) fn logged(operation: Operation, error: Option<&str>) -> LoggedOperation {
     LoggedOperation {
         operation,
         at_ms: 0,
