@@ -5,9 +5,9 @@ use super::{ExportOptions, Step2, check_writable, hermetic_note, steps};
 use crate::operation::{LoggedOperation, StartSpec, WaitFor};
 use crate::tape::quote::{needs_escape, shown};
 
-/// `text` as a Rust string literal that is exactly `text`: `\\`, `\"` and every
-/// character [`needs_escape`] names escaped, nothing else (a raw literal's hashes can be
-/// outnumbered by the text; an escaped literal has no such limit).
+/// `text` as a Rust string literal that is exactly `text`: `\\`, `\"` and every control,
+/// line separator and invisible or reordering character escaped, nothing else (a raw
+/// literal's hashes can be outnumbered by the text; an escaped literal has no such limit).
 pub fn rust_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
