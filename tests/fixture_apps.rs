@@ -266,3 +266,40 @@ fn an_assertion_that_retries_fails_after_its_time_with_the_locators_report() {
         .unwrap_err();
     assert_eq!(err.kind(), tuipilot::ErrorKind::Mismatch);
 }
+
+// Fails on the code before: the text arrived within crossterm's reading of the Esc and
+// came out as Alt+`*` (the newcomer's csvlens filter that never happened).
+#[test]
+fn a_lone_esc_then_more_input_reaches_the_program_as_a_lone_esc() {
+    let s = common::fixture_session("crossterm_keys").spawn().unwrap();
+    s.wait_for_text("^ready").unwrap();
+    for round in 0..5 {
+        // In one send, and as two calls.
+        if round % 2 == 0 {
+            s.send(&Input::Keys(tuipilot::keys::parse_key_list("Esc").unwrap()))
+                .unwrap();
+            s.send_text("*").unwrap();
+        } else {
+            s.apply(&tuipilot::Operation::Send {
+                steps: vec![
+                    tuipilot::operation::Step::Keys("Esc".into()),
+                    tuipilot::operation::Step::Text("*".into()),
+                ],
+                wait: None,
+                timeout_ms: None,
+                capture: false,
+                secret: false,
+            })
+            .unwrap();
+        }
+        // The star of this round, whatever it came out as.
+        let stars = format!(r"(?s)(Char\('\*'\).*){{{}}}", round + 1);
+        let text = s.wait_for_text(&stars).unwrap().text();
+        assert!(!text.contains("ALT"), "round {round}: {text}");
+        assert_eq!(
+            text.matches("event: Esc NONE").count(),
+            round + 1,
+            "round {round}: {text}"
+        );
+    }
+}

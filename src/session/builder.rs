@@ -482,6 +482,7 @@ impl SessionBuilder {
             log: crate::operation::OperationLog::new(started),
             last_capture: Mutex::new(None),
             secret_sends: std::sync::atomic::AtomicUsize::new(0),
+            escape_sent: Mutex::new(None),
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

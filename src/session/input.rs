@@ -52,10 +52,24 @@ impl Session {
     }
 
     /// Writes bytes to the program in one write and waits until they are written.
+    ///
+    /// A lone Esc is delivered as a lone Esc: input written after it — in the same send or
+    /// a later call — first waits until the program has read the Esc and the timer it armed
+    /// then has fired (its escape timeout: vim's 100 ms, ncurses' `ESCDELAY`), at most
+    /// [`ESCAPE_SETTLE`](crate::wait::ESCAPE_SETTLE) after the Esc. Bytes that arrive
+    /// within a program's escape timeout are read as one key: `Esc` then `*` becomes
+    /// Alt+`*`, and the `*` is lost to what was meant.
     fn write(&self, bytes: Vec<u8>, caller: Caller) -> Result<()> {
         self.check_input("send input", caller)?;
         if bytes.is_empty() {
             return Ok(());
+        }
+        let escape = self.escape_sent.lock().unwrap_or_else(|p| p.into_inner()).take();
+        if let Some(sent) = escape {
+            super::waiting::let_escape_land(&self.shared, sent);
+        }
+        if bytes == [0x1b] {
+            *self.escape_sent.lock().unwrap_or_else(|p| p.into_inner()) = Some(std::time::Instant::now());
         }
         let len = bytes.len();
         if let Some(recorder) = &self.recorder {

@@ -162,6 +162,9 @@ pub struct Session {
     last_capture: Mutex<Option<Snapshot>>,
     /// Secret sends under way: their input is kept nowhere, not even in the story.
     secret_sends: std::sync::atomic::AtomicUsize,
+    /// When a lone Esc was the last input written, if the next input has not yet waited
+    /// for the program to take it (see `write`).
+    escape_sent: Mutex<Option<std::time::Instant>>,
 }
 
 impl Session {

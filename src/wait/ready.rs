@@ -8,6 +8,11 @@ use std::time::Duration;
 /// What a readiness wait holds on where the kernel cannot tell: the screen quiet this long.
 pub const READY_FALLBACK_QUIET: Duration = Duration::from_millis(300);
 
+/// The longest input written after a lone Esc waits for the program to take the Esc:
+/// ncurses' default `ESCDELAY` (1 s) and a little more. Programs read bytes that arrive
+/// within their escape timeout as one key (`Esc` then `x` is Alt+`x`).
+pub const ESCAPE_SETTLE: Duration = Duration::from_millis(1100);
+
 /// How a failed readiness wait's report names what was still true when it ended.
 pub(crate) const STILL_TRUE: &str = "when the wait ended: ";
 

@@ -31,8 +31,8 @@ mod ready;
 
 use failure::{Attempt, failure};
 use frames::until_frame_complete;
-pub(crate) use ready::readiness;
 use ready::wait_ready;
+pub(crate) use ready::{let_escape_land, readiness};
 
 /// Where a wait starts from: taken before input is written, so a fast reply cannot be
 /// missed and an unchanged screen is not mistaken for the reply.

@@ -12,7 +12,7 @@ use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
 use crate::readiness::Readiness;
-use crate::wait::{Condition, READY_FALLBACK_QUIET, STILL_TRUE};
+use crate::wait::{Condition, ESCAPE_SETTLE, READY_FALLBACK_QUIET, STILL_TRUE};
 
 /// How often a readiness wait asks the kernel while the program is busy (at the most:
 /// see [`PROBE_SHARE`]).
@@ -186,5 +186,42 @@ pub(super) fn wait_ready(
         let state = shared.lock();
         let wake = pause.min(deadline.saturating_duration_since(Instant::now()));
         drop(shared.sleep(state, wake));
+    }
+}
+
+/// Waits until the program has taken the lone Esc written at `sent`: it has read it, is
+/// waiting for input again, and the timer it had then (its escape timeout) has fired — at
+/// most until [`ESCAPE_SETTLE`] after the Esc. Only the first timer is waited out: a
+/// program that rests with a timer (vim's `updatetime`) does not hold the next input
+/// beyond it. Where the kernel cannot tell, the rest of the bound is waited.
+pub(crate) fn let_escape_land(shared: &Shared, sent: Instant) {
+    let deadline = sent + ESCAPE_SETTLE;
+    // When the timer seen at the first "ready" is due.
+    let mut due: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return;
+        }
+        let pause = match readiness(shared) {
+            Readiness::Unknown { .. } => deadline - now,
+            Readiness::Ready { wakes_in, .. } => match (due, wakes_in) {
+                (Some(at), _) if now >= at => return,
+                (Some(at), _) => at - now,
+                (None, Some(timer)) if now + timer < deadline => {
+                    let at = now + timer + READY_CONFIRM;
+                    due = Some(at);
+                    at - now
+                }
+                // No timer, or one past the bound: it took the Esc as a key of its own.
+                (None, _) => return,
+            },
+            Readiness::Busy { .. } => READY_POLL,
+        };
+        let state = shared.lock();
+        drop(shared.sleep(
+            state,
+            pause.min(deadline.saturating_duration_since(Instant::now())),
+        ));
     }
 }
