@@ -158,8 +158,8 @@ pub struct Session {
     secret_input: bool,
     /// Every operation applied through the executor ([`Session::apply`]).
     log: crate::operation::OperationLog,
-    /// The last capture's screen, for `changed_rows` and `changes`.
-    last_capture: Mutex<Option<Snapshot>>,
+    /// The last capture's screen and its row hashes, for `changed_rows` and `changes`.
+    last_capture: Mutex<Option<(Snapshot, Vec<u64>)>>,
     /// Secret sends under way: their input is kept nowhere, not even in the story.
     secret_sends: std::sync::atomic::AtomicUsize,
     /// When a lone Esc was the last input written, if the next input has not yet waited
@@ -238,9 +238,9 @@ impl Session {
         remember: bool,
     ) -> (Vec<u16>, Vec<RowChange>) {
         let mut last = self.last_capture.lock().unwrap_or_else(|p| p.into_inner());
+        let now = screen.row_hashes();
         let (rows, changes) = match last.as_ref() {
-            Some(before) if before.size() == screen.size() => {
-                let (old, now) = (before.row_hashes(), screen.row_hashes());
+            Some((before, old)) if before.size() == screen.size() => {
                 let rows: Vec<u16> = (0..now.len())
                     .filter(|&row| old[row] != now[row])
                     .map(|row| row as u16)
@@ -254,7 +254,7 @@ impl Session {
             _ => ((0..screen.size().1).collect(), Vec::new()),
         };
         if remember {
-            *last = Some(screen.clone());
+            *last = Some((screen.clone(), now));
         }
         (rows, changes)
     }

@@ -483,14 +483,10 @@ pub(super) fn our_flags_among(subcommand: &str, program_args: &[String]) -> Vec<
 /// What [`our_flags_among`] found, said to the user: `--cols went to the program;
 /// tuipilot's flags go before --`.
 pub(super) fn misplaced_note(flags: &[String]) -> Option<String> {
-    match flags {
-        [] => None,
-        [one] => Some(format!(
-            "{one} went to the program; tuipilot's flags go before --"
-        )),
-        many => Some(format!(
+    (!flags.is_empty()).then(|| {
+        format!(
             "{} went to the program; tuipilot's flags go before --",
-            many.join(", ")
-        )),
-    }
+            flags.join(", ")
+        )
+    })
 }

@@ -205,7 +205,9 @@ fn running_sessions(paths: &SessionPaths) -> String {
     };
     let live: Vec<String> = super::paths::session_names(dir)
         .into_iter()
-        .filter(|name| UnixStream::connect(dir.join(format!("{name}.sock"))).is_ok())
+        .filter(|name| {
+            SessionPaths::new(dir, name).is_ok_and(|other| UnixStream::connect(other.socket).is_ok())
+        })
         .collect();
     match live.is_empty() {
         true => "none is running".into(),

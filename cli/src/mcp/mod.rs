@@ -557,14 +557,13 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
     }
     // The same fields as text, for clients that read no structured content — but the
     // clipboard, links and notifications only once, in the structured content: they are
-    // the bulky part (up to 32 notifications, each with its text).
+    // the bulky part (up to 32 notifications, each with its text). A screen's signals
+    // are flattened into its fields.
     let mut text_info = info.clone();
-    let bulky = ["clipboard", "links", "notifications"];
     if let Value::Object(fields) = &mut text_info {
-        bulky.iter().for_each(|field| drop(fields.remove(*field)));
-    }
-    if let Some(Value::Object(signals)) = text_info.get_mut("signals") {
-        bulky.iter().for_each(|field| drop(signals.remove(*field)));
+        for bulky in ["clipboard", "links", "notifications"] {
+            fields.remove(bulky);
+        }
     }
     content.push(ContentBlock::text(text_info.to_string()));
     let mut result = CallToolResult::success(content);
