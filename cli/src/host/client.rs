@@ -114,7 +114,15 @@ impl Client {
     /// when its socket still takes connections, it is alive and dropped this one (out of
     /// descriptors or memory), which is no reason to start the session again.
     fn host_died(&self, e: &std::io::Error) -> Failure {
-        if UnixStream::connect(&self.socket).is_ok() {
+        // A host being killed can still take a connection for a moment while its process
+        // winds down: alive only if it keeps taking them over a few tenths of a second.
+        let alive = (0..4).all(|attempt| {
+            if attempt > 0 {
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            UnixStream::connect(&self.socket).is_ok()
+        });
+        if alive {
             return Failure::new(
                 ErrorCode::Busy,
                 format!(
