@@ -615,3 +615,85 @@ fn a_rust_export_of_hostile_text_compiles_and_holds_the_text_as_data() {
         ],
     );
 }
+
+#[test]
+fn an_export_snapshotting_a_screen_later_than_its_last_wait_waits_for_it_and_replays() {
+    // The session's ready wait returned before a debounced redraw (a reaction bound of 0
+    // waits out no timer, and says so); the agent captured later, with the redraw on the
+    // screen. The export must not compare that capture with the screen its replay's
+    // Wait+Ready returns: it waits for the row that changed. With the old export the
+    // tape's snapshot ran against "nothing yet" and failed.
+    let dir = common::TempDir::new("export-later");
+    let spec = StartSpec {
+        cwd: Some(dir.0.clone()),
+        reaction_bound_ms: Some(0),
+        ..StartSpec::new([
+            common::fixture("deferred").display().to_string(),
+            "--debounce".into(),
+            "300".into(),
+        ])
+    };
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Ready)).unwrap();
+    session.apply(&send("hi", "", Some(WaitFor::Ready))).unwrap();
+    let log = session.operations();
+    let why = log.last().and_then(|l| l.waited.clone()).unwrap_or_default();
+    assert!(why.contains("may not be drawn yet"), "{why}");
+    // The agent looked again later (outside the log).
+    session.wait_for_text("typed: hi").unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = write_export(&spec, &log, &dir.0, "later", &ExportOptions::default());
+    let text = std::fs::read_to_string(&tape).unwrap();
+    assert!(text.contains("Set ReactionBound 0ms"), "{text}");
+    let wait_line = text.lines().position(|l| l == "Wait+Screen /^typed: hi$/");
+    let snapshot_line = text.lines().position(|l| l.starts_with("Snapshot "));
+    assert!(
+        wait_line.is_some() && wait_line < snapshot_line,
+        "a wait for the later screen before the snapshot:\n{text}"
+    );
+    for run in 0..3 {
+        let report = run_file(&tape, &RunOptions::default());
+        assert!(report.is_ok(), "replay {run}:\n{text}\n{report:?}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
+fn the_trials_vim_session_insert_text_esc_capture_exports_a_tape_that_passes_three_times() {
+    // `send -k i -t x -k Esc --capture`, then `export`: the capture's wait waits out vim's
+    // escape timeout, so its screen (normal mode) is what the replay's Wait+Ready returns.
+    // Before, the send's screen showed `-- INSERT --` and `^[` while the export snapshotted
+    // a later capture, and the replay failed 4 of 4.
+    let dir = common::TempDir::new("export-vim-esc");
+    let spec = StartSpec {
+        cwd: Some(dir.0.clone()),
+        ..StartSpec::new(["vim", "--clean", "-n", "-i", "NONE"].map(String::from))
+    };
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Ready)).unwrap();
+    let send_capture = Operation::Send {
+        steps: vec![
+            Step::Keys("i".into()),
+            Step::Text("hello".into()),
+            Step::Keys("Esc".into()),
+        ],
+        wait: Some(WaitFor::Settle),
+        timeout_ms: None,
+        capture: true,
+        secret: false,
+    };
+    let reply = session.apply(&send_capture).unwrap();
+    let seen = reply.screen().unwrap().text.clone();
+    assert!(!seen.contains("-- INSERT --") && !seen.contains("^["), "{seen}");
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = write_export(&spec, &log, &dir.0, "vim-esc", &ExportOptions::default());
+    let text = std::fs::read_to_string(&tape).unwrap();
+    for run in 0..3 {
+        let report = run_file(&tape, &RunOptions::default());
+        assert!(report.is_ok(), "replay {run}:\n{text}\n{report:?}");
+    }
+}

@@ -165,3 +165,216 @@ fn the_operation_log_keeps_why_each_wait_ended() {
     assert!(waited[0].starts_with("ready: bash (pid "), "{waited:?}");
     assert_eq!(waited[1], r"matched /^\$/ at row 0");
 }
+
+/// The number after `label` on the row that starts with it (`tick 7` → 7).
+fn count(screen: &tuipilot::Snapshot, label: &str) -> u64 {
+    let text = screen.text();
+    text.lines()
+        .find_map(|row| row.strip_prefix(label))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no `{label}N` row on\n{text}"))
+}
+
+#[test]
+fn a_key_applied_at_the_next_refresh_tick_is_on_the_screen_when_the_ready_wait_returns() {
+    // Like htop applying a sort: the key is read at once, drawn at the next tick (400 ms
+    // apart), the program waiting in poll with the tick's timer meanwhile. With the old
+    // rule (only timers within 50 ms waited out) the wait returned before the tick.
+    let s = common::fixture_session("deferred")
+        .args(["--tick", "400"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for (round, key) in ["a", "b", "c"].into_iter().enumerate() {
+        s.send_text(key).unwrap();
+        let screen = s.wait_ready().unwrap();
+        let want = &"abc"[..=round];
+        assert_eq!(
+            screen.row(1),
+            Some(format!("applied: {want}").as_str()),
+            "{screen}"
+        );
+        let why = s.last_waited().unwrap();
+        assert!(
+            why.contains(", after deferred's ") && why.contains(" timer"),
+            "{why}"
+        );
+    }
+}
+
+#[test]
+fn a_periodic_program_holds_a_ready_wait_about_one_period_after_its_reaction() {
+    // A tick every 150 ms forever: the wait waits out the tick that applies the key and
+    // then returns, rather than following the ticks for its whole timeout. The tick count
+    // says how many periods went by (timing-free: at most the tick that applied the key
+    // and the one the wait saw re-armed, and a third for a slow machine).
+    let s = common::fixture_session("deferred")
+        .args(["--tick", "150"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for key in ["x", "y", "z"] {
+        let before = count(&s.snapshot(), "tick ");
+        s.send_text(key).unwrap();
+        let screen = s.wait_ready().unwrap();
+        assert!(screen.text().contains("applied: "), "{screen}");
+        let after = count(&screen, "tick ");
+        assert!(
+            after > before,
+            "the tick that applies {key} was not waited out: {screen}"
+        );
+        assert!(after <= before + 3, "{} ticks went by: {screen}", after - before);
+    }
+}
+
+#[test]
+fn a_debounced_redraw_is_waited_out_and_one_beyond_the_bound_is_said_to_be_pending() {
+    // A 300 ms debounce, within the default bound: the redraw is on the screen.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "300"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    s.send_text("hi").unwrap();
+    let screen = s.wait_ready().unwrap();
+    assert_eq!(screen.row(1), Some("typed: hi"), "{screen}");
+    assert!(
+        s.last_waited().unwrap().contains("after deferred's 300 ms timer"),
+        "{:?}",
+        s.last_waited()
+    );
+    // The same with a bound of 100 ms: the wait returns at once, and says why the screen
+    // may not show the reaction yet.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "300"])
+        .reaction_bound(Duration::from_millis(100))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    s.send_text("hi").unwrap();
+    let screen = s.wait_ready().unwrap();
+    assert_eq!(screen.row(1), Some("nothing yet"), "{screen}");
+    assert_eq!(screen.row(2), Some("read: 2"), "{screen}");
+    let why = s.last_waited().unwrap();
+    assert!(
+        why.ends_with("; a timer of deferred is due in 300 ms: its reaction may not be drawn yet"),
+        "{why}"
+    );
+    // It was not lost: the next ready wait (no new input) returns on the program at rest,
+    // and the typed text is drawn by then.
+    s.wait_for_text("typed: hi").unwrap();
+}
+
+#[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
+fn vim_has_left_insert_mode_when_a_ready_wait_after_esc_returns() {
+    // vim after a lone Esc waits 25 ms (showing `^[`), then its 100 ms `ttimeoutlen`,
+    // then leaves insert mode; the old rule returned with `-- INSERT --` and `^[` shown.
+    let s = Session::builder("vim")
+        .args(["--clean", "-n", "-i", "NONE"])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for round in 0..3 {
+        s.send(&tuipilot::Input::keys("i").unwrap()).unwrap();
+        s.send_text(&format!("x{round}")).unwrap();
+        s.send(&tuipilot::Input::keys("Esc").unwrap()).unwrap();
+        let screen = s.wait_ready().unwrap();
+        let text = screen.text();
+        assert!(
+            !text.contains("-- INSERT --") && !text.contains("^["),
+            "round {round}:\n{text}"
+        );
+        let why = s.last_waited().unwrap();
+        assert!(why.contains(", after vim's escape timeout ("), "{why}");
+    }
+}
+
+#[test]
+#[cfg_attr(not(have_emacs), ignore = "needs emacs (.ci/run installs it)")]
+fn emacs_has_echoed_a_prefix_key_when_the_ready_wait_returns_however_often_its_timers_were_silent() {
+    // emacs fires the same timers after a typed key (drawing nothing) and after C-x, where
+    // the third echoes `C-x-` a second after the key. Silent timers after typing must not
+    // teach the session to skip them after C-x.
+    let s = Session::builder("emacs")
+        .args(["-nw", "-Q"])
+        .size(100, 30)
+        .timeout(Duration::from_secs(20))
+        .isolated()
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for _ in 0..3 {
+        s.send_text("x").unwrap();
+        s.wait_ready().unwrap();
+    }
+    for round in 0..3 {
+        s.send(&tuipilot::Input::keys("C-x").unwrap()).unwrap();
+        let screen = s.wait_ready().unwrap();
+        let last = screen.text().lines().last().unwrap_or("").to_string();
+        assert!(
+            last.starts_with("C-x-"),
+            "round {round}: the echo area is {last:?}"
+        );
+        s.send(&tuipilot::Input::keys("C-g").unwrap()).unwrap();
+        s.wait_ready().unwrap();
+    }
+}
+
+#[test]
+#[cfg_attr(
+    not(have_prompt_toolkit),
+    ignore = "needs prompt_toolkit (.ci/run installs it)"
+)]
+fn a_timer_that_never_draws_after_typing_stops_being_waited_out() {
+    // prompt_toolkit fires a timer 0.5 s after every typed key that draws nothing: after it
+    // has been seen silent twice, typing is ready as soon as the key is drawn.
+    let s = Session::builder("python3")
+        .args([
+            "-c",
+            "from prompt_toolkit import prompt\nwhile True: print('you said', prompt('pt> '))",
+        ])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    let mut reasons = Vec::new();
+    for (round, key) in ["a", "b", "c", "d"].into_iter().enumerate() {
+        s.send_text(key).unwrap();
+        let screen = s.wait_ready().unwrap();
+        assert!(
+            screen.text().contains(&format!("pt> {}", &"abcd"[..=round])),
+            "{screen}"
+        );
+        reasons.push(s.last_waited().unwrap());
+    }
+    assert!(reasons[0].contains("after python3's"), "{reasons:#?}");
+    assert!(!reasons[3].contains("after python3's"), "{reasons:#?}");
+}
+
+#[test]
+fn less_following_a_file_is_a_polling_loop_taken_as_waiting_and_said_so() {
+    // less in follow mode never blocks on the terminal: it polls it without a timeout and
+    // sleeps 2 ms between checks of the file. Before, a ready wait timed out on it.
+    let s = Session::builder("less")
+        .args(["/etc/passwd"])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    s.send_text("F").unwrap();
+    let screen = s.wait_ready().unwrap();
+    assert!(screen.text().contains("Waiting for data"), "{screen}");
+    let why = s.last_waited().unwrap();
+    assert!(why.contains("a polling loop taken as waiting for input"), "{why}");
+    // It still reacts: C-c ends following, and it reads the terminal again.
+    s.send(&tuipilot::Input::keys("C-c").unwrap()).unwrap();
+    let screen = s.wait_ready().unwrap();
+    assert!(!screen.text().contains("Waiting for data"), "{screen}");
+    assert!(
+        s.last_waited().unwrap().contains("reading the terminal"),
+        "{:?}",
+        s.last_waited()
+    );
+}

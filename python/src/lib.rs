@@ -66,8 +66,13 @@ fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
 
 /// An optional timeout in seconds as the operations' milliseconds.
 fn timeout_ms(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<u64>> {
-    timeout
-        .map(|t| seconds(py, "timeout", t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
+    millis(py, "timeout", timeout)
+}
+
+/// An optional duration in seconds, the argument `what`, as the operations' milliseconds.
+fn millis(py: Python<'_>, what: &str, value: Option<f64>) -> PyResult<Option<u64>> {
+    value
+        .map(|t| seconds(py, what, t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
         .transpose()
 }
 
@@ -281,7 +286,7 @@ impl PySession {
 #[pymethods]
 impl PySession {
     #[new]
-    #[pyo3(signature = (argv, *, cols=80, rows=24, env=None, cwd=None, isolated=false, timeout=None, record=None, shell_integration=true, whole_frames=true))]
+    #[pyo3(signature = (argv, *, cols=80, rows=24, env=None, cwd=None, isolated=false, timeout=None, record=None, shell_integration=true, whole_frames=true, reaction_bound=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -295,7 +300,9 @@ impl PySession {
         record: Option<PathBuf>,
         shell_integration: bool,
         whole_frames: bool,
+        reaction_bound: Option<f64>,
     ) -> PyResult<PySession> {
+        let reaction_bound_ms = millis(py, "reaction_bound", reaction_bound)?;
         let spec = StartSpec {
             command: argv.clone(),
             cols,
@@ -306,6 +313,7 @@ impl PySession {
             isolated,
             no_shell_integration: !shell_integration,
             no_whole_frames: !whole_frames,
+            reaction_bound_ms,
             record,
             ..StartSpec::default()
         };

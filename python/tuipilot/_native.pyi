@@ -72,12 +72,16 @@ class Session:
         record: Optional[_Path] = None,
         shell_integration: bool = True,
         whole_frames: bool = True,
+        reaction_bound: Optional[float] = None,
     ) -> None:
         """Starts ``argv`` under a terminal of ``cols`` × ``rows``. ``isolated`` gives it
         a fresh temporary ``HOME`` and a fixed environment; ``record`` writes an asciicast
         recording there; ``shell_integration=False`` injects no OSC 133 marks into a
         shell; ``whole_frames=False`` lets a wait return on the first screen that matches,
-        which may be half drawn (by default a match waits for the frame to be complete)."""
+        which may be half drawn (by default a match waits for the frame to be complete);
+        ``reaction_bound`` is the longest timer of the program (seconds, default 2) a
+        ``wait_ready`` waits out after input — a later one it reports as pending in the
+        reason it returns."""
     def send(
         self,
         text: Optional[str] = None,
@@ -94,8 +98,11 @@ class Session:
     def wait_stable(self, quiet: float = 0.3, *, timeout: Optional[float] = None) -> str:
         """Waits until the screen has not changed for ``quiet`` seconds."""
     def wait_ready(self, *, timeout: Optional[float] = None) -> str:
-        """Waits until the program waits for input, as the kernel sees it; returns why
-        the wait ended."""
+        """Waits until the program has finished reacting to the last input and waits for
+        more, as the kernel sees it (timers it armed then, within ``reaction_bound``,
+        waited out); returns why the wait ended: ``"ready: htop (pid 4711) polling the
+        terminal (poll), after htop's 1.5 s timer"``, or ``"…; a timer of vim is due in
+        4 s: its reaction may not be drawn yet"``."""
     def wait_exit(self, *, timeout: Optional[float] = None) -> int:
         """Waits until the program exits; returns its exit code (minus the signal's
         number when a signal ended it)."""

@@ -41,6 +41,10 @@ pub struct StartSpec {
     /// ([`SessionBuilder::whole_frames`](crate::SessionBuilder::whole_frames)).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_whole_frames: bool,
+    /// The longest timer a readiness wait waits out after input, in milliseconds (default
+    /// 2000; [`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction_bound_ms: Option<u64>,
     /// Record the session to this asciicast file ([`SessionBuilder::record`](crate::SessionBuilder::record)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<PathBuf>,

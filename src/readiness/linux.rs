@@ -319,6 +319,7 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                     } else {
                         millis(arg(2))
                     };
+                    let wakes_in = sooner(wakes_in, timerfds_due(pid, &fds));
                     on_terminal(&format!("polling the terminal ({name})"), wakes_in)
                 }
                 Ok(_) => {
@@ -338,7 +339,7 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
             let name = if n == PSELECT6 { "pselect6" } else { "select" };
             match selected(process.pid, arg(0), arg(1)) {
                 Ok(fds) if fds.iter().any(|fd| is_terminal(*fd)) => {
-                    let wakes_in = timespec(arg(4), n != PSELECT6);
+                    let wakes_in = sooner(timespec(arg(4), n != PSELECT6), timerfds_due(pid, &fds));
                     on_terminal(&format!("waiting for the terminal ({name})"), wakes_in)
                 }
                 Ok(_) => timed(
@@ -358,6 +359,7 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                     } else {
                         millis(arg(3))
                     };
+                    let wakes_in = sooner(wakes_in, timerfds_due(pid, &fds));
                     on_terminal("waiting for the terminal (epoll)", wakes_in)
                 }
                 Ok(_) => {
@@ -415,6 +417,42 @@ fn describe_fd(pid: i32, fd: u64) -> String {
         }
         Err(_) => format!("descriptor {fd}"),
     }
+}
+
+/// The sooner of two timers, either or both absent.
+fn sooner(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// A wait watches at most this many descriptors for timers (a program's event loop watches
+/// a handful; a server's thousands are not timers to a terminal program).
+const TIMERFDS_CHECKED: usize = 64;
+
+/// When the soonest armed timerfd among `fds` of `pid` fires: a program whose timers are
+/// descriptors in its wait (emacs' atimers, event loops built on timerfd) wakes then,
+/// though its call has no timeout of its own. The kernel shows what is left of a timerfd
+/// in its fdinfo (`it_value: (SECS, NANOS)`; zero when disarmed).
+fn timerfds_due(pid: i32, fds: &[u64]) -> Option<Duration> {
+    fds.iter()
+        .take(TIMERFDS_CHECKED)
+        .filter(|fd| {
+            std::fs::read_link(format!("/proc/{pid}/fd/{fd}"))
+                .is_ok_and(|target| target.as_os_str() == "anon_inode:[timerfd]")
+        })
+        .filter_map(|fd| {
+            let info = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{fd}")).ok()?;
+            let value = info.lines().find_map(|l| l.strip_prefix("it_value:"))?;
+            let (secs, nanos) = value
+                .trim()
+                .trim_matches(|c| c == '(' || c == ')')
+                .split_once(',')?;
+            let left = Duration::new(secs.trim().parse().ok()?, nanos.trim().parse().ok()?);
+            (!left.is_zero()).then_some(left)
+        })
+        .min()
 }
 
 /// `len` bytes at `address` in process `pid`'s memory.

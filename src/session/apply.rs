@@ -66,10 +66,13 @@ impl Session {
         let (error, screen, waited) = match &result {
             Ok(reply) => (
                 None,
-                reply
-                    .screen()
-                    .filter(|s| !s.text.is_empty())
-                    .map(|s| s.text.clone()),
+                match reply {
+                    // A send that waited ended on the screen its wait returned: kept, so
+                    // an export knows what the session saw when it went on.
+                    Reply::Sent { waited: Some(_) } => self.shared.lock().last_send_screen.take(),
+                    reply => reply.screen().map(|s| s.text.clone()),
+                }
+                .filter(|text| !text.is_empty()),
                 reply.waited().map(str::to_string),
             ),
             Err(e) => (
@@ -149,9 +152,14 @@ impl Session {
                     None => None,
                 };
                 Ok(match (capture, waited) {
-                    (false, waited) => Reply::Sent {
-                        waited: waited.map(|(_, why)| why),
-                    },
+                    (false, waited) => {
+                        if let Some((snapshot, _)) = &waited {
+                            self.shared.lock().last_send_screen = Some(snapshot.text());
+                        }
+                        Reply::Sent {
+                            waited: waited.map(|(_, why)| why),
+                        }
+                    }
                     (true, Some((snapshot, why))) => {
                         let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
                         screen.waited = Some(why);

@@ -50,6 +50,7 @@ pub struct SessionBuilder {
     record_title: Option<String>,
     kernel_readiness: bool,
     whole_frames: bool,
+    reaction_bound: Duration,
 }
 
 /// Where a recording goes.
@@ -93,6 +94,7 @@ impl SessionBuilder {
             secret_input: false,
             kernel_readiness: true,
             whole_frames: true,
+            reaction_bound: crate::wait::REACTION_BOUND,
             record_title: None,
         }
     }
@@ -144,6 +146,18 @@ impl SessionBuilder {
     /// a wait returns on the first screen that matches, which may be half drawn.
     pub fn whole_frames(mut self, on: bool) -> Self {
         self.whole_frames = on;
+        self
+    }
+
+    /// The longest timer a readiness wait waits out after input (default
+    /// [`REACTION_BOUND`](crate::wait::REACTION_BOUND), 2 s). A program may draw its
+    /// reaction to a key only when a timer fires — htop's refresh tick, vim's escape
+    /// timeout — so after input a readiness wait holds until the program's soonest timer
+    /// due within this has fired and it waits again. A later timer is not waited for; the
+    /// wait's reason says it is pending (`a timer of vim is due in 4 s: its reaction may
+    /// not be drawn yet`). Zero waits out no timer.
+    pub fn reaction_bound(mut self, bound: Duration) -> Self {
+        self.reaction_bound = bound;
         self
     }
 
@@ -431,6 +445,7 @@ impl SessionBuilder {
         })?;
         let mut state = State::new(terminal, OutputRing::new(self.log_capacity), started);
         state.whole_frames = self.whole_frames;
+        state.reaction_bound = self.reaction_bound;
         let shared = Arc::new(Shared::new(state));
         if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {
             shared.set_probe(crate::readiness::Probe::new(
@@ -563,6 +578,9 @@ impl StartSpec {
         }
         if self.no_whole_frames {
             builder = builder.whole_frames(false);
+        }
+        if let Some(ms) = self.reaction_bound_ms {
+            builder = builder.reaction_bound(crate::operation::checked_duration("the reaction bound", ms)?);
         }
         if let Some(path) = &self.record {
             builder = builder.record(path).record_input(!self.record_no_input);

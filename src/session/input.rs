@@ -77,7 +77,11 @@ impl Session {
         }
         // The story a failed test leaves: what was sent (named only if a test fails).
         let secret = self.secret_input || self.secret_sends.load(Ordering::SeqCst) > 0;
-        self.shared.lock().story.note_input(&bytes, secret);
+        {
+            let mut state = self.shared.lock();
+            state.story.note_input(&bytes, secret);
+            state.reaction.note_input(&bytes);
+        }
         let (ack, done) = mpsc::sync_channel(1);
         self.shared.note_queued(len);
         self.jobs.send(WriteJob::Bytes(bytes, Some(ack))).map_err(|_| {

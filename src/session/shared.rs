@@ -64,6 +64,78 @@ pub(crate) struct State {
     pub(crate) whole_frames: bool,
     /// What was sent and when output came, for a failed test's artefacts.
     pub(crate) story: super::story::Story,
+    /// The input whose reaction readiness waits follow.
+    pub(crate) reaction: Reaction,
+    /// What readiness waits learnt of the timers that follow each kind of input.
+    pub(crate) timers: Vec<TimerRecord>,
+    /// Why the last wait that held ended, in words (`Session::last_waited`).
+    pub(crate) last_waited: Option<String>,
+    /// The screen's text the last send that waited (without a capture) ended on: the
+    /// operation log keeps it.
+    pub(crate) last_send_screen: Option<String>,
+    /// The longest timer a readiness wait waits out after input
+    /// (`SessionBuilder::reaction_bound`).
+    pub(crate) reaction_bound: Duration,
+}
+
+/// The input a program is reacting to, as readiness waits follow it: the program's start
+/// counts as the first input. Its reaction is *settled* once a readiness wait has seen the
+/// program waiting again after it, with the timers it armed then fired (or said to be
+/// beyond the bound).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reaction {
+    /// Writes of input so far (the start counts as one).
+    pub(crate) inputs: u64,
+    /// How many of them a readiness wait has seen reacted to.
+    pub(crate) settled: u64,
+    /// Whether the last write was a lone Esc (the program's escape timeout follows it).
+    pub(crate) lone_escape: bool,
+    /// What kind of input it was: 0 for printable text, else a hash of its bytes (each
+    /// control key, escape sequence or paste its own kind); 1 for the start.
+    pub(crate) input_kind: u64,
+    /// The soonest timer the program had when a readiness wait last saw it done: the
+    /// period it rests with (htop's refresh, vim's `updatetime`), which input re-arms
+    /// without deferring anything.
+    pub(crate) resting_timer: Option<Duration>,
+}
+
+/// What readiness waits learnt of the timers that follow one kind of input: how many
+/// reactions in a row had only timers that drew nothing, and whether any ever drew
+/// (`waiting::reaction::Chain`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimerRecord {
+    /// The input ([`Reaction::input_kind`]).
+    pub(crate) input_kind: u64,
+    pub(crate) silent: u32,
+    pub(crate) drew: bool,
+}
+
+impl Reaction {
+    /// The input not yet seen reacted to, if any: its number.
+    pub(crate) fn pending(&self) -> Option<u64> {
+        (self.inputs > self.settled).then_some(self.inputs)
+    }
+
+    /// Notes a write of `bytes`.
+    pub(crate) fn note_input(&mut self, bytes: &[u8]) {
+        self.inputs += 1;
+        self.lone_escape = bytes == [0x1b];
+        self.input_kind = if bytes.iter().all(|b| *b >= 0x20 && *b != 0x7f) {
+            0
+        } else {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            bytes.hash(&mut hasher);
+            hasher.finish().max(2)
+        };
+    }
+
+    /// Notes that input number `input` was seen reacted to, the program then resting
+    /// with `timer`.
+    pub(crate) fn settle(&mut self, input: u64, timer: Option<Duration>) {
+        self.settled = self.settled.max(input);
+        self.resting_timer = timer;
+    }
 }
 
 impl State {
@@ -81,6 +153,17 @@ impl State {
             changed_at: Instant::now(),
             whole_frames: true,
             story: super::story::Story::new(started),
+            reaction: Reaction {
+                inputs: 1,
+                settled: 0,
+                lone_escape: false,
+                input_kind: 1,
+                resting_timer: None,
+            },
+            reaction_bound: crate::wait::REACTION_BOUND,
+            last_waited: None,
+            last_send_screen: None,
+            timers: Vec::new(),
         }
     }
 

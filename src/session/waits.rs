@@ -48,13 +48,26 @@ impl Session {
         caller: Option<&'static Location<'static>>,
     ) -> Result<(Snapshot, String)> {
         let cancelled = cancel.map(|c| &*c.flag);
-        match wait_until(&self.shared, condition, baseline, timeout, cancelled, caller)? {
-            Satisfied::Screen(snap, why) => Ok((snap, why)),
-            Satisfied::Exit(status) => Ok((
+        let (snapshot, why) = match wait_until(&self.shared, condition, baseline, timeout, cancelled, caller)?
+        {
+            Satisfied::Screen(snap, why) => (snap, why),
+            Satisfied::Exit(status) => (
                 self.snapshot(),
                 crate::operation::ExitReport::from(Some(status)).words(),
-            )),
-        }
+            ),
+        };
+        self.shared.lock().last_waited = Some(why.clone());
+        Ok((snapshot, why))
+    }
+
+    /// Why the last wait that held ended, in words, as every face's reply says it
+    /// (`waited`): `matched /Saved/ at row 3`, `ready: htop (pid 4711) polling the terminal
+    /// (poll), after htop's 1.5 s timer`. A readiness wait that returned before a timer of
+    /// the program due beyond the session's
+    /// [`reaction_bound`](crate::SessionBuilder::reaction_bound) says so here: `…; a timer
+    /// of vim is due in 4 s: its reaction may not be drawn yet`.
+    pub fn last_waited(&self) -> Option<String> {
+        self.shared.lock().last_waited.clone()
     }
 
     /// Waits for the program's exit unless cancelled.

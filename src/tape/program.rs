@@ -234,6 +234,10 @@ pub enum Setting {
     /// `PATH`, a fresh `HOME` (with `TMPDIR` and XDG folders) removed when the tape ends —
     /// as `tuipilot run --isolated` does for every tape.
     Isolated(bool),
+    /// `ReactionBound` (ours, not VHS's): the longest timer of the program a `Wait+Ready`
+    /// waits out after input
+    /// ([`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)).
+    ReactionBound(Duration),
     /// A setting only a video shows (`Framerate`, `PlaybackSpeed`, `LoopOffset`,
     /// `CursorBlink`, `Margin`, `MarginFill`, `WindowBar`, `WindowBarSize`,
     /// `BorderRadius`, `Subtitle…`): its name and value.
@@ -258,6 +262,7 @@ impl Setting {
             Setting::WaitPattern(_) => "WaitPattern",
             Setting::TapeTimeout(_) => "TapeTimeout",
             Setting::Isolated(_) => "Isolated",
+            Setting::ReactionBound(_) => "ReactionBound",
             Setting::Video(name, _) => name,
         }
     }

@@ -51,6 +51,8 @@ pub(super) struct Setup {
     pub wait_pattern: String,
     /// `Set Isolated true`: run hermetically (see `RunOptions::isolated`).
     pub isolated: bool,
+    /// `Set ReactionBound`: the session's reaction bound, when the tape sets one.
+    pub reaction_bound: Option<Duration>,
     pub tape_timeout: Duration,
     pub env: Vec<(String, String)>,
     /// `PlaybackSpeed`, `Framerate` and `LoopOffset`: how a GIF of the run plays.
@@ -75,6 +77,7 @@ impl Default for Setup {
             wait_pattern: DEFAULT_WAIT_PATTERN.into(),
             tape_timeout: DEFAULT_TAPE_TIMEOUT,
             isolated: false,
+            reaction_bound: None,
             env: Vec::new(),
             playback_speed: 1.0,
             framerate: DEFAULT_FRAMERATE,
@@ -105,6 +108,7 @@ impl Setup {
             Setting::WaitPattern(p) => self.wait_pattern = p.clone(),
             Setting::TapeTimeout(t) => self.tape_timeout = *t,
             Setting::Isolated(on) => self.isolated = *on,
+            Setting::ReactionBound(t) => self.reaction_bound = Some(*t),
             Setting::Theme(ThemeSpec::Json(json)) => self.theme = Some(json.clone()),
             Setting::Theme(ThemeSpec::Name(name)) => match Theme::by_name(name) {
                 Some(_) => self.theme = Some(name.clone()),
@@ -245,6 +249,7 @@ impl Setup {
             rows,
             env,
             timeout_ms: Some(self.wait_timeout.as_millis() as u64),
+            reaction_bound_ms: self.reaction_bound.map(|t| t.as_millis() as u64),
             ..StartSpec::default()
         }
     }

@@ -25,7 +25,8 @@ pub(crate) mod report;
 pub(crate) use frames::reads_the_screen;
 pub use frames::{FRAME_LIMIT, FRAME_QUIET};
 pub(crate) use ready::STILL_TRUE;
-pub use ready::{ESCAPE_SETTLE, READY_FALLBACK_QUIET, still_true};
+pub(crate) use ready::spoken;
+pub use ready::{ESCAPE_SETTLE, REACTION_BOUND, READY_FALLBACK_QUIET, still_true};
 pub use report::WaitError;
 
 /// A test on a snapshot, for [`Condition::Predicate`].

@@ -13,6 +13,29 @@ pub const READY_FALLBACK_QUIET: Duration = Duration::from_millis(300);
 /// within their escape timeout as one key (`Esc` then `x` is Alt+`x`).
 pub const ESCAPE_SETTLE: Duration = Duration::from_millis(1100);
 
+/// The longest timer a readiness wait waits out after input, by default. A program that
+/// has read a key may draw its reaction only when a timer it armed fires: htop applies a
+/// sort at its next refresh (within its 1.5 s delay), emacs echoes a prefix key after 1 s,
+/// readline and prompt_toolkit tell Esc from Alt after 0.5 s, vim after 100 ms, fzf
+/// redraws 45 ms after a key. A timer due later than this (vim's 4 s `updatetime`, top's
+/// 3 s refresh) is not waited for: the reply says it is pending instead. Set per session
+/// (`SessionBuilder::reaction_bound`, `start --reaction-bound`, `Set ReactionBound`).
+pub const REACTION_BOUND: Duration = Duration::from_millis(2000);
+
+/// A duration as a reply says it: `100 ms`, `1.5 s`.
+pub(crate) fn spoken(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        let tenths = (ms + 50) / 100;
+        match tenths % 10 {
+            0 => format!("{} s", tenths / 10),
+            t => format!("{}.{t} s", tenths / 10),
+        }
+    }
+}
+
 /// How a failed readiness wait's report names what was still true when it ended.
 pub(crate) const STILL_TRUE: &str = "when the wait ended: ";
 

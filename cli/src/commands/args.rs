@@ -280,6 +280,12 @@ pub(super) struct StartArgs {
     /// Lines of scrollback to keep (default 1000).
     #[arg(long, value_name = "N")]
     pub(super) scrollback: Option<usize>,
+    /// The longest timer of the program a ready wait waits out after input, in
+    /// milliseconds: htop applies a key at its next refresh, vim ends insert mode 100 ms
+    /// after Esc. A later timer is not waited for; the reply says it is pending. Default:
+    /// 2000.
+    #[arg(long, value_name = "MS")]
+    pub(super) reaction_bound: Option<u64>,
     /// Stop the session after this many seconds without requests.
     #[arg(long, default_value_t = 1800, value_name = "SECS")]
     pub(super) idle_timeout: u64,
@@ -367,6 +373,12 @@ pub(super) struct OnceArgs {
     /// Keep colours and attributes as escape sequences.
     #[arg(long)]
     pub(super) ansi: bool,
+    /// The longest timer of the program a ready wait waits out after input, in
+    /// milliseconds: htop applies a key at its next refresh, vim ends insert mode 100 ms
+    /// after Esc. A later timer is not waited for; the reply says it is pending. Default:
+    /// 2000.
+    #[arg(long, value_name = "MS")]
+    pub(super) reaction_bound: Option<u64>,
     /// Also write the screen as a PNG to this path.
     #[arg(long, value_name = "PATH")]
     pub(super) png: Option<PathBuf>,

@@ -89,6 +89,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         isolated,
         no_shell_integration,
         scrollback,
+        reaction_bound,
         idle_timeout,
         wait_ready,
         timeout_ms,
@@ -142,6 +143,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
         env_clear,
         isolated,
         no_shell_integration,
+        reaction_bound_ms: reaction_bound,
         ..StartSpec::new(command.clone())
     };
     record.apply(&mut start)?;

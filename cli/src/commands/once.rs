@@ -19,6 +19,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
         stable,
         timeout_ms,
         ansi,
+        reaction_bound,
         png,
         render,
         record,
@@ -71,6 +72,7 @@ pub(super) fn once(args: OnceArgs, json: bool) -> Result<(), Failure> {
     let mut spec = StartSpec {
         cols,
         rows,
+        reaction_bound_ms: reaction_bound,
         ..StartSpec::new(command)
     };
     record.apply(&mut spec)?;

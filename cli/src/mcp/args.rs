@@ -69,6 +69,13 @@ pub(super) struct TerminalArgs {
     /// wait_command and the last command's regions need). Default true.
     #[serde(default)]
     pub(super) shell_integration: Option<bool>,
+    /// start: the longest timer of the program a ready wait waits out after input, in
+    /// milliseconds (htop applies a key at its next refresh; vim ends insert mode 100 ms
+    /// after Esc). A later timer is not waited for: the reply's `waited` says it is
+    /// pending. Default 2000.
+    #[serde(default)]
+    #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
+    pub(super) reaction_bound_ms: Option<u64>,
     /// capture: send only the rows that changed since this session's previous capture
     /// (`changed_rows`), each as `ROW | text`, under a one-line header.
     #[serde(default)]

@@ -460,6 +460,7 @@ impl State {
             env,
             isolated: args.isolated.unwrap_or(false),
             no_shell_integration: args.shell_integration == Some(false),
+            reaction_bound_ms: args.reaction_bound_ms,
             ..StartSpec::new(argv.clone())
         };
         let mut builder = spec.builder()?;

@@ -6,9 +6,9 @@
 //! timed sleeps are the deadline itself and, for `Stable`, the end of the quiet period.
 //!
 //! What a wait waits for and what a failed one reports are data in [`crate::wait`]; here
-//! is the waiting, beside the state it reads. The readiness wait (`ready`), the completion
-//! of a matched frame (`frames`) and the failure's report (`failure`) have files of their
-//! own.
+//! is the waiting, beside the state it reads. The readiness wait (`ready`, with what it
+//! follows after input in `reaction`), the completion of a matched frame (`frames`) and
+//! the failure's report (`failure`) have files of their own.
 
 use std::cell::RefCell;
 use std::io::Write;
@@ -27,6 +27,7 @@ use crate::wait::{Condition, FRAME_LIMIT, reads_the_screen};
 
 mod failure;
 mod frames;
+mod reaction;
 mod ready;
 
 use failure::{Attempt, failure};

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use super::super::Shared;
 use super::failure::{Attempt, failure};
+use super::reaction::{Chain, PollingLoop, Step};
 use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
 use crate::readiness::Readiness;
-use crate::wait::{Condition, ESCAPE_SETTLE, READY_FALLBACK_QUIET, STILL_TRUE};
+use crate::wait::{Condition, ESCAPE_SETTLE, READY_FALLBACK_QUIET, STILL_TRUE, spoken};
 
 /// How often a readiness wait asks the kernel while the program is busy (at the most:
 /// see [`PROBE_SHARE`]).
@@ -25,10 +26,10 @@ pub(super) const READY_POLL: Duration = Duration::from_millis(2);
 const PROBE_SHARE: u32 = 4;
 /// How long after a first "ready" a readiness wait asks again to confirm it.
 pub(super) const READY_CONFIRM: Duration = Duration::from_millis(3);
-/// A program waiting on the terminal with a timer due within this on any of its threads
-/// (a debounced redraw, an event loop's next tick: fzf redraws 45 ms after a key) is
-/// confirmed only after the timer has fired, as it may draw then without new input.
-/// Longer timers (htop's refresh) are a program at rest.
+/// With no input to follow (its reaction already seen), a program waiting on the terminal
+/// with a timer due within this on any of its threads (a debounced redraw, an event loop's
+/// next tick) is confirmed only after the timer has fired, as it may draw then without new
+/// input. Longer timers are a program at rest.
 const SHORT_TIMER: Duration = Duration::from_millis(50);
 
 /// Whether the session's program waits for input now: the kernel is asked, then output
@@ -67,6 +68,16 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
 /// [`Condition::Ready`]: asks the kernel every [`READY_POLL`] (and on every output), and
 /// holds once "ready" is seen twice [`READY_CONFIRM`] apart with no output between, so a
 /// program caught between reading its input and drawing its answer is not taken as done.
+///
+/// After input (or the start), ready is not yet done: a program may draw its reaction only
+/// when a timer it armed fires (htop's refresh tick applies a sort, vim's escape timeout
+/// ends insert mode, a debounced redraw). So at the first confirmed "ready" after the
+/// input the soonest timer of the program's threads is noted; one due within the session's
+/// reaction bound is waited out, and the wait holds on the next confirmed "ready" after
+/// it — only that timer, so a periodic program (a clock, a spinner) holds the wait about
+/// one period. A timer due beyond the bound is not waited for: the reason says it is
+/// pending, so a screen it may still change is never returned silently.
+///
 /// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
 pub(super) fn wait_ready(
     shared: &Shared,
@@ -94,11 +105,19 @@ pub(super) fn wait_ready(
         }
         error
     };
-    // The output generation at a first "ready", to be confirmed.
-    let mut confirming: Option<u64> = None;
+    let (reaction, bound) = {
+        let state = shared.lock();
+        (state.reaction, state.reaction_bound)
+    };
+    // The input whose reaction this wait follows, and the timer it waits out for it.
+    let pending = reaction.pending();
+    let mut chain: Option<Chain> = None;
+    // The output generation at a first "ready", to be confirmed, and when it was seen.
+    let mut confirming: Option<(u64, Instant)> = None;
     // How long the kernel took to answer last, and when it answered.
     let mut probe_took = Duration::ZERO;
     let mut last_asked: Option<Instant> = None;
+    let mut polling = PollingLoop::default();
     loop {
         let (generation, exited, no_prompt) = {
             let state = shared.lock();
@@ -161,21 +180,69 @@ pub(super) fn wait_ready(
                 let exited = shared.lock().exit;
                 return match exited {
                     Some(status) => Err(failed(Some(status), None)),
-                    None => Ok(settled),
+                    None => {
+                        if let Some(input) = pending {
+                            shared.lock().reaction.settle(input, None);
+                        }
+                        Ok(settled)
+                    }
                 };
             }
-            Readiness::Ready { .. } if confirming == Some(generation) => {
-                return Ok(Satisfied::Screen(shared.lock().snapshot(), now.to_string()));
-            }
-            Readiness::Ready { wakes_in, .. } => {
-                confirming = Some(generation);
-                match wakes_in {
-                    Some(timer) if *timer <= SHORT_TIMER => *timer + READY_CONFIRM,
-                    _ => READY_CONFIRM,
+            Readiness::Ready {
+                wakes_in, program, ..
+            } => match (confirming, pending) {
+                // Confirmed, with no reaction to follow: done.
+                (Some((seen, _)), None) if seen == generation => {
+                    let mut state = shared.lock();
+                    state.reaction.resting_timer = *wakes_in;
+                    return Ok(Satisfied::Screen(state.snapshot(), now.to_string()));
                 }
-            }
+                // Confirmed after the input: follow the reaction's timers.
+                (Some((seen, first)), Some(input)) if seen == generation => {
+                    let chain = chain.get_or_insert_with(|| Chain::new(first, reaction));
+                    let step = {
+                        let mut state = shared.lock();
+                        let changed_at = state.changed_at;
+                        chain.next(*wakes_in, program, bound, changed_at, &mut state.timers)
+                    };
+                    match step {
+                        Step::Wait(until) => {
+                            confirming = None;
+                            until.saturating_duration_since(Instant::now()).max(READY_CONFIRM)
+                        }
+                        Step::Done(what) => {
+                            let why = match what {
+                                Some(what) => format!("{now}{what}"),
+                                None => now.to_string(),
+                            };
+                            let mut state = shared.lock();
+                            state.reaction.settle(input, *wakes_in);
+                            return Ok(Satisfied::Screen(state.snapshot(), why));
+                        }
+                    }
+                }
+                _ => {
+                    confirming = Some((generation, Instant::now()));
+                    match (pending, wakes_in) {
+                        (None, Some(due)) if *due <= SHORT_TIMER => *due + READY_CONFIRM,
+                        _ => READY_CONFIRM,
+                    }
+                }
+            },
             Readiness::Busy { .. } => {
                 confirming = None;
+                let output = shared.lock().log.total();
+                if let Some(loop_seen) = polling.note(&now, output) {
+                    let why = format!(
+                        "{now}: waking every few ms without drawing for {}, a polling loop taken as waiting for input",
+                        spoken(loop_seen)
+                    );
+                    let mut state = shared.lock();
+                    if let Some(input) = pending {
+                        state.reaction.settle(input, None);
+                    }
+                    return Ok(Satisfied::Screen(state.snapshot(), why));
+                }
                 READY_POLL.max(probe_took * PROBE_SHARE)
             }
         };

@@ -267,6 +267,8 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
     let mut out = Vec::new();
     let (mut cols, mut rows) = (start.cols, start.rows);
     let mut seen = String::new();
+    // The screen the last operation that returned one ended on (a wait's, a capture's).
+    let mut last_screen: Option<&str> = None;
     let last_capture = log.iter().rposition(|e| {
         e.error.is_none() && matches!(e.operation, Operation::Capture { .. }) && e.screen.is_some()
     });
@@ -358,6 +360,14 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 }
                 let Some(screen) = &entry.screen else { continue };
                 if Some(index) == last_capture {
+                    // The snapshot is a screen the session saw later than its last wait:
+                    // the program went on reacting after it (a deferred redraw). The
+                    // replay, faster than the agent, waits for what changed since.
+                    if wait.is_none()
+                        && let Some(before) = last_screen.filter(|before| *before != screen)
+                    {
+                        out.extend(catching_up(before, screen));
+                    }
                     let masks: Vec<String> = volatile()
                         .iter()
                         .filter(|re| re.is_match(screen))
@@ -375,9 +385,47 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 seen = screen.clone();
             }
         }
+        if let Some(screen) = &entry.screen {
+            last_screen = Some(screen);
+        }
     }
     settle_after_launch(&mut out);
     out
+}
+
+/// The waits that bring a replay from the screen `before` (where the session's last wait
+/// or capture left it) to `now` (a later capture): one for each row of `now` that `before`
+/// did not have (the first few; not a clock's or a pid's alone); else, where rows only went
+/// away, the absence of one of them (`ExpectNot`, which retries).
+fn catching_up(before: &str, now: &str) -> Vec<Step2> {
+    let telling = |row: &String| {
+        // A row that is all volatile matches anything.
+        let pattern = row_pattern(row);
+        pattern
+            .trim_start_matches('^')
+            .trim_end_matches('$')
+            .replace(".+", "")
+            .trim()
+            .len()
+            > 1
+    };
+    let waits: Vec<Step2> = new_rows(before, now)
+        .iter()
+        .filter(|row| telling(row))
+        .map(|row| Step2::Wait(WaitFor::Text(row_pattern(row)), None))
+        .collect();
+    if !waits.is_empty() {
+        return waits;
+    }
+    let kept: std::collections::HashSet<&str> = now.split('\n').collect();
+    before
+        .split('\n')
+        .map(str::to_string)
+        .filter(|row| !row.trim().is_empty() && !kept.contains(row.as_str()))
+        .find(telling)
+        .map(|row| Step2::Wait(WaitFor::NoText(row_pattern(&row)), None))
+        .into_iter()
+        .collect()
 }
 
 /// The replay's wait for a logged one: the same, except that a settling wait
@@ -518,6 +566,9 @@ pub fn to_tape(
     // A setting, so before the first action.
     if !options.in_place {
         lines.push("Set Isolated true".into());
+    }
+    if let Some(ms) = start.reaction_bound_ms {
+        lines.push(format!("Set ReactionBound {ms}ms"));
     }
     lines.push(format!("Resize {} {}", start.cols, start.rows));
     if !start.env.is_empty() && !options.include_env {

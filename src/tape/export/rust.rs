@@ -86,6 +86,11 @@ pub fn to_rust(
         builder.push_str(&format!("\n        .args([{}])", list.join(", ")));
     }
     builder.push_str(&format!("\n        .size({}, {})", start.cols, start.rows));
+    if let Some(ms) = start.reaction_bound_ms {
+        builder.push_str(&format!(
+            "\n        .reaction_bound(std::time::Duration::from_millis({ms}))"
+        ));
+    }
     for (k, v) in &start.env {
         if options.include_env {
             builder.push_str(&format!("\n        .env({}, {})", rust_string(k), rust_string(v)));

@@ -52,10 +52,11 @@ pub(super) const OUR_COMMANDS: &[&str] = &[
     "Focus",
 ];
 
-/// Every setting VHS has, and ours (`TapeTimeout`, `Isolated`).
+/// Every setting VHS has, and ours (`TapeTimeout`, `Isolated`, `ReactionBound`).
 pub(super) const SETTINGS: &[&str] = &[
     "TapeTimeout",
     "Isolated",
+    "ReactionBound",
     "Shell",
     "FontSize",
     "FontFamily",

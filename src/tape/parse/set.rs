@@ -77,6 +77,12 @@ impl Parser<'_> {
                 Duration::ZERO => return bad(self, "a positive time"),
                 t => Setting::WaitTimeout(t),
             },
+            "ReactionBound" => match self.time(&name)? {
+                t if t.as_millis() > u128::from(crate::operation::MAX_DURATION_MS) => {
+                    return bad(self, "a time of at most 24h");
+                }
+                t => Setting::ReactionBound(t),
+            },
             "TapeTimeout" => match self.time(&name)? {
                 Duration::ZERO => return bad(self, "a positive time"),
                 t => Setting::TapeTimeout(t),

@@ -1,0 +1,228 @@
+//! What a readiness wait follows after input beyond the program's first "ready": the
+//! timers its reaction may be drawn at (`Chain`, with what the session learnt of which
+//! kinds of input have timers that draw), and polling loops that never block on the terminal (`PollingLoop`).
+
+use std::time::{Duration, Instant};
+
+use super::super::shared::{Reaction, TimerRecord};
+use crate::readiness::Readiness;
+use crate::wait::{ESCAPE_SETTLE, READY_FALLBACK_QUIET, spoken};
+
+use super::ready::READY_CONFIRM;
+
+/// The timers a readiness wait follows after input: the program's reaction may be drawn
+/// only when they fire (vim after a lone Esc waits 25 ms, draws `^[`, waits its 100 ms
+/// `ttimeoutlen`, then leaves insert mode). Each confirmed "ready" names the soonest timer;
+/// the wait waits it out and looks again, until the program has none, a timer repeats one
+/// already waited out or the one it rested with before the input (a period: a clock, a
+/// spinner, htop's refresh — its reaction is drawn), or the next is due beyond the bound.
+///
+/// Some programs arm timers after every key that draw nothing: prompt_toolkit's 0.5 s
+/// escape flush, fzf's 60–100 ms of its runtime's. The session remembers, per kind of
+/// input, whether following its timers led to anything drawn; after [`SILENT_CHAINS`]
+/// reactions to one kind whose timers all stayed silent, and none that drew, that kind's
+/// timers are no longer waited out. Kinds keep apart what must be: emacs fires the same
+/// two silent timers after a typed `x` and after `C-x`, where a third echoes `C-x-`.
+pub(super) struct Chain {
+    /// The first confirmed "ready" after the input.
+    started: Instant,
+    /// The timers waited out so far, in order.
+    waited: Vec<Duration>,
+    /// When the last one is due (at the latest: counted from the "ready" it was seen at).
+    due: Option<Instant>,
+    /// Whose timers they are.
+    program: String,
+    /// The soonest timer the program rested with after the input before.
+    resting: Option<Duration>,
+    /// Whether the input was a lone Esc (its timer is an escape timeout).
+    lone_escape: bool,
+    /// The input's kind ([`Reaction::input_kind`]).
+    input_kind: u64,
+}
+
+/// What a readiness wait does next, following the reaction's timers.
+pub(super) enum Step {
+    /// Waits until this instant, then asks again.
+    Wait(Instant),
+    /// The reaction is done; what was waited out (or is still pending), to add to the
+    /// reason.
+    Done(Option<String>),
+}
+
+/// Two timers are the same when they are within 5% of each other, or this: a period
+/// re-armed as what is left of it, a little late under load.
+const SAME_TIMER: Duration = Duration::from_millis(2);
+
+/// Whether two timers are the same (see [`SAME_TIMER`]).
+fn same(a: Duration, b: Duration) -> bool {
+    a.abs_diff(b) <= SAME_TIMER.max(a.max(b) / 20)
+}
+
+/// How many reactions to one kind of input must have had only silent timers (and none
+/// timers that drew) before that kind's timers are no longer waited out.
+pub(super) const SILENT_CHAINS: u32 = 2;
+
+/// The most kinds of input a session remembers.
+const KINDS_KEPT: usize = 32;
+
+impl Chain {
+    pub(super) fn new(started: Instant, reaction: Reaction) -> Chain {
+        Chain {
+            started,
+            waited: Vec::new(),
+            due: None,
+            program: String::new(),
+            resting: reaction.resting_timer,
+            lone_escape: reaction.lone_escape,
+            input_kind: reaction.input_kind,
+        }
+    }
+
+    /// The next step at a confirmed "ready" whose soonest timer is `timer`, of `program`,
+    /// the screen having last changed at `changed_at`; `memory` keeps which kinds of input
+    /// have timers that draw.
+    pub(super) fn next(
+        &mut self,
+        timer: Option<Duration>,
+        program: &str,
+        bound: Duration,
+        changed_at: Instant,
+        memory: &mut Vec<TimerRecord>,
+    ) -> Step {
+        let now = Instant::now();
+        if let Some(due) = self.due.filter(|due| now < *due) {
+            return Step::Wait(due);
+        }
+        let step = self.decide(timer, program, bound, now, memory);
+        // What the timers drew: a screen changed since the first "ready" after the input.
+        if matches!(step, Step::Done(_)) && !self.waited.is_empty() {
+            self.remember(memory, changed_at > self.started);
+        }
+        step
+    }
+
+    fn decide(
+        &mut self,
+        timer: Option<Duration>,
+        program: &str,
+        bound: Duration,
+        now: Instant,
+        memory: &[TimerRecord],
+    ) -> Step {
+        let rested_with = |t: Duration| self.resting.is_some_and(|r| same(r, t));
+        let Some(timer) = timer else {
+            return Step::Done(self.waited_out());
+        };
+        let periodic = rested_with(timer) || self.waited.iter().any(|w| same(*w, timer));
+        // The first timer after input is waited out even when it looks like the program's
+        // period: it is the tick that may apply the input (htop's sort).
+        if !self.waited.is_empty() && periodic && timer <= bound {
+            return Step::Done(self.waited_out());
+        }
+        let beyond = now.duration_since(self.started) + timer > bound;
+        if beyond {
+            // The timer it rested with before the input (vim's `updatetime`, re-armed by
+            // every key) defers nothing the input started.
+            if rested_with(timer) {
+                return Step::Done(self.waited_out());
+            }
+            let mut what = self.waited_out().unwrap_or_default();
+            what.push_str(&format!(
+                "; a timer of {program} is due in {}: its reaction may not be drawn yet",
+                spoken(timer)
+            ));
+            return Step::Done(Some(what));
+        }
+        if self.waited.is_empty() && self.known_silent(memory) {
+            return Step::Done(None);
+        }
+        self.waited.push(timer);
+        self.program = program.to_string();
+        let due = now + timer + READY_CONFIRM;
+        self.due = Some(due);
+        Step::Wait(due)
+    }
+
+    /// Whether this kind of input's timers have stayed silent often enough, and never drew.
+    fn known_silent(&self, memory: &[TimerRecord]) -> bool {
+        memory
+            .iter()
+            .any(|r| r.input_kind == self.input_kind && !r.drew && r.silent >= SILENT_CHAINS)
+    }
+
+    /// Notes whether following this reaction's timers led to anything drawn.
+    fn remember(&self, memory: &mut Vec<TimerRecord>, drew: bool) {
+        match memory.iter_mut().find(|r| r.input_kind == self.input_kind) {
+            Some(record) => {
+                record.drew |= drew;
+                record.silent = if drew { 0 } else { record.silent + 1 };
+            }
+            None => {
+                if memory.len() == KINDS_KEPT {
+                    memory.remove(0);
+                }
+                memory.push(TimerRecord {
+                    input_kind: self.input_kind,
+                    silent: u32::from(!drew),
+                    drew,
+                });
+            }
+        }
+    }
+
+    /// What the wait waited out, for its reason: `, after vim's escape timeout (25 ms,
+    /// 100 ms)`, `, after htop's 1.5 s timer`.
+    fn waited_out(&self) -> Option<String> {
+        let lengths: Vec<String> = self.waited.iter().map(|t| spoken(*t)).collect();
+        let program = &self.program;
+        let escape = self.lone_escape && self.waited.iter().sum::<Duration>() <= ESCAPE_SETTLE;
+        match (lengths.as_slice(), escape) {
+            ([], _) => None,
+            ([one], true) => Some(format!(", after {program}'s {one} escape timeout")),
+            ([one], false) => Some(format!(", after {program}'s {one} timer")),
+            (many, true) => Some(format!(
+                ", after {program}'s escape timeout ({})",
+                many.join(", ")
+            )),
+            (many, false) => Some(format!(", after {program}'s timers ({})", many.join(", "))),
+        }
+    }
+}
+
+/// A program that checks the terminal without blocking and sleeps a few milliseconds
+/// between checks (less in follow mode: `poll` with no timeout, then a 2 ms
+/// `clock_nanosleep`) is never seen blocked on the terminal, yet it waits for input as
+/// surely as one that is. Seen asleep on such short timers at least as often as running,
+/// with no output for [`READY_FALLBACK_QUIET`], it is taken as waiting, and the reason
+/// says so.
+#[derive(Default)]
+pub(super) struct PollingLoop {
+    /// Since when, with the output's length then.
+    since: Option<(Instant, u64)>,
+    asleep: u32,
+    running: u32,
+}
+
+/// The longest sleep of a polling loop's.
+const POLLING_SLEEP: Duration = Duration::from_millis(10);
+
+impl PollingLoop {
+    /// Notes a "busy" answer with `output` bytes written so far; how long the loop has
+    /// been seen, once it counts as waiting.
+    pub(super) fn note(&mut self, answer: &Readiness, output: u64) -> Option<Duration> {
+        let short_sleep = matches!(answer, Readiness::Busy { wakes_in: Some(t), why, .. }
+            if *t <= POLLING_SLEEP && why.contains("timer"));
+        let running = matches!(answer, Readiness::Busy { why, .. } if why == "running");
+        if self.since.is_some_and(|(_, at)| at != output) || !(short_sleep || running) {
+            *self = PollingLoop::default();
+        }
+        if !(short_sleep || running) {
+            return None;
+        }
+        let (since, _) = *self.since.get_or_insert((Instant::now(), output));
+        self.asleep += u32::from(short_sleep);
+        self.running += u32::from(running);
+        let seen = since.elapsed();
+        (seen >= READY_FALLBACK_QUIET && self.asleep >= self.running.max(1)).then_some(seen)
+    }
+}
