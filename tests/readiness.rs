@@ -260,9 +260,20 @@ fn a_debounced_redraw_is_waited_out_and_one_beyond_the_bound_is_said_to_be_pendi
         why.ends_with("; a timer of deferred is due in 300 ms: its reaction may not be drawn yet"),
         "{why}"
     );
-    // It was not lost: the next ready wait (no new input) returns on the program at rest,
-    // and the typed text is drawn by then.
+    // It was not lost: the typed text is drawn later.
     s.wait_for_text("typed: hi").unwrap();
+    // And it is said every time, though the program then waits with the same timer it
+    // waited with after the last key (the one suppression that would make it silent).
+    for (round, typed) in ["hi!", "hi!!", "hi!!!"].into_iter().enumerate() {
+        s.send_text("!").unwrap();
+        let screen = s.wait_ready().unwrap();
+        let why = s.last_waited().unwrap();
+        assert!(
+            why.contains("its reaction may not be drawn yet"),
+            "round {round} said nothing with {screen}: {why}"
+        );
+        s.wait_for_text(&format!("typed: {typed}$")).unwrap();
+    }
 }
 
 #[test]
@@ -377,4 +388,19 @@ fn less_following_a_file_is_a_polling_loop_taken_as_waiting_and_said_so() {
         "{:?}",
         s.last_waited()
     );
+}
+
+#[test]
+fn a_program_asleep_on_its_own_timers_is_idle_and_one_reading_a_pipe_is_not() {
+    // Idle: nothing but its own timers can wake it (a frame it printed is whole at once).
+    let s = common::sh("echo printed; sleep 30");
+    let idle = eventually(&s, |r| r.idle_for(Duration::from_secs(1)));
+    assert!(idle.idle_for(Duration::from_secs(1)), "{idle:?}");
+    // Not idle: `cat` reads a pipe the world (here `sleep`'s end) can fill at any time.
+    let s = common::sh("sleep 30 | cat");
+    let busy = eventually(&s, |r| {
+        r.to_string().contains("timer") || r.to_string().contains("pipe")
+    });
+    let now = s.readiness();
+    assert!(!now.idle_for(Duration::from_secs(1)), "{busy} / {now:?}");
 }

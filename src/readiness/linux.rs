@@ -103,6 +103,8 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
         }
     };
     let mut asleep: Option<(Process, Sleep)> = None;
+    // Whether a thread sleeps where the world can wake it (a pipe, a socket, a file).
+    let mut wakeable = false;
     for process in &members {
         let Ok(threads) = std::fs::read_dir(format!("/proc/{}/task", process.pid)) else {
             // Gone since it was listed: it waits for nothing.
@@ -120,11 +122,13 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
                 }
                 Thread::Timed(sleep, timer) => {
                     note_timer(Some(timer));
+                    wakeable |= matches!(sleep, Sleep::Other(_));
                     if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
                         asleep = Some((process.clone(), sleep));
                     }
                 }
                 Thread::Asleep(sleep) => {
+                    wakeable |= matches!(sleep, Sleep::Other(_));
                     if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
                         asleep = Some((process.clone(), sleep));
                     }
@@ -150,6 +154,7 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
             program: Some(process.name),
             why: sleep.words(),
             wakes_in: soonest,
+            idle: !wakeable,
         },
         (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
     }

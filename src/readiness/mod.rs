@@ -55,6 +55,11 @@ pub enum Readiness {
         /// The soonest a sleeping thread of the foreground group wakes by itself (a timer),
         /// when one does: the program goes on then without anything from outside.
         wakes_in: Option<std::time::Duration>,
+        /// Every thread of the group is asleep in a way only its own timers (or each
+        /// other) can end — on a timer, for a child, on a lock — none on a pipe, a socket
+        /// or a file that the world could wake: nothing it writes can come before
+        /// `wakes_in` (a program that printed and sleeps).
+        idle: bool,
     },
     /// The probe cannot tell, and why; the caller falls back to a quiet screen.
     Unknown {
@@ -81,6 +86,12 @@ impl Readiness {
         }
     }
 
+    /// Whether nothing can make the program write before `soon` has passed: every thread
+    /// asleep, only its own timers due, none of them by then (see `Busy::idle`).
+    pub fn idle_for(&self, soon: std::time::Duration) -> bool {
+        matches!(self, Readiness::Busy { idle: true, wakes_in, .. } if wakes_in.is_none_or(|t| t > soon))
+    }
+
     /// Whether the program is busy and wakes by itself within `soon` (a thread asleep on
     /// a timer due by then: a pause in the middle of drawing, not a wait for the world).
     pub fn wakes_within(&self, soon: std::time::Duration) -> bool {
@@ -93,6 +104,7 @@ impl Readiness {
             program: process.map(|p| p.name.clone()),
             why: why.into(),
             wakes_in: None,
+            idle: false,
         }
     }
 

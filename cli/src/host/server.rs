@@ -404,12 +404,14 @@ pub(super) fn busy() -> Failure {
     )
 }
 
-/// Ends the program, removes the host's files, and exits.
+/// Removes the host's files, ends the program, and exits. The files go first: a client
+/// that connected while the program was ending was served a session about to vanish
+/// (the idle-timeout test's `capture` once got its last screen instead of "no session").
 fn shutdown(host: &Host, code: i32) -> ! {
+    host.files.remove();
     if host.session.exit().is_ok() {
         let _ = host.watchdog.disarm(host.session.pid());
     }
-    host.files.remove();
     std::process::exit(code)
 }
 

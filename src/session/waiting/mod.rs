@@ -75,6 +75,13 @@ struct OutputScan {
     stripper: strip_ansi_escapes::Writer<SharedBuf>,
     text: Rc<RefCell<Vec<u8>>>,
     searched: usize,
+    /// Whether the newest output has been searched first (see `recent_match`), and
+    /// whether it matched there (output once matched stays matched).
+    tried_recent: bool,
+    recent_held: bool,
+    /// Whether every chunk so far was plain text (the stripper, never fed, is still in
+    /// its ground state): a plain chunk is then its own stripped text.
+    plain: bool,
 }
 
 /// Matches are found when they lie within this many bytes of newly arrived text.
@@ -103,7 +110,28 @@ impl OutputScan {
             stripper: strip_ansi_escapes::Writer::new(SharedBuf(text.clone())),
             text,
             searched: 0,
+            tried_recent: false,
+            recent_held: false,
+            plain: true,
         }
+    }
+
+    /// Once, before the first full scan of a long backlog: whether `re` matches the
+    /// newest [`OUTPUT_WINDOW`] of it (from its first line break, so no escape sequence is
+    /// cut in two). Any match since the start holds, and under a flood the newest is where
+    /// one is: a megabyte of backlog is then not stripped and searched for it.
+    fn recent_match(&mut self, log: &OutputRing, re: &Regex) -> bool {
+        let backlog = log.total().saturating_sub(self.next);
+        if std::mem::replace(&mut self.tried_recent, true) || backlog <= 2 * OUTPUT_WINDOW as u64 {
+            return self.recent_held;
+        }
+        let (_, bytes) = log.since(log.total() - OUTPUT_WINDOW as u64);
+        let Some(line) = bytes.iter().position(|b| *b == b'\n') else {
+            return false;
+        };
+        let text = strip_ansi_escapes::strip(&bytes[line + 1..]);
+        self.recent_held = re.is_match(&String::from_utf8_lossy(&text));
+        self.recent_held
     }
 
     fn update(&mut self, log: &OutputRing) {
@@ -112,9 +140,16 @@ impl OutputScan {
         }
         let (_, bytes) = log.since(self.next);
         self.next = log.total();
-        // Writing into memory cannot fail.
-        let _ = self.stripper.write_all(&bytes);
-        let _ = self.stripper.flush();
+        // Text with no escape sequence or control but line feeds strips to itself: a
+        // flood of lines (`yes`, a megabyte of log) is not run through the parser.
+        self.plain &= plain_text(&bytes);
+        if self.plain {
+            self.text.borrow_mut().extend_from_slice(&bytes);
+        } else {
+            // Writing into memory cannot fail.
+            let _ = self.stripper.write_all(&bytes);
+            let _ = self.stripper.flush();
+        }
         let mut text = self.text.borrow_mut();
         if text.len() > 2 * OUTPUT_KEEP {
             let cut = text.len() - OUTPUT_KEEP;
@@ -136,6 +171,12 @@ impl OutputScan {
         let all: Vec<&str> = text.lines().collect();
         all[all.len().saturating_sub(lines)..].join("\n")
     }
+}
+
+/// Whether `bytes` are text that stripping escape sequences leaves as it is: UTF-8 with no
+/// control character but the line feed (which the stripper keeps) and no DEL.
+fn plain_text(bytes: &[u8]) -> bool {
+    bytes.iter().all(|b| (*b >= 0x20 && *b != 0x7f) || *b == b'\n') && std::str::from_utf8(bytes).is_ok()
 }
 
 /// Far enough to be "never" for a wait, near enough not to overflow an `Instant`.
@@ -193,8 +234,10 @@ pub(crate) fn wait_until(
             Condition::NoText(re) => !on_screen(re, &state.terminal),
             Condition::Line(re) => changed && on_cursor_row(re, &state.terminal),
             Condition::Output(re) => {
-                scan.update(&state.log);
-                scan.is_match(re)
+                scan.recent_match(&state.log, re) || {
+                    scan.update(&state.log);
+                    scan.is_match(re)
+                }
             }
             // A program that has exited (its output drained) can no longer change the
             // screen: it is as stable as it will ever be.

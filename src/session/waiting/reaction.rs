@@ -121,11 +121,9 @@ impl Chain {
         }
         let beyond = now.duration_since(self.started) + timer > bound;
         if beyond {
-            // The timer it rested with before the input (vim's `updatetime`, re-armed by
-            // every key) defers nothing the input started.
-            if rested_with(timer) {
-                return Step::Done(self.waited_out());
-            }
+            // Said even when it looks like the timer the program rested with (vim's
+            // `updatetime`, re-armed by every key): a debounce re-armed by every key looks
+            // the same, and its reaction is exactly what is not drawn yet.
             let mut what = self.waited_out().unwrap_or_default();
             what.push_str(&format!(
                 "; a timer of {program} is due in {}: its reaction may not be drawn yet",

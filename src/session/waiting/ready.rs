@@ -40,6 +40,7 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
         program: None,
         why: why.into(),
         wakes_in: None,
+        idle: false,
     };
     let traffic = shared.traffic();
     let answer = match shared.probe() {
@@ -145,6 +146,7 @@ pub(super) fn wait_ready(
                 program: None,
                 why: "the program has exited".into(),
                 wakes_in: None,
+                idle: false,
             }
         } else if no_prompt {
             Readiness::Busy {
@@ -152,6 +154,7 @@ pub(super) fn wait_ready(
                 program: None,
                 why: "the shell runs a command (no prompt mark since its last output mark)".into(),
                 wakes_in: None,
+                idle: false,
             }
         } else {
             // A costly probe is paced whatever woke the wait (output wakes it too).
