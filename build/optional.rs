@@ -22,7 +22,11 @@ const PROGRAMS: &[(&str, &[&str])] = &[
 ];
 
 /// Python modules: (cfg name, module).
-const MODULES: &[(&str, &str)] = &[("prompt_toolkit", "prompt_toolkit"), ("fonttools", "fontTools")];
+const MODULES: &[(&str, &str)] = &[
+    ("prompt_toolkit", "prompt_toolkit"),
+    ("fonttools", "fontTools"),
+    ("textual", "textual"),
+];
 
 /// Font files: (cfg name, the files that must all be there).
 const FONTS: &[(&str, &[&str])] = &[

@@ -18,10 +18,10 @@ use super::ready::READY_CONFIRM;
 /// spinner, htop's refresh — its reaction is drawn), or the next is due beyond the bound.
 ///
 /// Some programs arm timers after every key that draw nothing: prompt_toolkit's 0.5 s
-/// escape flush, fzf's 60–100 ms of its runtime's. The session remembers, per kind of
-/// input, whether following its timers led to anything drawn; after [`SILENT_CHAINS`]
-/// reactions to one kind whose timers all stayed silent, and none that drew, that kind's
-/// timers are no longer waited out. Kinds keep apart what must be: emacs fires the same
+/// escape flush. The session remembers, per kind of input, whether following its timers
+/// led to anything drawn; after [`SILENT_CHAINS`] reactions to one kind whose timers all
+/// stayed silent, and none that drew, that kind's timers are no longer waited out when
+/// the first is [`LEARNT_TIMER`] or longer. Kinds keep apart what must be: emacs fires the same
 /// two silent timers after a typed `x` and after `C-x`, where a third echoes `C-x-`.
 pub(super) struct Chain {
     /// The first confirmed "ready" after the input.
@@ -61,6 +61,12 @@ fn same(a: Duration, b: Duration) -> bool {
 /// How many reactions to one kind of input must have had only silent timers (and none
 /// timers that drew) before that kind's timers are no longer waited out.
 pub(super) const SILENT_CHAINS: u32 = 2;
+
+/// Only a first timer this long or longer is skipped for what was learnt: a shorter one
+/// costs little to wait out, and an event loop's short timers draw on some keys and not on
+/// others (Textual refreshes 15 ms after a key, sometimes before the first "ready" is seen
+/// and sometimes after: skipping it once learnt returned stale screens).
+const LEARNT_TIMER: Duration = Duration::from_millis(200);
 
 /// The most kinds of input a session remembers.
 const KINDS_KEPT: usize = 32;
@@ -131,7 +137,7 @@ impl Chain {
             ));
             return Step::Done(Some(what));
         }
-        if self.waited.is_empty() && self.known_silent(memory) {
+        if self.waited.is_empty() && timer >= LEARNT_TIMER && self.known_silent(memory) {
             return Step::Done(None);
         }
         self.waited.push(timer);
