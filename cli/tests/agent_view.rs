@@ -98,6 +98,65 @@ fn capture_changed_prints_a_header_and_only_the_changed_rows() {
     );
 }
 
+#[test]
+fn send_capture_takes_captures_options_and_is_the_base_of_the_next_changed_capture() {
+    let dir = Dir::new();
+    start_bash(&dir, "b");
+    dir.ok(&["wait", "-s", "b", "--text", r"^\$$"]);
+    // --trim: the blank rows below are left out.
+    let trimmed = dir.ok(&[
+        "send",
+        "-s",
+        "b",
+        "-t",
+        "echo one",
+        "-k",
+        "Enter",
+        "--capture",
+        "--trim",
+    ]);
+    assert_eq!(trimmed, "$ echo one\none\n$\n", "{trimmed}");
+    // The send's capture is the base: nothing changed since.
+    let again = dir.ok(&["capture", "-s", "b", "--changed"]);
+    assert!(again.ends_with("no rows changed\n"), "{again}");
+    // --changed on the send itself (it implies --capture): only its rows.
+    let changed = dir.ok(&["send", "-s", "b", "-t", "echo two", "-k", "Enter", "--changed"]);
+    let lines: Vec<&str> = changed.lines().skip(1).collect();
+    assert_eq!(
+        lines,
+        [
+            "   2 | $ echo two",
+            "     ^ cols 2-9: text",
+            "   3 | two",
+            "     ^ cols 0-2: text",
+            "   4 | $",
+            "     ^ cols 0-1: text"
+        ],
+        "{changed}"
+    );
+    // --json: the capture's fields, with why the send's wait ended and the trim's count.
+    let json = dir.ok(&[
+        "--json",
+        "send",
+        "-s",
+        "b",
+        "-t",
+        "echo three",
+        "-k",
+        "Enter",
+        "--trim",
+    ]);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(
+        value["waited"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("ready: bash")),
+        "{json}"
+    );
+    assert_eq!(value["empty_rows_below"], 17, "{json}");
+    assert!(value["text"].as_str().unwrap().ends_with("three\n$"), "{json}");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
     let client = connect(&[]).await;

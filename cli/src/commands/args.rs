@@ -48,6 +48,7 @@ pub(super) enum Command {
     /// Start a program in a new background session.
     Start(StartArgs),
     /// Send text, keys, pastes and pauses, in command-line order.
+    #[command(group = clap::ArgGroup::new("picture").args(["png", "svg"]).multiple(true))]
     Send {
         /// Literal text (repeatable).
         #[arg(short = 't', long = "text", value_name = "TEXT", action = ArgAction::Append)]
@@ -91,7 +92,9 @@ pub(super) enum Command {
         /// milliseconds. Default: the session's timeout, TUIPILOT_TIMEOUT_MS where the session started, else 10000.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
-        /// Print the screen afterwards.
+        /// Print the screen afterwards: a capture after the send (and its wait), taking
+        /// capture's options below, and the base the next `capture --changed` compares
+        /// with. Any of those options implies it.
         #[arg(long)]
         capture: bool,
         /// The input is secret (a password): sent, but kept nowhere — not in the
@@ -100,6 +103,8 @@ pub(super) enum Command {
         /// users while it runs, as every command's are.)
         #[arg(long)]
         secret: bool,
+        #[command(flatten)]
+        view: ScreenView,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
     #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready", "prompt"])))]
@@ -157,40 +162,8 @@ pub(super) enum Command {
         /// Timeout for --wait in milliseconds. Default: the session's timeout, TUIPILOT_TIMEOUT_MS where the session started, else 10000.
         #[arg(long, value_name = "N")]
         timeout_ms: Option<u64>,
-        /// Keep colours and attributes as escape sequences.
-        #[arg(long)]
-        ansi: bool,
-        /// Include the lines that scrolled off the top.
-        #[arg(long)]
-        scrollback: bool,
-        /// Print only the rows that changed since this session's previous capture, each
-        /// with its row number and, under it, the columns that
-        /// changed and whether their text or only their style did (`^ cols 52-60: style
-        /// (now inverse)`), under a one-line header (size, cursor, settled time, alt
-        /// screen). With --png, the PNG's path follows.
-        #[arg(long, conflicts_with_all = ["ansi", "scrollback"])]
-        changed: bool,
-        /// Leave out the blank rows at the bottom of the screen, as MCP does (with --json,
-        /// `empty_rows_below` says how many there were). The default prints every row.
-        #[arg(long, conflicts_with_all = ["ansi", "changed"])]
-        trim: bool,
-        /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
-        /// keeping columns: clocks, timestamps, pids (repeatable).
-        #[arg(long, value_name = "REGEX")]
-        mask: Vec<String>,
-        /// Also write the screen as a PNG (default: a numbered file in the runtime
-        /// directory); prints the path.
-        #[arg(long, value_name = "PATH", num_args = 0..=1)]
-        png: Option<Option<PathBuf>>,
-        /// Also write the screen as an SVG to this path (text selectable, crisp at any zoom);
-        /// prints the path.
-        #[arg(long, value_name = "PATH")]
-        svg: Option<PathBuf>,
-        /// Frame the SVG as a window with the title in its title bar.
-        #[arg(long, requires = "svg")]
-        window: bool,
         #[command(flatten)]
-        render: RenderArgs,
+        view: ScreenView,
     },
     /// End the program's whole process session and stop the session.
     Exit {
@@ -344,6 +317,45 @@ pub(super) struct RunArgs {
     /// own under DIR, and DIR/index.html listing them all.
     #[arg(long, value_name = "DIR")]
     pub(super) report: Option<PathBuf>,
+}
+
+/// How a screen is shown: `capture`'s options, which `send --capture` takes too.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(super) struct ScreenView {
+    /// Keep colours and attributes as escape sequences.
+    #[arg(long)]
+    pub(super) ansi: bool,
+    /// Include the lines that scrolled off the top.
+    #[arg(long)]
+    pub(super) scrollback: bool,
+    /// Print only the rows that changed since this session's previous capture, each
+    /// with its row number and, under it, the columns that
+    /// changed and whether their text or only their style did (`^ cols 52-60: style
+    /// (now inverse)`), under a one-line header (size, cursor, settled time, alt
+    /// screen). With --png, the PNG's path follows.
+    #[arg(long, conflicts_with_all = ["ansi", "scrollback"])]
+    pub(super) changed: bool,
+    /// Leave out the blank rows at the bottom of the screen, as MCP does (with --json,
+    /// `empty_rows_below` says how many there were). The default prints every row.
+    #[arg(long, conflicts_with_all = ["ansi", "changed"])]
+    pub(super) trim: bool,
+    /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
+    /// keeping columns: clocks, timestamps, pids (repeatable).
+    #[arg(long, value_name = "REGEX")]
+    pub(super) mask: Vec<String>,
+    /// Also write the screen as a PNG (default: a numbered file in the runtime
+    /// directory); prints the path.
+    #[arg(long, value_name = "PATH", num_args = 0..=1)]
+    pub(super) png: Option<Option<PathBuf>>,
+    /// Also write the screen as an SVG to this path (text selectable, crisp at any zoom);
+    /// prints the path.
+    #[arg(long, value_name = "PATH")]
+    pub(super) svg: Option<PathBuf>,
+    /// Frame the SVG as a window with the title in its title bar.
+    #[arg(long, requires = "svg")]
+    pub(super) window: bool,
+    #[command(flatten)]
+    pub(super) render: RenderArgs,
 }
 
 /// `once`'s arguments.

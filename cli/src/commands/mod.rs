@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use clap::{ArgMatches, CommandFactory, FromArgMatches};
 use serde_json::json;
 use tuipilot::Operation;
-use tuipilot::operation::{Screen, SvgRequest, WaitFor};
+use tuipilot::operation::{Screen, WaitFor};
 
 use crate::error::Failure;
 
@@ -31,6 +31,7 @@ macro_rules! say {
 }
 
 mod args;
+mod capture;
 mod client;
 mod describe;
 mod export;
@@ -43,6 +44,7 @@ mod report;
 
 use args::{Cli, Command};
 use args::{OnceArgs, StartArgs};
+use capture::show_capture;
 use client::{call, decode, list, send_steps, start};
 use describe::describe;
 use export::export;
@@ -113,6 +115,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             capture,
             secret,
             wait_ready,
+            view,
             ..
         } => {
             let steps = send_steps(
@@ -120,6 +123,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     .subcommand_matches("send")
                     .ok_or_else(|| Failure::internal("the send arguments went missing"))?,
             )?;
+            let capture = capture || view.asked();
             if steps.is_empty() && wait.is_none() && !wait_command && !wait_ready && !capture {
                 return Err(Failure::bad_request(
                     "nothing to send: give -t TEXT, -k KEYS, --paste TEXT, --mouse ACTION, --focus in|out or --sleep-ms N",
@@ -141,24 +145,30 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     wait.map(WaitFor::Text)
                 },
                 timeout_ms,
-                capture: capture || wait_command,
+                // The command's exit code is read from the screen's signals.
+                capture: wait_command,
                 secret,
             };
             let reply = call(name, operation, timeout_ms)?;
-            match reply.get("screen") {
-                Some(screen) => {
-                    let screen: Screen = decode(screen.clone())?;
-                    if let Some(busy) = screen.not_ready() {
-                        eprintln!("tuipilot: {}; the screen as it is now", output::printable(busy));
-                    }
-                    if wait_command && !json {
-                        say!("{}", command_words(&screen));
-                    }
-                    print_screen(name, json, &screen, capture)
+            let waited = reply["waited"]
+                .as_str()
+                .or_else(|| reply["screen"]["waited"].as_str())
+                .map(str::to_string);
+            if let Some(screen) = reply.get("screen") {
+                let screen: Screen = decode(screen.clone())?;
+                if wait_command && !json {
+                    say!("{}", command_words(&screen));
                 }
-                None if json => print_json(name, &reply),
-                None => Ok(()),
+                if !capture {
+                    return print_screen(name, json, &screen, false);
+                }
             }
+            if !capture {
+                return if json { print_json(name, &reply) } else { Ok(()) };
+            }
+            // The screen is a capture of its own, with capture's options, after the
+            // send's wait: it is what the next `capture --changed` compares with.
+            show_capture(name, json, None, timeout_ms, view, waited)
         }
         Command::Wait {
             text,
@@ -215,65 +225,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         Command::Capture {
             wait,
             timeout_ms,
-            ansi,
-            scrollback,
-            changed,
-            trim,
-            mask,
-            png,
-            svg,
-            window,
-            render,
-        } => {
-            let png = png.map(|path| render.request(path).map(Box::new)).transpose()?;
-            let svg = svg
-                .map(|path| render.request(Some(path)))
-                .transpose()?
-                .map(|drawing| Box::new(SvgRequest { drawing, window }));
-            let wants_png = png.is_some() || svg.is_some();
-            let operation = Operation::Capture {
-                wait: wait.map(WaitFor::Text),
-                timeout_ms,
-                ansi,
-                scrollback,
-                png,
-                svg,
-                // Without --json a PNG or SVG capture prints only the files' paths (and
-                // the changed rows, asked for).
-                text: json || !wants_png || changed,
-                mask,
-                scrolled_back: 0,
-            };
-            let screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
-            output::hint_missing_glyphs(&screen);
-            if changed && !json {
-                say!("{}", screen.changed_view());
-            }
-            if wants_png && !json {
-                for path in screen.png.iter().chain(&screen.svg) {
-                    say!("{}", path.display());
-                }
-                return Ok(());
-            }
-            if changed && !json {
-                return Ok(());
-            }
-            if trim {
-                let (text, empty_below) = screen.trimmed_text();
-                if !json {
-                    say!("{text}");
-                    return Ok(());
-                }
-                let mut value = serde_json::to_value(Screen {
-                    text: text.to_string(),
-                    ..screen.clone()
-                })
-                .map_err(|e| Failure::internal(e.to_string()))?;
-                value["empty_rows_below"] = serde_json::json!(empty_below);
-                return print_json(name, &value);
-            }
-            print_screen(name, json, &screen, true)
-        }
+            view,
+        } => show_capture(name, json, wait.map(WaitFor::Text), timeout_ms, view, None),
         Command::Exit { timeout_ms } => {
             let reply = call(name, Operation::Exit { timeout_ms }, timeout_ms)?;
             print_exit(name, json, decode(reply)?)
