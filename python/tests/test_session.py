@@ -202,3 +202,41 @@ def test_the_session_writes_its_report_and_recording(tmp_path):
         assert {Path(p).name for p in written} >= {"report.html"}
         assert "reported" in s.recording()
     assert (tmp_path / "report" / "report.md").read_text().count("reported") >= 1
+
+
+DEBOUNCE = """
+import os, select, sys, time, tty
+tty.setraw(0)
+typed, due = "", None
+sys.stdout.write("nothing yet\\r\\n"); sys.stdout.flush()
+while True:
+    timeout = None if due is None else max(0, due - time.monotonic())
+    ready, _, _ = select.select([0], [], [], timeout)
+    if ready:
+        typed += os.read(0, 64).decode()
+        due = time.monotonic() + 0.3
+    elif due is not None:
+        due = None
+        sys.stdout.write("typed: %s\\r\\n" % typed); sys.stdout.flush()
+"""
+
+
+def test_wait_ready_waits_out_a_debounce_and_says_when_one_is_beyond_the_bound():
+    # Within the default bound (2 s): the redraw 300 ms after the key is on the screen.
+    with tuipilot.Session([sys.executable, "-c", DEBOUNCE]) as s:
+        s.wait_text("nothing yet")
+        s.wait_ready()
+        s.send(text="hi")
+        why = s.wait_ready()
+        assert "typed: hi" in s.screen(), s.screen()
+        assert "after python3's" in why or "after python" in why, why
+    # With a bound of 50 ms the wait returns at once, and says the reaction may be pending.
+    with tuipilot.Session([sys.executable, "-c", DEBOUNCE], reaction_bound=0.05) as s:
+        s.wait_text("nothing yet")
+        s.wait_ready()
+        s.send(text="hi")
+        why = s.wait_ready()
+        assert why.endswith("its reaction may not be drawn yet"), why
+        s.wait_text("typed: hi")
+    with pytest.raises(ValueError):
+        tuipilot.Session(["true"], reaction_bound=-1)
