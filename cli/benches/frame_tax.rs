@@ -12,11 +12,11 @@
 //! `cargo bench -p tuipilot-cli --bench frame_tax`
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 #[path = "../../benches/support/mod.rs"]
 mod support;
-use support::{median, ms};
+use support::{median, ms, time};
 
 const FLOOD_CALLS: usize = 100;
 const ROUNDS: usize = 20;
@@ -25,18 +25,6 @@ fn tuipilot(dir: &str, args: &[&str]) -> String {
     let out =
         support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), dir, args).unwrap_or_else(|e| panic!("{e}"));
     String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn timed(calls: usize, mut call: impl FnMut()) -> Duration {
-    median(
-        (0..calls)
-            .map(|_| {
-                let start = Instant::now();
-                call();
-                start.elapsed()
-            })
-            .collect(),
-    )
 }
 
 fn now_ns() -> u128 {
@@ -95,10 +83,10 @@ fn main() {
     println!("whole frames without the flood tax (CLI through the session host)");
     tuipilot(&dir, &["start", "-s", "flood", "--", "yes"]);
     tuipilot(&dir, &["wait", "-s", "flood", "--text", "^y$"]);
-    let capture = timed(FLOOD_CALLS, || {
+    let capture = time(FLOOD_CALLS, || {
         tuipilot(&dir, &["capture", "-s", "flood"]);
     });
-    let output = timed(FLOOD_CALLS, || {
+    let output = time(FLOOD_CALLS, || {
         tuipilot(
             &dir,
             &["wait", "-s", "flood", "--output", "y", "--timeout-ms", "10000"],
