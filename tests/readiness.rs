@@ -430,3 +430,28 @@ fn a_textual_apps_key_is_drawn_by_its_event_loop_before_the_ready_wait_returns()
         );
     }
 }
+
+#[test]
+fn a_timer_kept_in_a_timerfd_beside_the_terminal_is_waited_out() {
+    // The program polls the terminal and a timerfd with no timeout of its own: the timer
+    // is seen only in the timerfd's fdinfo. Without it the wait returned before the redraw.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "300", "--timerfd"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for (round, typed) in ["a", "ab", "abc"].into_iter().enumerate() {
+        s.send_text(&typed[round..]).unwrap();
+        let screen = s.wait_ready().unwrap();
+        assert_eq!(
+            screen.row(1),
+            Some(format!("typed: {typed}").as_str()),
+            "{screen}"
+        );
+        let why = s.last_waited().unwrap();
+        assert!(
+            why.contains(", after deferred's ") && why.contains(" timer"),
+            "{why}"
+        );
+    }
+}
