@@ -437,7 +437,7 @@ fn sooner(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
 const TIMERFDS_CHECKED: usize = 64;
 
 /// When the soonest armed timerfd among `fds` of `pid` fires: a program whose timers are
-/// descriptors in its wait (emacs' atimers, event loops built on timerfd) wakes then,
+/// descriptors in its wait (event loops built on timerfd) wakes then,
 /// though its call has no timeout of its own. The kernel shows what is left of a timerfd
 /// in its fdinfo (`it_value: (SECS, NANOS)`; zero when disarmed).
 fn timerfds_due(pid: i32, fds: &[u64]) -> Option<Duration> {
