@@ -108,6 +108,12 @@ impl Readiness {
         }
     }
 
+    /// Busy for a reason about no one process (`output not yet on the screen`, `the
+    /// program has exited`): what the session adds to the kernel's answer.
+    pub(crate) fn busy_for(why: impl Into<String>) -> Readiness {
+        Readiness::busy(None, why)
+    }
+
     fn unknown(why: impl Into<String>) -> Readiness {
         Readiness::Unknown { why: why.into() }
     }

@@ -35,13 +35,6 @@ const SHORT_TIMER: Duration = Duration::from_millis(50);
 /// Whether the session's program waits for input now: the kernel is asked, then output
 /// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
 pub(crate) fn readiness(shared: &Shared) -> Readiness {
-    let busy = |why: &str| Readiness::Busy {
-        pid: None,
-        program: None,
-        why: why.into(),
-        wakes_in: None,
-        idle: false,
-    };
     let traffic = shared.traffic();
     let answer = match shared.probe() {
         Some(probe) => probe.check(),
@@ -55,13 +48,13 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
     // still queued for it. Bytes that moved while the kernel was asked may have slipped
     // between two of these places, so the answer is then not trusted.
     if shared.in_flight() > 0 || shared.reader_at_work() {
-        return busy("output not yet on the screen");
+        return Readiness::busy_for("output not yet on the screen");
     }
     if shared.unwritten() > 0 {
-        return busy("input not yet written to the terminal");
+        return Readiness::busy_for("input not yet written to the terminal");
     }
     if shared.traffic() != traffic {
-        return busy("output or input moved while the kernel was asked");
+        return Readiness::busy_for("output or input moved while the kernel was asked");
     }
     answer
 }
@@ -73,11 +66,11 @@ pub(crate) fn readiness(shared: &Shared) -> Readiness {
 /// After input (or the start), ready is not yet done: a program may draw its reaction only
 /// when a timer it armed fires (htop's refresh tick applies a sort, vim's escape timeout
 /// ends insert mode, a debounced redraw). So at the first confirmed "ready" after the
-/// input the soonest timer of the program's threads is noted; one due within the session's
-/// reaction bound is waited out, and the wait holds on the next confirmed "ready" after
-/// it — only that timer, so a periodic program (a clock, a spinner) holds the wait about
-/// one period. A timer due beyond the bound is not waited for: the reason says it is
-/// pending, so a screen it may still change is never returned silently.
+/// input the soonest timer of the program's threads is noted and, due within the session's
+/// reaction bound, waited out; then the next, until the program has none, one repeats
+/// (a period: a clock, a spinner, htop's refresh — the wait holds about one period) or
+/// one is due beyond the bound (see `reaction::Chain`). That one is not waited for: the
+/// reason says it is pending, so a screen it may still change is never returned silently.
 ///
 /// Where the kernel cannot tell, the rest of the wait is a quiet-screen wait.
 pub(super) fn wait_ready(
@@ -141,21 +134,9 @@ pub(super) fn wait_ready(
             return Err(Error::Cancelled { action: "the wait" });
         }
         let now = if exited.is_some() {
-            Readiness::Busy {
-                pid: None,
-                program: None,
-                why: "the program has exited".into(),
-                wakes_in: None,
-                idle: false,
-            }
+            Readiness::busy_for("the program has exited")
         } else if no_prompt {
-            Readiness::Busy {
-                pid: None,
-                program: None,
-                why: "the shell runs a command (no prompt mark since its last output mark)".into(),
-                wakes_in: None,
-                idle: false,
-            }
+            Readiness::busy_for("the shell runs a command (no prompt mark since its last output mark)")
         } else {
             // A costly probe is paced whatever woke the wait (output wakes it too).
             let spacing = probe_took * PROBE_SHARE;
