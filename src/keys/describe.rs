@@ -1,7 +1,9 @@
-//! What a person pressed, from the bytes a program was sent: the keystroke overlay's
-//! labels (`Ctrl+C`, `↓`, `Enter`, typed text). Built by running the encoder backwards:
-//! every named key with every modifier combination is encoded in both cursor modes, and
-//! input is matched against those sequences, longest first.
+//! What a person pressed, from the bytes a program was sent: the keys themselves
+//! ([`decode_input`]: what an export writes for a person's raw keystrokes, `Key Down`
+//! rather than an escape sequence) and the keystroke overlay's labels (`Ctrl+C`, `↓`,
+//! `Enter`, typed text). Built by running the encoder backwards: every named key with
+//! every modifier combination is encoded in both cursor modes, and input is matched
+//! against those sequences, longest first.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -39,9 +41,9 @@ fn label(key: Key) -> String {
     out
 }
 
-/// Every encoded sequence of a named or control key, and its label.
-fn table() -> &'static HashMap<Vec<u8>, String> {
-    static TABLE: OnceLock<HashMap<Vec<u8>, String>> = OnceLock::new();
+/// Every encoded sequence of a named or control key, and the key.
+fn table() -> &'static HashMap<Vec<u8>, Key> {
+    static TABLE: OnceLock<HashMap<Vec<u8>, Key>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = HashMap::new();
         let mut add = |key: Key| {
@@ -51,7 +53,7 @@ fn table() -> &'static HashMap<Vec<u8>, String> {
                     ..KeyModes::default()
                 });
                 // The first spelling wins: plain before modified, so ESC stays `Esc`.
-                table.entry(bytes).or_insert_with(|| label(key));
+                table.entry(bytes).or_insert(key);
             }
         };
         let all_mods = (0..8u8).map(|m| Modifiers {
@@ -80,42 +82,75 @@ fn table() -> &'static HashMap<Vec<u8>, String> {
     })
 }
 
-/// The labels of what `input` (as sent to a program) types: keys by name, runs of
-/// printable text as the text, a bracketed paste as `paste …`.
-pub fn describe_input(input: &str) -> Vec<String> {
+/// One part of the input a program was sent, as a person produced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputPart {
+    /// A run of printable text (spaces included).
+    Text(String),
+    /// A named or control key (`Enter`, `Down`, `C-c`, `M-x`), as encoded in either
+    /// cursor mode.
+    Key(Key),
+    /// A bracketed paste's text.
+    Paste(String),
+    /// Bytes that are no key this library names: a mouse report, a sequence of another
+    /// keyboard protocol, a control character without a name, bytes that are not UTF-8.
+    Other(Vec<u8>),
+}
+
+/// What `input` (as sent to a program) types: runs of printable text, keys by name,
+/// bracketed pastes, and the rest as it is. Concatenating the parts' encodings (a key's
+/// in the cursor mode it was sent in) gives `input` back.
+pub fn decode_input(input: &[u8]) -> Vec<InputPart> {
     let table = table();
     let longest = table.keys().map(Vec::len).max().unwrap_or(1);
+    let start = PASTE_START.as_bytes();
+    let end = PASTE_END.as_bytes();
     let mut out = Vec::new();
     let mut text = String::new();
     let mut rest = input;
+    let flush = |out: &mut Vec<InputPart>, text: &mut String| {
+        if !text.is_empty() {
+            out.push(InputPart::Text(std::mem::take(text)));
+        }
+    };
     while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix(PASTE_START) {
-            let (pasted, tail) = after.split_once(PASTE_END).unwrap_or((after, ""));
+        if let Some(after) = rest.strip_prefix(start)
+            && let Some(at) = after.windows(end.len()).position(|w| w == end)
+            && let Ok(pasted) = std::str::from_utf8(&after[..at])
+        {
             flush(&mut out, &mut text);
-            out.push(format!("paste {}", shorten(pasted)));
-            rest = tail;
+            out.push(InputPart::Paste(pasted.to_string()));
+            rest = &after[at + end.len()..];
             continue;
         }
-        let first = rest.chars().next().unwrap_or(' ');
-        if !first.is_control() || first == ' ' {
+        // The next character, if the bytes start with one.
+        let valid = match std::str::from_utf8(&rest[..rest.len().min(4)]) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+        };
+        if let Some(first) = valid.chars().next()
+            && (!first.is_control() || first == ' ')
+        {
             text.push(first);
             rest = &rest[first.len_utf8()..];
             continue;
         }
-        let bytes = rest.as_bytes();
-        let matched = (1..=longest.min(bytes.len()))
-            .rev()
-            .filter(|n| rest.is_char_boundary(*n))
-            .find_map(|n| table.get(&bytes[..n]).map(|name| (n, name.clone())));
         flush(&mut out, &mut text);
+        let matched = (1..=longest.min(rest.len()))
+            .rev()
+            .find_map(|n| table.get(&rest[..n]).map(|key| (n, *key)));
         match matched {
-            Some((n, name)) => {
-                out.push(name);
+            Some((n, key)) => {
+                out.push(InputPart::Key(key));
                 rest = &rest[n..];
             }
             None => {
-                out.push(format!("{:?}", first).trim_matches('\'').to_string());
-                rest = &rest[first.len_utf8()..];
+                let n = valid.chars().next().map_or(1, char::len_utf8);
+                match out.last_mut() {
+                    Some(InputPart::Other(bytes)) => bytes.extend_from_slice(&rest[..n]),
+                    _ => out.push(InputPart::Other(rest[..n].to_vec())),
+                }
+                rest = &rest[n..];
             }
         }
     }
@@ -123,11 +158,21 @@ pub fn describe_input(input: &str) -> Vec<String> {
     out
 }
 
-fn flush(out: &mut Vec<String>, text: &mut String) {
-    if !text.is_empty() {
-        out.push(shorten(text));
-        text.clear();
-    }
+/// The labels of what `input` (as sent to a program) types: keys by name, runs of
+/// printable text as the text, a bracketed paste as `paste …`.
+pub fn describe_input(input: &str) -> Vec<String> {
+    decode_input(input.as_bytes())
+        .into_iter()
+        .flat_map(|part| match part {
+            InputPart::Text(text) => vec![shorten(&text)],
+            InputPart::Key(key) => vec![label(key)],
+            InputPart::Paste(text) => vec![format!("paste {}", shorten(&text))],
+            InputPart::Other(bytes) => String::from_utf8_lossy(&bytes)
+                .chars()
+                .map(|c| format!("{c:?}").trim_matches('\'').to_string())
+                .collect(),
+        })
+        .collect()
 }
 
 /// At most 24 characters, with `…` when cut.
@@ -154,5 +199,67 @@ mod tests {
         assert_eq!(describe_input("\x1b[15~\t\x7f"), ["F5", "Tab", "Backspace"]);
         assert_eq!(describe_input("\x1b[200~hello\x1b[201~"), ["paste hello"]);
         assert_eq!(describe_input("é漢😀"), ["é漢😀"]);
+        assert_eq!(describe_input("\x1b[200~unfinished"), ["Alt+[", "200~unfinished"]);
+    }
+
+    #[test]
+    fn decoded_input_encodes_back_to_the_same_bytes() {
+        use super::{InputPart, decode_input};
+        use crate::keys::KeyModes;
+        // Generated input: text, every kind of key in both cursor modes, pastes, mouse
+        // reports, stray bytes, in a pseudo-random order.
+        let pieces: &[&[u8]] = &[
+            b"ls -la",
+            b"\r",
+            b"\x1b[B",
+            b"\x1bOA",
+            b"\x03",
+            b"\x1b",
+            b"\x1bx",
+            b"\x1b[1;5A",
+            b"\x7f",
+            b"\t",
+            b"\x1b[200~pasted\x1b[201~",
+            b"\x1b[<0;12;3M",
+            b"\xff",
+            "é漢".as_bytes(),
+            b"\x1b[15~",
+            b"\x00",
+            b" ",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..500 {
+            let mut input = Vec::new();
+            for _ in 0..(seed % 12) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                input.extend_from_slice(pieces[(seed % pieces.len() as u64) as usize]);
+            }
+            let mut back = Vec::new();
+            for part in decode_input(&input) {
+                match part {
+                    InputPart::Text(text) => back.extend_from_slice(text.as_bytes()),
+                    InputPart::Paste(text) => {
+                        back.extend_from_slice(format!("\x1b[200~{text}\x1b[201~").as_bytes())
+                    }
+                    InputPart::Other(bytes) => back.extend_from_slice(&bytes),
+                    InputPart::Key(key) => {
+                        let plain = key.encode(KeyModes::default());
+                        let application = key.encode(KeyModes {
+                            application_cursor: true,
+                            ..KeyModes::default()
+                        });
+                        let rest = &input[back.len()..];
+                        back.extend_from_slice(if rest.starts_with(&plain) {
+                            &plain
+                        } else {
+                            &application
+                        });
+                    }
+                }
+            }
+            assert_eq!(back, input, "{:?}", String::from_utf8_lossy(&input));
+        }
     }
 }

@@ -29,7 +29,7 @@ pub mod extended;
 mod input;
 pub mod mouse;
 pub(crate) mod suggest;
-pub use describe::describe_input;
+pub use describe::{InputPart, decode_input, describe_input};
 pub use input::Input;
 use suggest::unknown_key;
 

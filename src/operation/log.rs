@@ -55,6 +55,39 @@ pub struct LoggedOperation {
     /// screen it ended on among output stamped to the microsecond (0: not known).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ended_us: u64,
+    /// Whether a person did it rather than the program driving the session: keys typed
+    /// while attached with control (`tuipilot attach --control`) or while recording, an
+    /// assertion a recording person asked for. Reports, recordings and exports say so.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_person: bool,
+}
+
+impl LoggedOperation {
+    /// The operation's label (see [`Operation::label`]), marked `typed by a person: ` for
+    /// a person's input and `by a person: ` for anything else a person did.
+    pub fn label(&self) -> String {
+        by_person_label(&self.operation, self.by_person)
+    }
+}
+
+/// `operation`'s label, marked as [`LoggedOperation::label`] marks what a person did.
+pub(crate) fn by_person_label(operation: &Operation, by_person: bool) -> String {
+    let label = operation.label();
+    match (by_person, operation) {
+        (false, _) => label,
+        (true, Operation::Send { .. }) => format!("typed by a person: {label}"),
+        (true, _) => format!("by a person: {label}"),
+    }
+}
+
+/// How an operation ended, as the log keeps it (see [`LoggedOperation`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    pub(crate) error: Option<String>,
+    pub(crate) screen: Option<String>,
+    pub(crate) waited: Option<String>,
+    pub(crate) ready_before: Option<bool>,
+    pub(crate) by_person: bool,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -127,15 +160,14 @@ impl OperationLog {
     }
 
     /// Adds an operation that started at `began`.
-    pub(crate) fn push(
-        &self,
-        operation: &Operation,
-        began: Instant,
-        error: Option<String>,
-        screen: Option<String>,
-        waited: Option<String>,
-        ready_before: Option<bool>,
-    ) {
+    pub(crate) fn push(&self, operation: &Operation, began: Instant, outcome: Outcome) {
+        let Outcome {
+            error,
+            screen,
+            waited,
+            ready_before,
+            by_person,
+        } = outcome;
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let (operation, input, cut_bytes) = bounded(operation);
         let entry = LoggedOperation {
@@ -148,6 +180,7 @@ impl OperationLog {
             ready_before,
             cut_bytes,
             ended_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            by_person,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let log = &mut *guard;
@@ -215,10 +248,10 @@ mod tests {
             log.push(
                 &Operation::Info,
                 Instant::now(),
-                None,
-                Some(format!("{n}{big}")),
-                None,
-                None,
+                Outcome {
+                    screen: Some(format!("{n}{big}")),
+                    ..Outcome::default()
+                },
             );
         }
         let entries = log.entries();
@@ -229,10 +262,10 @@ mod tests {
             log.push(
                 &Operation::Info,
                 Instant::now(),
-                Some("failed".into()),
-                None,
-                None,
-                None,
+                Outcome {
+                    error: Some("failed".into()),
+                    ..Outcome::default()
+                },
             );
         }
         let entries = log.entries();
@@ -250,7 +283,7 @@ mod tests {
             capture: false,
             secret: false,
         };
-        log.push(&send("y".repeat(1 << 20)), Instant::now(), None, None, None, None);
+        log.push(&send("y".repeat(1 << 20)), Instant::now(), Outcome::default());
         let entry = &log.entries()[0];
         assert_eq!(entry.cut_bytes, (1 << 20) - MAX_LOGGED_TEXT as u64);
         let super::super::Operation::Send { steps, .. } = &entry.operation else {
@@ -261,7 +294,7 @@ mod tests {
         };
         assert!(text.ends_with(&format!("…[{} bytes]", 1 << 20)) && text.len() < MAX_LOGGED_TEXT + 32);
         for _ in 0..1000 {
-            log.push(&send("z".repeat(1 << 20)), Instant::now(), None, None, None, None);
+            log.push(&send("z".repeat(1 << 20)), Instant::now(), Outcome::default());
         }
         let (count, input, _) = log.usage();
         assert!(input <= MAX_INPUT_BYTES, "{input}");

@@ -35,8 +35,8 @@ use crate::error::Result;
 use crate::wait::Condition;
 
 pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
-pub(crate) use log::OperationLog;
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
+pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub(crate) use reply::NOT_READY;
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
 pub use start::StartSpec;
@@ -210,7 +210,11 @@ impl Operation {
                         Step::Type { text, pause_ms } => format!("type {text:?} {pause_ms}ms each"),
                         Step::Keys(keys) => keys.clone(),
                         Step::Paste(text) => format!("paste {text:?}"),
-                        Step::Bytes(bytes) => format!("{} bytes", bytes.len()),
+                        Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
+                            // Raw bytes a person typed read as the keys they were.
+                            Ok(text) => crate::keys::describe_input(text).join(" "),
+                            Err(_) => format!("{} bytes", bytes.len()),
+                        },
                         Step::SleepMs(ms) => format!("sleep {ms}ms"),
                         Step::Mouse(action) => format!("mouse {action:?}"),
                         Step::Focus(focus) => format!("focus {focus}"),

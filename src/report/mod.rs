@@ -114,7 +114,7 @@ impl Step {
     pub fn from_log(log: &[LoggedOperation]) -> Vec<Step> {
         log.iter()
             .map(|logged| Step {
-                label: logged.operation.label(),
+                label: logged.label(),
                 source: None,
                 at_ms: logged.at_ms,
                 took_ms: logged.took_ms,

@@ -34,16 +34,24 @@ impl Session {
     /// # }
     /// ```
     pub fn apply(&self, operation: &Operation) -> Result<Reply> {
-        self.apply_inner(operation, None)
+        self.apply_inner(operation, None, false)
     }
 
     /// [`apply`](Self::apply), ended early with [`Error::Cancelled`](crate::Error::Cancelled)
     /// when `cancel` is cancelled from another thread while the operation waits or pauses.
     pub fn apply_cancellable(&self, operation: &Operation, cancel: &Cancel) -> Result<Reply> {
-        self.apply_inner(operation, Some(cancel))
+        self.apply_inner(operation, Some(cancel), false)
     }
 
-    fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
+    /// [`apply`](Self::apply) for what a person did rather than the program driving the
+    /// session — keys typed while attached with control, a recording person's keys and
+    /// assertions: the same executor, and the operation log, the recording's markers and
+    /// so the reports and exports say `typed by a person` ([`LoggedOperation::by_person`](crate::operation::LoggedOperation::by_person)).
+    pub fn apply_by_person(&self, operation: &Operation) -> Result<Reply> {
+        self.apply_inner(operation, None, true)
+    }
+
+    fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>, by_person: bool) -> Result<Reply> {
         let began = std::time::Instant::now();
         // What may be kept of the operation (a secret send as its placeholder): its label
         // marks the recording, and it goes into the log.
@@ -62,7 +70,7 @@ impl Session {
             }
             _ => None,
         };
-        let result = self.execute(operation, &kept, cancel);
+        let result = self.execute(operation, &kept, cancel, by_person);
         let (error, screen, waited) = match &result {
             Ok(reply) => (
                 None,
@@ -97,8 +105,17 @@ impl Session {
                 (None, None) => {}
             }
         }
-        self.operation_log()
-            .push(&kept, began, error, screen, waited, ready_before);
+        self.operation_log().push(
+            &kept,
+            began,
+            crate::operation::Outcome {
+                error,
+                screen,
+                waited,
+                ready_before,
+                by_person,
+            },
+        );
         // The operation as logged goes into the recording too: an export can start there.
         if self.is_recording()
             && let Some(logged) = self.operation_log().last()
@@ -109,10 +126,16 @@ impl Session {
         result
     }
 
-    fn execute(&self, operation: &Operation, kept: &Operation, cancel: Option<&Cancel>) -> Result<Reply> {
+    fn execute(
+        &self,
+        operation: &Operation,
+        kept: &Operation,
+        cancel: Option<&Cancel>,
+        by_person: bool,
+    ) -> Result<Reply> {
         let checked = operation.checked(self.timeout())?;
         if self.is_recording() {
-            self.add_marker(&kept.label());
+            self.add_marker(&crate::operation::by_person_label(kept, by_person));
         }
         match checked {
             Checked::Info => Ok(Reply::Info(self.info())),

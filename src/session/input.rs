@@ -238,6 +238,8 @@ impl Session {
             state.story.note_resize(before, (cols, rows));
             state.note_screen();
         }
+        // A live view redraws at the new size.
+        self.shared.notify();
         if let Some(recorder) = &self.recorder {
             recorder.resize(cols, rows);
         }

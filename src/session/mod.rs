@@ -227,6 +227,31 @@ impl Session {
         self.shared.lock().changed_at.elapsed()
     }
 
+    /// A number that changes whenever what a person watching would see changes: the
+    /// screen's cells, attributes, cursor or title (each batch of output, a resize), or the
+    /// program's end. What a live view compares between frames
+    /// ([`wait_for_change`](Self::wait_for_change)).
+    pub fn screen_version(&self) -> u64 {
+        screen_version(&self.shared.lock())
+    }
+
+    /// Waits until [`screen_version`](Self::screen_version) differs from `seen`, or
+    /// `timeout` passes, and returns the version then. A live view (`tuipilot attach`)
+    /// sleeps here between frames: it wakes with the output that changed the screen, and
+    /// never holds the screen's lock while asleep.
+    pub fn wait_for_change(&self, seen: u64, timeout: Duration) -> u64 {
+        let deadline = std::time::Instant::now() + timeout;
+        let mut state = self.shared.lock();
+        loop {
+            let version = screen_version(&state);
+            let now = std::time::Instant::now();
+            if version != seen || now >= deadline {
+                return version;
+            }
+            state = self.shared.sleep(state, deadline - now);
+        }
+    }
+
     /// The rows of `screen` that look different from the last capture's (all of them
     /// before the first capture, or after a resize), and for each where the last capture
     /// had the same size, which columns and whether text or only style changed; a capture
@@ -407,4 +432,11 @@ impl fmt::Debug for Session {
             .field("pid", &self.pid)
             .finish_non_exhaustive()
     }
+}
+
+/// [`Session::screen_version`] of a state: the screen's fingerprint, with the program's end
+/// folded in.
+fn screen_version(state: &shared::State) -> u64 {
+    let ended = u64::from(state.exit.is_some() || state.closed);
+    state.screen_fingerprint.rotate_left(1) ^ ended
 }

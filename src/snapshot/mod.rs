@@ -16,6 +16,7 @@ use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
 
 mod image;
+mod window;
 
 pub(crate) use image::Picture;
 pub use image::{CellSize, Image, ImageProtocol};

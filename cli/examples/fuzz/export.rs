@@ -106,6 +106,7 @@ pub(crate) fn logged(operation: Operation, error: Option<&str>) -> LoggedOperati
         ready_before: None,
         cut_bytes: 0,
         ended_us: 0,
+        by_person: false,
     }
 }
 

@@ -269,6 +269,8 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
     let mut seen = String::new();
     // The screen the last operation that returned one ended on (a wait's, a capture's).
     let mut last_screen: Option<&str> = None;
+    // Whether the last send was a person's (a comment marks where a person's input starts).
+    let mut person_typing = false;
     let last_capture = log.iter().rposition(|e| {
         e.error.is_none() && matches!(e.operation, Operation::Capture { .. }) && e.screen.is_some()
     });
@@ -316,7 +318,15 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                     continue;
                 };
                 let secret = kept.is_secret();
+                if entry.by_person && !person_typing {
+                    out.push(Step2::Comment("typed by a person:".into()));
+                }
+                person_typing = entry.by_person;
                 for step in steps {
+                    if let (Step::Bytes(bytes), false) = (step, secret) {
+                        out.extend(typed_bytes(bytes));
+                        continue;
+                    }
                     out.push(match step {
                         Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if secret => {
                             Step2::Secret {
@@ -331,13 +341,7 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         Step::Paste(text) => Step2::Paste(text.clone()),
                         Step::Mouse(action) => Step2::Mouse(action.clone()),
                         Step::Focus(focus) => Step2::Focus(*focus),
-                        Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
-                            Ok(text) => Step2::Type(text.to_string()),
-                            Err(_) => Step2::Comment(format!(
-                                "{} raw bytes were sent here, not UTF-8 text; a tape cannot send them",
-                                bytes.len()
-                            )),
-                        },
+                        Step::Bytes(_) => continue,
                         Step::SleepMs(ms) if wait.is_none() && !next_waits => Step2::Sleep(*ms),
                         Step::SleepMs(_) => continue,
                     });
@@ -391,6 +395,36 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
     }
     settle_after_launch(&mut out);
     out
+}
+
+/// Raw bytes sent to the program (a person's keystrokes, an agent's `bytes` step) as the
+/// tape's commands that send them: text as `Type`, each key the bytes encode as `Key` (in
+/// whichever cursor mode they were sent; the replay encodes for the program's mode then),
+/// a bracketed paste as `Paste`, and the rest as typed text when it is UTF-8.
+fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
+    use crate::keys::InputPart;
+    let mut steps: Vec<Step2> = Vec::new();
+    for part in crate::keys::decode_input(bytes) {
+        // Keys in a row are one `Key` line.
+        if let (InputPart::Key(key), Some(Step2::Keys(keys))) = (&part, steps.last_mut()) {
+            keys.push(' ');
+            keys.push_str(&key.to_string());
+            continue;
+        }
+        steps.push(match part {
+            InputPart::Text(text) => Step2::Type(text),
+            InputPart::Key(key) => Step2::Keys(key.to_string()),
+            InputPart::Paste(text) => Step2::Paste(text),
+            InputPart::Other(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => Step2::Type(text),
+                Err(e) => Step2::Comment(format!(
+                    "{} raw bytes were sent here, not UTF-8 text; a tape cannot send them",
+                    e.as_bytes().len()
+                )),
+            },
+        });
+    }
+    steps
 }
 
 /// The waits that bring a replay from the screen `before` (where the session's last wait

@@ -15,6 +15,7 @@ fn logged(operation: Operation) -> LoggedOperation {
         ready_before: None,
         cut_bytes: 0,
         ended_us: 0,
+        by_person: false,
     }
 }
 
@@ -94,4 +95,40 @@ fn a_log_an_export_cannot_write_is_refused_with_the_operation_named() {
         tape.contains(r"# left out, it failed: send Nope\nType 'x' (unknown key\nEnter)"),
         "{tape}"
     );
+}
+
+#[test]
+fn a_persons_raw_keystrokes_are_written_as_text_and_named_keys() {
+    let start = StartSpec::new(["sh"]);
+    let mut typed = logged(Operation::Send {
+        steps: vec![Step::Bytes(
+            b"ls -l\r\x1b[B\x1bOA\x03\x1b[200~two\nlines\x1b[201~".to_vec(),
+        )],
+        wait: Some(WaitFor::Ready),
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    });
+    typed.by_person = true;
+    let exported = to_tape(
+        &start,
+        &[logged(keys("Enter")), typed],
+        "t",
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    let tape = &exported.tape;
+    let person = tape.find("# typed by a person:").expect(tape);
+    assert!(tape.find("Key Enter").unwrap() < person, "{tape}");
+    let after = &tape[person..];
+    for line in [
+        "Type \"ls -l\"",
+        "Key Enter Down Up C-c",
+        "Copy $\"two\\nlines\"",
+        "Paste",
+        "Wait+Ready",
+    ] {
+        assert!(after.contains(line), "{line} missing:\n{tape}");
+    }
+    Tape::parse_str(tape, "t.tape").unwrap();
 }
