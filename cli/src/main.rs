@@ -12,6 +12,7 @@ mod host;
 mod mcp;
 mod suite;
 mod title;
+mod watch;
 mod watchdog;
 
 fn main() -> std::process::ExitCode {

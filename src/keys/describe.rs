@@ -136,6 +136,12 @@ pub fn decode_input(input: &[u8]) -> Vec<InputPart> {
             continue;
         }
         flush(&mut out, &mut text);
+        // A mouse report is one part of its own, not an Alt+[ followed by text.
+        if let Some((_, length)) = super::mouse::MouseEvent::from_sgr(rest) {
+            out.push(InputPart::Other(rest[..length].to_vec()));
+            rest = &rest[length..];
+            continue;
+        }
         let matched = (1..=longest.min(rest.len()))
             .rev()
             .find_map(|n| table.get(&rest[..n]).map(|key| (n, *key)));
@@ -167,6 +173,9 @@ pub fn describe_input(input: &str) -> Vec<String> {
             InputPart::Text(text) => vec![shorten(&text)],
             InputPart::Key(key) => vec![label(key)],
             InputPart::Paste(text) => vec![format!("paste {}", shorten(&text))],
+            InputPart::Other(bytes) if let Some((event, _)) = super::mouse::MouseEvent::from_sgr(&bytes) => {
+                vec![format!("mouse {:?} at {},{}", event.kind, event.col, event.row)]
+            }
             InputPart::Other(bytes) => String::from_utf8_lossy(&bytes)
                 .chars()
                 .map(|c| format!("{c:?}").trim_matches('\'').to_string())
@@ -200,6 +209,7 @@ mod tests {
         assert_eq!(describe_input("\x1b[200~hello\x1b[201~"), ["paste hello"]);
         assert_eq!(describe_input("é漢😀"), ["é漢😀"]);
         assert_eq!(describe_input("\x1b[200~unfinished"), ["Alt+[", "200~unfinished"]);
+        assert_eq!(describe_input("\x1b[<0;6;4Mx"), ["mouse Press(Left) at 5,3", "x"]);
     }
 
     #[test]

@@ -263,6 +263,51 @@ impl MouseEvent {
     }
 }
 
+impl MouseEvent {
+    /// Reads an SGR mouse report (`ESC [ < b ; x ; y M` or `m`, what a terminal sends in
+    /// mode 1006) at the start of `bytes`: the event and the report's length, or `None`
+    /// when `bytes` does not start with a whole one. What a live view reads from the
+    /// person's terminal before moving the event to the session's cells.
+    pub fn from_sgr(bytes: &[u8]) -> Option<(MouseEvent, usize)> {
+        let body = bytes.strip_prefix(b"\x1b[<")?;
+        let end = body.iter().position(|b| matches!(b, b'M' | b'm'))?;
+        let text = std::str::from_utf8(&body[..end]).ok()?;
+        let mut fields = text.split(';').map(|f| f.parse::<u32>().ok());
+        let (code, x, y) = (fields.next()??, fields.next()??, fields.next()??);
+        if fields.next().is_some() || x == 0 || y == 0 {
+            return None;
+        }
+        let released = body[end] == b'm';
+        let button = match (code & 0b11, code & 64 != 0) {
+            (0, false) => Some(Button::Left),
+            (1, false) => Some(Button::Middle),
+            (2, false) => Some(Button::Right),
+            (0, true) => Some(Button::WheelUp),
+            (1, true) => Some(Button::WheelDown),
+            (2, true) => Some(Button::WheelLeft),
+            (3, true) => Some(Button::WheelRight),
+            _ => None,
+        };
+        let kind = match (code & 32 != 0, released, button) {
+            (true, _, button) => EventKind::Motion(button),
+            (false, true, Some(button)) => EventKind::Release(button),
+            (false, false, Some(button)) => EventKind::Press(button),
+            (false, _, None) => return None,
+        };
+        let event = MouseEvent {
+            kind,
+            col: u16::try_from(x - 1).ok()?,
+            row: u16::try_from(y - 1).ok()?,
+            mods: Modifiers {
+                shift: code & 4 != 0,
+                alt: code & 8 != 0,
+                ctrl: code & 16 != 0,
+            },
+        };
+        Some((event, 3 + end + 1))
+    }
+}
+
 /// Where a mouse action points: a cell, or the text a regex finds on the screen.
 #[derive(Clone, Debug)]
 pub enum Target {

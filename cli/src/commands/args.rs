@@ -179,6 +179,19 @@ pub(super) enum Command {
         #[arg(long, required = true)]
         rows: u16,
     },
+    /// Watch a session live in this terminal (the agent's session, as it happens): read-only
+    /// unless --control; Ctrl-] leaves, and the session goes on.
+    Attach {
+        /// Send this terminal's keys (and mouse, when the program enabled it) to the
+        /// program, interleaved with the agent's input; the session's log, reports and
+        /// exports mark them typed by a person.
+        #[arg(long)]
+        control: bool,
+    },
+    /// Drive a program in this terminal and write what you did as a tape (and a Rust
+    /// test): keys grouped as typed, waits for the program between groups, Ctrl-] for
+    /// the recorder's menu (snapshot, expect the cursor's row, stop).
+    Record(RecordCommandArgs),
     /// List sessions.
     List,
     /// Show one session: its program, pid, size, state, age and the mouse modes it enabled.
@@ -273,6 +286,27 @@ pub(super) struct StartArgs {
     pub(super) timeout_ms: Option<u64>,
     #[command(flatten)]
     pub(super) record: RecordArgs,
+    /// The program and its arguments.
+    #[arg(required = true, last = true, value_name = "CMD")]
+    pub(super) command: Vec<String>,
+}
+
+/// `record`'s arguments.
+#[derive(clap::Args)]
+pub(super) struct RecordCommandArgs {
+    /// The tape to write (its snapshots go beside it, `NAME.snap`).
+    #[arg(short = 'o', long = "output", value_name = "FILE.tape", required = true)]
+    pub(super) output: PathBuf,
+    /// Also write the recording as a Rust `#[test]`.
+    #[arg(long, value_name = "FILE.rs")]
+    pub(super) rust: Option<PathBuf>,
+    /// Also write what the screen showed as an asciicast (`tuipilot render` makes a GIF).
+    #[arg(long, value_name = "FILE.cast")]
+    pub(super) cast: Option<PathBuf>,
+    /// The longest timer of the program a ready wait waits out after input, in
+    /// milliseconds (as `start --reaction-bound`); written into the tape.
+    #[arg(long, value_name = "MS")]
+    pub(super) reaction_bound: Option<u64>,
     /// The program and its arguments.
     #[arg(required = true, last = true, value_name = "CMD")]
     pub(super) command: Vec<String>,

@@ -31,6 +31,7 @@ macro_rules! say {
 }
 
 mod args;
+mod attach;
 mod capture;
 mod client;
 mod describe;
@@ -39,6 +40,7 @@ mod once;
 mod output;
 pub(crate) use output::printable;
 mod manual;
+mod record;
 mod render;
 mod report;
 
@@ -238,6 +240,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Attach { control } => attach::attach(name, control),
+        Command::Record(args) => record::record(args),
         Command::List => list(json),
         Command::Info => {
             let info: crate::host::protocol::HostInfo = decode(call(name, Operation::Info, None)?)?;

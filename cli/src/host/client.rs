@@ -97,6 +97,18 @@ impl Client {
         })
     }
 
+    /// Makes one request and hands the connection over for what follows its answer (a
+    /// `watch`'s live view): the answer, the stream and the bytes already read past it.
+    pub fn into_stream(
+        mut self,
+        request: &Request,
+        timeout: Duration,
+    ) -> Result<(Value, UnixStream, Vec<u8>), Failure> {
+        let answer = self.call(request, timeout)?;
+        let read_ahead = self.reader.buffer().to_vec();
+        Ok((answer, self.reader.into_inner(), read_ahead))
+    }
+
     /// Takes what the host's `hello` says about its replies.
     fn heard(&mut self, hello: &Value) {
         if let Some(limit) = hello.get("max_reply_bytes").and_then(Value::as_u64) {

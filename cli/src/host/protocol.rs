@@ -50,7 +50,7 @@ pub fn max_reply_bytes(scrollback: usize) -> usize {
 
 /// What a host can do, reported by `hello`.
 pub const CAPABILITIES: &[&str] = &[
-    "info", "send", "wait", "capture", "resize", "exit", "log", "report",
+    "info", "send", "wait", "capture", "resize", "exit", "log", "report", "watch",
 ];
 
 /// A request, without its id.
@@ -72,6 +72,17 @@ pub enum Request {
     Report {
         /// Where to write it.
         path: Option<PathBuf>,
+    },
+    /// A live view of the session (`tuipilot attach`): answered `ok`, after which the
+    /// connection carries the view's own lines both ways (see `crate::watch`) until the
+    /// watcher hangs up.
+    Watch {
+        /// Whether the watcher's keys go to the program.
+        control: bool,
+        /// The watcher's view size.
+        cols: u16,
+        /// The watcher's view size.
+        rows: u16,
     },
 }
 
@@ -144,6 +155,30 @@ fn request_of(mut object: Map<String, Value>) -> Result<Request, Failure> {
         };
         return Ok(Request::Report { path });
     }
+    if object.get("op").and_then(Value::as_str) == Some("watch") {
+        let size = |key: &str| {
+            object
+                .get(key)
+                .and_then(Value::as_u64)
+                .and_then(|n| u16::try_from(n).ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| {
+                    Failure::bad_request(format!(
+                        "invalid request: `watch` needs `{key}`, a size from 1 to 65535"
+                    ))
+                })
+        };
+        let control = match object.get("control") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(control)) => *control,
+            Some(_) => return Err(Failure::bad_request("`control` must be true or false")),
+        };
+        return Ok(Request::Watch {
+            control,
+            cols: size("cols")?,
+            rows: size("rows")?,
+        });
+    }
     serde_json::from_value(Value::Object(object))
         .map(Request::Op)
         .map_err(|e| Failure::bad_request(format!("invalid request: {e}")))
@@ -156,6 +191,9 @@ pub fn request_line(id: u64, request: &Request) -> String {
         Request::Op(operation) => serde_json::to_value(operation).unwrap_or(Value::Null),
         Request::Log => json!({ "op": "log" }),
         Request::Report { path } => json!({ "op": "report", "path": path }),
+        Request::Watch { control, cols, rows } => {
+            json!({ "op": "watch", "control": control, "cols": cols, "rows": rows })
+        }
     };
     if let Value::Object(object) = &mut value {
         object.insert("id".into(), json!(id));
@@ -267,6 +305,11 @@ mod tests {
                 condition: WaitFor::NoText("x".into()),
                 timeout_ms: Some(5),
             }),
+            Request::Watch {
+                control: true,
+                cols: 120,
+                rows: 39,
+            },
         ];
         for request in requests {
             let (id, back) = parse_request(request_line(9, &request).as_bytes());
@@ -276,7 +319,15 @@ mod tests {
 
     #[test]
     fn bad_requests_say_what_is_wrong() {
-        let cases: [(&[u8], &str); 6] = [
+        let cases: [(&[u8], &str); 8] = [
+            (
+                br#"{"id":1,"op":"watch","cols":0,"rows":24}"#,
+                "`watch` needs `cols`",
+            ),
+            (
+                br#"{"id":1,"op":"watch","cols":80,"rows":24,"control":"yes"}"#,
+                "`control` must be",
+            ),
             (b"not json", "not JSON"),
             (b"[1]", "must be a JSON object"),
             (br#"{"op":"info"}"#, "no `id`"),

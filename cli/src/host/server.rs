@@ -499,11 +499,46 @@ fn connection(host: &Host, stream: UnixStream) {
             }
             Ok(Line::Eof) | Err(_) => return,
         };
+        if let (id, Ok(Request::Watch { control, cols, rows })) = parse_request(&line) {
+            watch(host, id, reader, writer, (cols, rows), control);
+            return;
+        }
         let answer = answer(host, &line, Lane::Worker, fd);
         if !deliver(host, &mut writer, &answer) {
             return;
         }
     }
+}
+
+/// Serves a watcher (`tuipilot attach`) on this connection until it hangs up: the
+/// request's `ok`, then the live view's lines (see `crate::watch::serve`). The connection
+/// counts as one in progress, so the host does not stop for idleness while watched.
+fn watch(
+    host: &Host,
+    id: Option<u64>,
+    reader: BufReader<DeadlineReader>,
+    mut writer: UnixStream,
+    view: (u16, u16),
+    control: bool,
+) {
+    let hello = json!({ "watching": host.files.paths.name, "control": control });
+    if writer
+        .write_all(format!("{}\n", ok_line(id, &hello)).as_bytes())
+        .is_err()
+    {
+        return;
+    }
+    let read_ahead = crate::watch::serve::read_ahead(&reader);
+    let stream = reader.into_inner().stream;
+    // The watcher sends only when the person acts: no deadline on its lines.
+    let _ = stream.set_read_timeout(None);
+    crate::watch::serve::serve(
+        &host.session,
+        stream,
+        read_ahead,
+        view,
+        &crate::watch::serve::Watcher { control },
+    );
 }
 
 /// A request's reply, and whether the host stops once it is sent.
@@ -603,6 +638,11 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
             };
             super::return_freed_memory();
             return Ok(reply);
+        }
+        Request::Watch { .. } => {
+            return Err(Failure::bad_request(
+                "`watch` turns a connection into a live view: send it on a connection of its own, right after `hello`",
+            ));
         }
         Request::Op(Operation::Info) => {
             return to_json(&HostInfo {

@@ -154,3 +154,63 @@ fn a_regex_target_is_the_centre_of_its_first_match() {
     let err = at("click 20,0").unwrap_err().to_string();
     assert!(err.contains("off the 20x3 screen"), "{err}");
 }
+
+#[test]
+fn an_sgr_report_reads_back_as_the_event_that_was_encoded() {
+    let modes = MouseModes {
+        tracking: MouseTracking::Any,
+        encoding: MouseEncoding::Sgr,
+    };
+    let buttons = [
+        Button::Left,
+        Button::Middle,
+        Button::Right,
+        Button::WheelUp,
+        Button::WheelDown,
+        Button::WheelLeft,
+        Button::WheelRight,
+    ];
+    let mut kinds: Vec<EventKind> = buttons.iter().map(|&b| EventKind::Press(b)).collect();
+    kinds.extend(
+        buttons
+            .iter()
+            .filter(|b| !b.is_wheel())
+            .map(|&b| EventKind::Release(b)),
+    );
+    kinds.extend(buttons.iter().map(|&b| EventKind::Motion(Some(b))));
+    kinds.push(EventKind::Motion(None));
+    for kind in kinds {
+        for m in 0..8u8 {
+            for (col, row) in [(0, 0), (79, 23), (500, 999)] {
+                let event = MouseEvent {
+                    kind,
+                    col,
+                    row,
+                    mods: Modifiers {
+                        ctrl: m & 1 != 0,
+                        alt: m & 2 != 0,
+                        shift: m & 4 != 0,
+                    },
+                };
+                let mut bytes = event.encode(modes, (8, 16)).unwrap();
+                let length = bytes.len();
+                bytes.extend_from_slice(b"rest");
+                assert_eq!(MouseEvent::from_sgr(&bytes), Some((event, length)), "{event:?}");
+            }
+        }
+    }
+    for not_one in [
+        &b"\x1b[<0;1M"[..],
+        b"\x1b[<0;0;1M",
+        b"\x1b[<a;1;1M",
+        b"\x1b[<0;1;1",
+        b"\x1b[A",
+    ] {
+        assert_eq!(
+            MouseEvent::from_sgr(not_one),
+            None,
+            "{:?}",
+            String::from_utf8_lossy(not_one)
+        );
+    }
+}

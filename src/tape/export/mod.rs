@@ -148,6 +148,9 @@ pub struct ExportedTape {
     /// The snapshot's file name (next to the tape) and contents, if the session had a
     /// capture.
     pub snapshot: Option<(String, String)>,
+    /// Snapshots a person asked for before the last screen (`tuipilot record`'s
+    /// snapshot key), in order: `NAME-1.snap`, `NAME-2.snap`, … and their contents.
+    pub earlier_snapshots: Vec<(String, String)>,
 }
 
 /// One thing the replay does.
@@ -218,8 +221,9 @@ fn shell_quote(word: &str) -> String {
     }
 }
 
-/// A regex matching `row` exactly, volatile parts matching anything.
-fn row_pattern(row: &str) -> String {
+/// A regex matching `row` exactly, its volatile parts ([`VOLATILE`]: clock times, dates,
+/// temporary paths, pids) matching anything: what an export expects of a row it saw.
+pub fn row_pattern(row: &str) -> String {
     let mut spans: Vec<(usize, usize)> = Vec::new();
     for re in volatile() {
         spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
@@ -293,8 +297,13 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
             matches!(n.operation, Operation::Wait { .. })
                 || matches!(&n.operation, Operation::Capture { wait: Some(_), .. })
         });
-        let ready_follows =
-            !next_waits && next.is_some_and(|n| n.error.is_none() && n.ready_before == Some(true));
+        // A person typing text waits for nothing between characters; after a key that is
+        // not text (Enter, an arrow, Esc) the replay waits where the person saw the
+        // program ready before going on.
+        let typing_on = entry.by_person && types_only_text(&entry.operation);
+        let ready_follows = !next_waits
+            && !typing_on
+            && next.is_some_and(|n| n.error.is_none() && n.ready_before == Some(true));
         let next_waits = next_waits || ready_follows;
         match &entry.operation {
             Operation::Info => {}
@@ -354,6 +363,11 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                     None => {}
                 }
             }
+            // A row a person asked to expect (while recording) is an `Expect`.
+            Operation::Wait {
+                condition: WaitFor::Text(re),
+                timeout_ms: None,
+            } if entry.by_person => out.push(Step2::Expect(re.clone())),
             Operation::Wait {
                 condition,
                 timeout_ms,
@@ -363,7 +377,8 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
                 let Some(screen) = &entry.screen else { continue };
-                if Some(index) == last_capture {
+                // A screen a person asked to keep (while recording) is a snapshot too.
+                if Some(index) == last_capture || entry.by_person {
                     // The snapshot is a screen the session saw later than its last wait:
                     // the program went on reacting after it (a deferred redraw). The
                     // replay, faster than the agent, waits for what changed since.
@@ -394,7 +409,29 @@ fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
         }
     }
     settle_after_launch(&mut out);
-    out
+    // Text typed in pieces with nothing between is one `Type` (a person's keystrokes).
+    let mut merged: Vec<Step2> = Vec::with_capacity(out.len());
+    for step in out {
+        match (merged.last_mut(), step) {
+            (Some(Step2::Type(before)), Step2::Type(text)) => before.push_str(&text),
+            (_, step) => merged.push(step),
+        }
+    }
+    merged
+}
+
+/// Whether `operation` is a send of printable text only (a person typing a word).
+fn types_only_text(operation: &Operation) -> bool {
+    let Operation::Send { steps, .. } = operation else {
+        return false;
+    };
+    steps.iter().all(|step| match step {
+        Step::Text(text) | Step::Type { text, .. } => !text.chars().any(char::is_control),
+        Step::Bytes(bytes) => crate::keys::decode_input(bytes)
+            .iter()
+            .all(|part| matches!(part, crate::keys::InputPart::Text(_))),
+        _ => false,
+    })
 }
 
 /// Raw bytes sent to the program (a person's keystrokes, an agent's `bytes` step) as the
@@ -620,7 +657,10 @@ pub fn to_tape(
     lines.push(format!("Type {}", tape_string(&launch_line(start, options))));
     lines.push("Enter".into());
     let mut snapshot = None;
-    for step in steps(start, log) {
+    let mut earlier_snapshots = Vec::new();
+    let steps = steps(start, log);
+    let snapshots = steps.iter().filter(|s| matches!(s, Step2::Final { .. })).count();
+    for step in steps {
         match step {
             Step2::Comment(text) => lines.push(tape_comment(&text)),
             Step2::Secret { placeholder, paste } => {
@@ -666,14 +706,24 @@ pub fn to_tape(
                 for mask in &masks {
                     lines.push(format!("Mask {}", tape_regex(mask)));
                 }
-                lines.push(format!("Snapshot {}", tape_word(name)));
-                snapshot = Some((format!("{name}.snap"), format!("{text}\n")));
+                // The last screen is NAME; screens a person asked for before it NAME-1, ….
+                let file = match earlier_snapshots.len() + 1 == snapshots {
+                    true => name.to_string(),
+                    false => format!("{name}-{}", earlier_snapshots.len() + 1),
+                };
+                lines.push(format!("Snapshot {}", tape_word(&file)));
+                let written = (format!("{file}.snap"), format!("{text}\n"));
+                match earlier_snapshots.len() + 1 == snapshots {
+                    true => snapshot = Some(written),
+                    false => earlier_snapshots.push(written),
+                }
             }
         }
     }
     Ok(ExportedTape {
         tape: lines.join("\n") + "\n",
         snapshot,
+        earlier_snapshots,
     })
 }
 

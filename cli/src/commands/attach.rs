@@ -1,0 +1,46 @@
+//! `tuipilot attach`: a session's screen live in the person's terminal (see `crate::watch`).
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::client::session_paths;
+use crate::error::{ErrorCode, Failure};
+use crate::host::client::Client;
+use crate::host::protocol::Request;
+use crate::watch::tty::PersonTerminal;
+use crate::watch::view::{self, Ended, Purpose};
+
+/// Watches session `name` until the person leaves or the session ends.
+pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
+    let paths = session_paths(name)?;
+    let (client, hello) = Client::connect(&paths)?;
+    let can_watch = hello["capabilities"]
+        .as_array()
+        .is_some_and(|all| all.iter().any(|c| c == &Value::from("watch")));
+    if !can_watch {
+        return Err(Failure::new(
+            ErrorCode::Unsupported,
+            format!(
+                "session `{name}`'s host cannot be watched (it was started by an older tuipilot): start it again"
+            ),
+        ));
+    }
+    let terminal = PersonTerminal::take()?;
+    let (cols, rows) = terminal.size();
+    let request = Request::Watch {
+        control,
+        cols,
+        rows: rows.saturating_sub(1).max(1),
+    };
+    let (_, stream, read_ahead) = client.into_stream(&request, Duration::from_secs(10))?;
+    let ended = view::run(&terminal, stream, read_ahead, name, Purpose::Attach { control });
+    drop(terminal);
+    match ended? {
+        Ended::Left => eprintln!(
+            "tuipilot: left session `{name}`; it goes on (`tuipilot -s {name} attach` watches it again)"
+        ),
+        Ended::SessionEnded => eprintln!("tuipilot: session `{name}` ended (its host stopped)"),
+    }
+    Ok(())
+}

@@ -1,0 +1,229 @@
+//! `tuipilot record`: a person drives a program in their terminal, and what they did
+//! becomes a tape (and a Rust test) that replays it.
+//!
+//! The program runs in a session of this process, shown and driven through the same
+//! live view as `attach --control` (`crate::watch`), over a socket pair. Every key goes
+//! to the program at once, through the executor, marked typed by a person; the tape is
+//! then the session's export (`tuipilot::tape::export`), which knows what a person's
+//! keys are: text typed in a row is one `Type`, each other key a `Key` line, and where
+//! the program was ready (as the kernel saw it) when the person went on after a key that
+//! was not text, a `Wait+Ready` — never a `Sleep`. The recorder's menu (the leave key)
+//! adds a snapshot of the screen or an `Expect` of the cursor's row; stopping adds the
+//! last screen as the tape's snapshot, with masks over clocks, dates and pids.
+
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tuipilot::operation::{Step, WaitFor};
+use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape};
+use tuipilot::{Operation, Session, StartSpec};
+
+use super::args::RecordCommandArgs;
+use super::current_dir;
+use crate::error::Failure;
+use crate::watch::Assertion;
+use crate::watch::serve::Person;
+use crate::watch::tty::PersonTerminal;
+use crate::watch::view::{self, Purpose};
+
+/// The recording person: keys to the program, assertions into the log.
+struct Recorder {
+    /// The tape's name (its file's stem).
+    name: String,
+    snapshots: AtomicUsize,
+}
+
+/// A capture of the screen once the program has reacted (never failing: a busy program
+/// is captured as it is when the time is up).
+fn settled_capture() -> Operation {
+    let mut capture = Operation::capture_text();
+    if let Operation::Capture { wait, .. } = &mut capture {
+        *wait = Some(WaitFor::Settle);
+    }
+    capture
+}
+
+impl Person for Recorder {
+    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
+        let send = Operation::Send {
+            steps: vec![Step::Bytes(bytes.to_vec())],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        };
+        session
+            .apply_by_person(&send)
+            .map(drop)
+            .map_err(|e| format!("not sent: {e}"))
+    }
+
+    fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String> {
+        match assertion {
+            Assertion::Snapshot => {
+                session
+                    .apply_by_person(&settled_capture())
+                    .map_err(|e| format!("no assertion added: {e}"))?;
+                let n = self.snapshots.fetch_add(1, Ordering::SeqCst) + 1;
+                Ok(format!("added snapshot {n} of {} (the whole screen)", self.name))
+            }
+            Assertion::CursorRow => {
+                // The row once the program has reacted: the replay waits the same way.
+                let settle = Operation::Wait {
+                    condition: WaitFor::Settle,
+                    timeout_ms: None,
+                };
+                session
+                    .apply_by_person(&settle)
+                    .map_err(|e| format!("no assertion added: {e}"))?;
+                let screen = session.snapshot();
+                let row = screen
+                    .row(screen.cursor().row)
+                    .unwrap_or("")
+                    .trim_end()
+                    .to_string();
+                if row.trim().is_empty() {
+                    return Err(
+                        "no assertion added: the cursor's row is empty (a snapshot keeps the whole screen)"
+                            .into(),
+                    );
+                }
+                let pattern = row_pattern(&row);
+                session
+                    .apply_by_person(&Operation::Wait {
+                        condition: WaitFor::Text(pattern.clone()),
+                        timeout_ms: None,
+                    })
+                    .map_err(|e| format!("no assertion added: {e}"))?;
+                Ok(format!("added Expect /{pattern}/"))
+            }
+        }
+    }
+}
+
+/// Records a session of `args.command` driven by the person, then writes the tape.
+pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
+    let name = args
+        .output
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| Failure::bad_request("-o needs a file name, like demo.tape"))?;
+    if args.output.extension().is_none_or(|e| e != "tape") {
+        return Err(Failure::bad_request(format!(
+            "-o {}: a recording is written as a tape: name it FILE.tape (--rust FILE.rs writes the Rust test)",
+            args.output.display()
+        )));
+    }
+    for (flag, path, ext) in [("--rust", &args.rust, "rs"), ("--cast", &args.cast, "cast")] {
+        if let Some(path) = path
+            && path.extension().is_none_or(|e| e != ext)
+        {
+            return Err(Failure::bad_request(format!(
+                "{flag} {}: name it FILE.{ext}",
+                path.display()
+            )));
+        }
+    }
+    for path in std::iter::once(&args.output).chain(&args.rust).chain(&args.cast) {
+        let folder = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !folder.is_dir() {
+            return Err(Failure::bad_request(format!(
+                "{}: the folder {} does not exist; create it or write elsewhere",
+                path.display(),
+                folder.display()
+            )));
+        }
+    }
+    let terminal = PersonTerminal::take()?;
+    let (cols, rows) = terminal.size();
+    let mut spec = StartSpec::new(args.command.clone());
+    spec.cols = cols.max(tuipilot::terminal::MIN_COLS);
+    spec.rows = rows.saturating_sub(1).max(tuipilot::terminal::MIN_ROWS);
+    spec.cwd = Some(current_dir()?);
+    spec.reaction_bound_ms = args.reaction_bound;
+    spec.record = args.cast.clone();
+    let session = spec.builder()?.spawn()?;
+    let recorder = Recorder {
+        name: name.clone(),
+        snapshots: AtomicUsize::new(0),
+    };
+    let (ours, theirs) =
+        UnixStream::pair().map_err(|e| Failure::internal(format!("connecting the view: {e}")))?;
+    let viewed = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            crate::watch::serve::serve(&session, theirs, Vec::new(), (spec.cols, spec.rows), &recorder)
+        });
+        view::run(
+            &terminal,
+            ours,
+            Vec::new(),
+            &format!("record {name}"),
+            Purpose::Record,
+        )
+    });
+    drop(terminal);
+    viewed?;
+    // The last screen, once the program has reacted to the last key: the tape's snapshot
+    // (unless the person's own snapshot was the last thing done).
+    let snapshot_last = session.operations().last().is_some_and(|e| {
+        e.by_person && e.error.is_none() && matches!(e.operation, Operation::Capture { .. })
+    });
+    let last = match snapshot_last {
+        true => Ok(()),
+        false => session.apply_by_person(&settled_capture()).map(drop),
+    };
+    let log = session.operations();
+    let _ = session.exit();
+    last?;
+    write_recording(&args, &spec, &log, &name)
+}
+
+/// Writes the tape, its snapshots and the Rust test.
+fn write_recording(
+    args: &RecordCommandArgs,
+    spec: &StartSpec,
+    log: &[tuipilot::operation::LoggedOperation],
+    name: &str,
+) -> Result<(), Failure> {
+    // The replay runs where the recording ran: the program's files are where it found them.
+    let options = ExportOptions {
+        in_place: true,
+        ..ExportOptions::default()
+    };
+    let write = |path: &Path, text: &str| {
+        tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)
+            .map(drop)
+            .map_err(Failure::from)
+    };
+    let exported = to_tape(spec, log, name, &options)?;
+    write(&args.output, &exported.tape)?;
+    let folder = args.output.parent().unwrap_or(Path::new(""));
+    let mut written = vec![args.output.display().to_string()];
+    for (file, text) in exported.earlier_snapshots.iter().chain(&exported.snapshot) {
+        let path = folder.join(file);
+        write(&path, text)?;
+        written.push(path.display().to_string());
+    }
+    if let Some(path) = &args.rust {
+        write(path, &to_rust(spec, log, &test_name(name), &options)?)?;
+        written.push(path.display().to_string());
+    }
+    if let Some(path) = &args.cast {
+        written.push(path.display().to_string());
+    }
+    let typed = log
+        .iter()
+        .filter(|e| matches!(e.operation, Operation::Send { .. }))
+        .count();
+    eprintln!(
+        "tuipilot: recorded {typed} inputs; wrote {}; replay it with `tuipilot run {}`",
+        written.join(", "),
+        args.output.display()
+    );
+    Ok(())
+}

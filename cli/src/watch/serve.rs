@@ -1,0 +1,231 @@
+//! The session's side of a live view: frames out, the person's input in.
+//!
+//! Two threads per watcher. The frame thread sleeps on the session
+//! ([`Session::wait_for_change`]) and sends a frame when the screen's version moves, no
+//! sooner than [`FRAME_INTERVAL`] after the last: under a flood the person sees the
+//! newest screen 60 times a second, and the program's output is never held up (a frame
+//! takes the screen's lock for one copy of the cells). The calling thread reads the
+//! person's lines: a new view size redraws at once; input goes to the program through
+//! the [`Person`]'s hooks. The watch ends when the person hangs up or the frames cannot
+//! be written; the session goes on.
+
+use std::io::{BufReader, Read, Write};
+use std::os::unix::net::UnixStream;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use tuipilot::Session;
+
+use super::{Assertion, FRAME_INTERVAL, Frame, FromPerson, ToPerson};
+use crate::host::protocol::MAX_LINE;
+
+/// How long the frame thread sleeps at most before looking whether the watch is over.
+const LOOK_AGAIN: Duration = Duration::from_millis(250);
+
+/// What the person's input does: the host's watchers send it to the program (with
+/// control), the recorder also groups it and answers assertions.
+pub trait Person: Sync {
+    /// The person typed `bytes`.
+    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String>;
+    /// The person asked for an assertion on the screen; what was added, in words.
+    fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String>;
+}
+
+/// A watcher of an agent's session (`tuipilot attach`): with control, what the person
+/// types goes to the program as raw bytes, through the executor, marked typed by a
+/// person; without, nothing does.
+pub struct Watcher {
+    /// Whether the person's keys are sent.
+    pub control: bool,
+}
+
+impl Person for Watcher {
+    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
+        if !self.control {
+            return Err(format!(
+                "read-only: keys are not sent (attach with --control to type); {} leaves",
+                super::LEAVE_KEY_NAME
+            ));
+        }
+        let send = tuipilot::Operation::Send {
+            steps: vec![tuipilot::operation::Step::Bytes(bytes.to_vec())],
+            wait: None,
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        };
+        session
+            .apply_by_person(&send)
+            .map(drop)
+            .map_err(|e| format!("not sent: {e}"))
+    }
+
+    fn assert(&self, _: &Session, _: Assertion) -> Result<String, String> {
+        Err("assertions are added while recording (`tuipilot record`), not while attached".into())
+    }
+}
+
+/// The watcher's view size and the window into the session it last showed.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    view: (u16, u16),
+    first_col: u16,
+    first_row: u16,
+}
+
+impl Window {
+    /// The frame of `snapshot` for this view: the whole screen when it fits, else the
+    /// part around the cursor (moved only as far as the cursor needs).
+    fn frame(&mut self, snapshot: &tuipilot::Snapshot) -> Frame {
+        let (cols, rows) = snapshot.size();
+        let cursor = snapshot.cursor();
+        let follow = |first: u16, at: u16, size: u16, shown: u16| -> u16 {
+            if size <= shown {
+                return 0;
+            }
+            let first = first.min(size - shown);
+            if at < first {
+                at
+            } else if at >= first + shown {
+                at + 1 - shown
+            } else {
+                first
+            }
+        };
+        let (view_cols, view_rows) = (self.view.0.max(1), self.view.1.max(1));
+        self.first_col = follow(self.first_col, cursor.col, cols, view_cols);
+        self.first_row = follow(self.first_row, cursor.row, rows, view_rows);
+        let (width, height) = (cols.min(view_cols), rows.min(view_rows));
+        let shown = |at: u16, first: u16, size: u16| at.checked_sub(first).filter(|&n| n < size);
+        let modes = snapshot.input_modes();
+        Frame {
+            cols,
+            rows,
+            first_col: self.first_col,
+            first_row: self.first_row,
+            lines: snapshot.ansi_window(self.first_row..self.first_row + height, self.first_col, width),
+            cursor: match (
+                cursor.visible,
+                shown(cursor.col, self.first_col, width),
+                shown(cursor.row, self.first_row, height),
+            ) {
+                (true, Some(col), Some(row)) => Some((col, row)),
+                _ => None,
+            },
+            title: snapshot.title().to_string(),
+            application_cursor: modes.keys.application_cursor,
+            bracketed_paste: modes.bracketed_paste,
+            mouse: modes.mouse,
+            exited: snapshot.exit_status().map(|status| format!("{status}")),
+        }
+    }
+}
+
+/// One line to the person; whether it could be written.
+fn send(writer: &Mutex<UnixStream>, message: &ToPerson) -> bool {
+    let Ok(mut line) = serde_json::to_string(message) else {
+        return false;
+    };
+    line.push('\n');
+    let mut writer = writer.lock().unwrap_or_else(|p| p.into_inner());
+    writer.write_all(line.as_bytes()).is_ok()
+}
+
+/// Serves one watcher on `stream` until it hangs up: frames of `session` sized for
+/// `view`, and its input through `person`. `read_ahead` is what was read from the stream
+/// past the request that started the watch.
+pub fn serve(
+    session: &Session,
+    stream: UnixStream,
+    read_ahead: Vec<u8>,
+    view: (u16, u16),
+    person: &dyn Person,
+) {
+    let Ok(writer) = stream.try_clone() else {
+        return;
+    };
+    // A watcher that stops reading must not hold the frame thread for ever.
+    let _ = writer.set_write_timeout(Some(Duration::from_secs(5)));
+    let writer = Mutex::new(writer);
+    let window = Mutex::new(Window {
+        view,
+        first_col: 0,
+        first_row: 0,
+    });
+    let over = AtomicBool::new(false);
+    let frame_now = |window: &Mutex<Window>| {
+        let snapshot = session.snapshot();
+        let frame = window.lock().unwrap_or_else(|p| p.into_inner()).frame(&snapshot);
+        send(&writer, &ToPerson::Frame(frame))
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut seen = session.screen_version();
+            let mut last_frame = Instant::now();
+            if !frame_now(&window) {
+                over.store(true, Ordering::SeqCst);
+            }
+            while !over.load(Ordering::SeqCst) {
+                let version = session.wait_for_change(seen, LOOK_AGAIN);
+                if version == seen {
+                    continue;
+                }
+                // Coalesce: at most one frame per interval, and always the newest screen.
+                let due = last_frame + FRAME_INTERVAL;
+                let now = Instant::now();
+                if now < due {
+                    std::thread::sleep(due - now);
+                }
+                seen = session.screen_version();
+                last_frame = Instant::now();
+                if !frame_now(&window) {
+                    over.store(true, Ordering::SeqCst);
+                }
+            }
+        });
+        let mut reader = BufReader::new(std::io::Cursor::new(read_ahead).chain(stream));
+        while let Ok(crate::host::protocol::Line::Complete(line)) =
+            crate::host::protocol::read_line_limited(&mut reader, MAX_LINE)
+        {
+            if over.load(Ordering::SeqCst) {
+                break;
+            }
+            let note = match serde_json::from_slice::<FromPerson>(&line) {
+                Ok(FromPerson::View { cols, rows }) => {
+                    window.lock().unwrap_or_else(|p| p.into_inner()).view = (cols, rows);
+                    if !frame_now(&window) {
+                        break;
+                    }
+                    None
+                }
+                Ok(FromPerson::Input(encoded)) => {
+                    match base64::engine::general_purpose::STANDARD.decode(encoded) {
+                        Ok(bytes) => person.typed(session, &bytes).err(),
+                        Err(e) => Some(format!("unreadable input ({e})")),
+                    }
+                }
+                Ok(FromPerson::Assert(assertion)) => Some(match person.assert(session, assertion) {
+                    Ok(added) | Err(added) => added,
+                }),
+                Err(e) => Some(format!("unreadable request from the view ({e})")),
+            };
+            if let Some(note) = note
+                && !send(&writer, &ToPerson::Note(note))
+            {
+                break;
+            }
+        }
+        over.store(true, Ordering::SeqCst);
+        let _ = writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .shutdown(std::net::Shutdown::Both);
+    });
+}
+
+/// Reads past a request line: the bytes a buffered reader holds beyond it.
+pub fn read_ahead<R: Read>(reader: &BufReader<R>) -> Vec<u8> {
+    reader.buffer().to_vec()
+}

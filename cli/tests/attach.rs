@@ -1,0 +1,277 @@
+//! `tuipilot attach` and `tuipilot record`, driven as a person would drive them: each runs
+//! inside a tuipilot session (the person's terminal), watching or recording another.
+
+mod support;
+
+use serde_json::Value;
+use support::{Dir, start_bash, text};
+
+/// Starts `tuipilot ARGS` as the program of session `name` (the person's terminal),
+/// `cols`×`rows`, in this test's runtime directory.
+fn person(dir: &Dir, name: &str, cols: u16, rows: u16, args: &[&str]) {
+    let runtime = format!("TUIPILOT_DIR={}", dir.0.display());
+    let size = [cols.to_string(), rows.to_string()];
+    let mut command = vec![
+        "start",
+        "-s",
+        name,
+        "--cols",
+        &size[0],
+        "--rows",
+        &size[1],
+        "--env",
+        &runtime,
+        "--",
+        env!("CARGO_BIN_EXE_tuipilot"),
+    ];
+    command.extend_from_slice(args);
+    dir.ok(&command);
+}
+
+/// The screen of session `name` as JSON, once `re` is on it.
+fn screen_with(dir: &Dir, name: &str, re: &str) -> Value {
+    dir.json(&["capture", "-s", name, "--wait", re, "--json"])
+}
+
+/// The status line: the last row of the person's terminal.
+fn status(screen: &Value) -> String {
+    screen["text"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn a_watcher_sees_the_agents_screen_live_and_its_keys_do_not_reach_the_program() {
+    let dir = Dir::new();
+    start_bash(&dir, "agent");
+    person(&dir, "watcher", 80, 26, &["-s", "agent", "attach"]);
+    person(&dir, "second", 70, 20, &["-s", "agent", "attach"]);
+    screen_with(&dir, "watcher", r"^\$");
+    dir.ok(&[
+        "send",
+        "-s",
+        "agent",
+        "-t",
+        "echo from the agent",
+        "-k",
+        "Enter",
+        "--wait",
+        "^from the agent$",
+    ]);
+    // Both watchers show it, drawn from cells: the agent's row, with the status line.
+    let seen = screen_with(&dir, "watcher", "^from the agent$");
+    assert_eq!(
+        status(&seen).trim_end(),
+        "tuipilot agent · 80×24 centred · read-only · Ctrl-] leaves"
+    );
+    screen_with(&dir, "second", "from the agent");
+    // Keys typed at a read-only watcher are refused, visibly, and never sent.
+    dir.ok(&["send", "-s", "watcher", "-t", "rm -rf x", "-k", "Enter"]);
+    let refused = screen_with(&dir, "watcher", "read-only: keys are not sent");
+    assert!(
+        status(&refused).contains("attach --control sends them"),
+        "{}",
+        status(&refused)
+    );
+    dir.ok(&[
+        "send",
+        "-s",
+        "agent",
+        "-t",
+        "echo still the agents",
+        "-k",
+        "Enter",
+        "--wait",
+        "^still the agents$",
+    ]);
+    let agent = dir.ok(&["capture", "-s", "agent"]);
+    assert!(!agent.contains("rm -rf"), "{agent}");
+    // The agent's own operations behave as unwatched: its export has no person in it.
+    let tape = dir.ok(&["export", "-s", "agent"]);
+    assert!(!tape.contains("typed by a person"), "{tape}");
+}
+
+#[test]
+fn the_leave_key_restores_the_persons_terminal_and_the_session_goes_on() {
+    let dir = Dir::new();
+    // A program that asks for application cursor keys, the mouse and bracketed paste:
+    // the watcher's terminal is put in the same modes while it controls the program.
+    dir.ok(&[
+        "start",
+        "-s",
+        "agent",
+        "--",
+        "bash",
+        "--norc",
+        "-c",
+        r"printf '\033[?1h\033[?1002h\033[?1006h\033[?2004hmodes set\n'; exec cat",
+    ]);
+    dir.ok(&["wait", "-s", "agent", "--text", "modes set"]);
+    person(&dir, "watcher", 80, 25, &["-s", "agent", "attach", "--control"]);
+    let watching = screen_with(&dir, "watcher", "modes set");
+    assert_eq!(watching["keys"]["application_cursor"], true, "{watching}");
+    assert_eq!(watching["mouse"]["tracking"], "button", "{watching}");
+    assert_eq!(watching["alternate_screen"], true, "{watching}");
+    dir.ok(&["send", "-s", "watcher", "-k", "C-]"]);
+    dir.ok(&["wait", "-s", "watcher", "--exit"]);
+    let left = dir.json(&["capture", "-s", "watcher", "--json"]);
+    assert!(
+        left["text"]
+            .as_str()
+            .unwrap()
+            .contains("left session `agent`; it goes on"),
+        "{left}"
+    );
+    assert_eq!(left["alternate_screen"], false, "{left}");
+    assert_eq!(left["keys"]["application_cursor"], false, "{left}");
+    assert_eq!(left["mouse"]["tracking"], "off", "{left}");
+    assert_eq!(left["cursor"]["visible"], true, "{left}");
+    // Leaving ended nothing: the agent's session still answers, its program alive.
+    let info = dir.info("agent");
+    assert_eq!(info["exit"], Value::Null, "{info}");
+}
+
+#[test]
+fn with_control_keys_and_clicks_reach_the_program_and_the_log_says_a_person_typed_them() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "agent",
+        "--",
+        "bash",
+        "--norc",
+        "-c",
+        r"printf '\033[?1000h\033[?1006hready\n'; exec cat",
+    ]);
+    dir.ok(&["wait", "-s", "agent", "--text", "ready"]);
+    // The same size as the agent's screen plus the status line: no offset.
+    person(&dir, "watcher", 80, 25, &["-s", "agent", "attach", "--control"]);
+    screen_with(&dir, "watcher", "ready");
+    dir.ok(&["send", "-s", "watcher", "-t", "typed here", "-k", "Enter"]);
+    dir.ok(&["wait", "-s", "agent", "--text", "^typed here$"]);
+    // A click at column 5, row 3 of the person's terminal reaches cat as the program's
+    // own SGR report of that cell (cat's terminal echoes ESC as ^[).
+    dir.ok(&["send", "-s", "watcher", "--mouse", "click 5,3"]);
+    dir.ok(&["wait", "-s", "agent", "--text", r"\^\[\[<0;6;4M\^\[\[<0;6;4m"]);
+    let tape = dir.ok(&["export", "-s", "agent"]);
+    assert!(
+        tape.contains("# typed by a person:\nType \"typed here\"\nKey Enter"),
+        "{tape}"
+    );
+    let report = dir.ok(&["report", "-s", "agent"]);
+    assert!(report.contains("typed by a person: send typed here"), "{report}");
+    assert!(
+        report.contains("typed by a person: send mouse Press(Left) at 5,3"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_larger_session_is_clipped_with_a_note_and_a_resize_of_the_persons_terminal_redraws_it() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "agent",
+        "--cols",
+        "100",
+        "--rows",
+        "30",
+        "--",
+        "bash",
+        "--norc",
+        "-c",
+        r"printf 'top left\033[30;80Hbottom right'; exec cat",
+    ]);
+    dir.ok(&["wait", "-s", "agent", "--text", "bottom right"]);
+    person(&dir, "watcher", 60, 16, &["-s", "agent", "attach"]);
+    // The cursor is at the bottom right: the window follows it there.
+    let clipped = screen_with(&dir, "watcher", "clipped");
+    assert!(
+        status(&clipped).starts_with("tuipilot agent · 100×30 clipped to cols 33-92, rows 16-30 ·"),
+        "{}",
+        status(&clipped)
+    );
+    assert!(
+        clipped["text"].as_str().unwrap().contains("bottom right"),
+        "{clipped}"
+    );
+    dir.ok(&["resize", "-s", "watcher", "--cols", "120", "--rows", "40"]);
+    let whole = screen_with(&dir, "watcher", "centred");
+    let rows: Vec<&str> = whole["text"].as_str().unwrap().lines().collect();
+    // Centred: 10 columns and 4 rows of margin around the 100×30 screen.
+    assert_eq!(
+        rows[4].trim_end(),
+        format!("{}top left", " ".repeat(10)),
+        "{whole}"
+    );
+    assert!(rows[33].ends_with("bottom right"), "{whole}");
+}
+
+#[test]
+fn a_program_that_exits_while_watched_is_shown_ended_and_the_hosts_end_ends_the_view() {
+    let dir = Dir::new();
+    start_bash(&dir, "agent");
+    person(&dir, "watcher", 80, 25, &["-s", "agent", "attach"]);
+    screen_with(&dir, "watcher", r"^\$");
+    dir.ok(&["send", "-s", "agent", "-t", "exit 3", "-k", "Enter"]);
+    dir.ok(&["wait", "-s", "agent", "--exit"]);
+    let ended = screen_with(&dir, "watcher", "the program exited with code 3");
+    assert!(status(&ended).contains("read-only"), "{ended}");
+    dir.ok(&["exit", "-s", "agent"]);
+    dir.ok(&["wait", "-s", "watcher", "--exit"]);
+    let after = dir.json(&["capture", "-s", "watcher", "--json"]);
+    assert!(
+        after["text"].as_str().unwrap().contains("session `agent` ended"),
+        "{after}"
+    );
+    assert_eq!(after["alternate_screen"], false, "{after}");
+}
+
+#[test]
+fn a_signal_that_ends_a_watcher_restores_the_persons_terminal_first() {
+    let dir = Dir::new();
+    start_bash(&dir, "agent");
+    person(&dir, "watcher", 80, 25, &["-s", "agent", "attach", "--control"]);
+    let watching = screen_with(&dir, "watcher", r"^\$");
+    assert_eq!(watching["alternate_screen"], true);
+    let pid = dir.info("watcher")["pid"].as_i64().unwrap();
+    // SAFETY: a signal to the watcher's own process.
+    unsafe { libc::kill(pid as i32, libc::SIGTERM) };
+    dir.ok(&["wait", "-s", "watcher", "--exit"]);
+    let after = dir.json(&["capture", "-s", "watcher", "--json"]);
+    assert_eq!(after["alternate_screen"], false, "{after}");
+    assert_eq!(after["cursor"]["visible"], true, "{after}");
+    assert_eq!(dir.info("agent")["exit"], Value::Null);
+}
+
+#[test]
+fn attach_outside_a_terminal_or_to_no_session_is_one_line_that_says_what_to_do() {
+    let dir = Dir::new();
+    start_bash(&dir, "agent");
+    let out = dir.run(&["attach", "-s", "agent"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "tuipilot: a live view needs a terminal: run it in one (stdin and stdout must both be a terminal)"
+    );
+    let out = dir.run(&["attach", "-s", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).starts_with("tuipilot: no session named `nobody`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = dir.run(&["record", "-o", "x.txt", "--", "bash"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("name it FILE.tape"),
+        "{}",
+        text(&out.stderr)
+    );
+}
