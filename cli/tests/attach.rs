@@ -275,3 +275,150 @@ fn attach_outside_a_terminal_or_to_no_session_is_one_line_that_says_what_to_do()
         text(&out.stderr)
     );
 }
+
+#[test]
+fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_replays() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let tape = work.join("shell.tape");
+    let tape_arg = tape.to_string_lossy().into_owned();
+    let rust = work.join("shell.rs");
+    let rust_arg = rust.to_string_lossy().into_owned();
+    person(
+        &dir,
+        "recorder",
+        80,
+        25,
+        &[
+            "record",
+            "-o",
+            &tape_arg,
+            "--rust",
+            &rust_arg,
+            "--",
+            "env",
+            "PS1=$ ",
+            "HISTFILE=/dev/null",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ],
+    );
+    screen_with(&dir, "recorder", r"^\$");
+    // Typed as a person types: a character at a time.
+    dir.ok(&[
+        "send",
+        "-s",
+        "recorder",
+        "--typing-ms",
+        "20",
+        "-t",
+        "echo one",
+        "--wait-ready",
+    ]);
+    dir.ok(&["send", "-s", "recorder", "-k", "Enter", "--wait", "^one$"]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "recorder",
+        "--typing-ms",
+        "20",
+        "-t",
+        "printf 'two\\n'",
+        "-k",
+        "Enter",
+        "--wait",
+        "^two$",
+    ]);
+    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "s"]);
+    screen_with(&dir, "recorder", "added snapshot 1 of shell");
+    dir.ok(&[
+        "send",
+        "-s",
+        "recorder",
+        "--typing-ms",
+        "20",
+        "-t",
+        "echo three",
+        "--wait-ready",
+    ]);
+    dir.ok(&["send", "-s", "recorder", "-k", "C-]"]);
+    screen_with(&dir, "recorder", "recorder: s snapshot");
+    dir.ok(&["send", "-s", "recorder", "-t", "e"]);
+    screen_with(&dir, "recorder", "added Expect");
+    dir.ok(&["send", "-s", "recorder", "-k", "Enter", "--wait", "^three$"]);
+    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "recorder", "--exit"]);
+    let said = dir.ok(&["capture", "-s", "recorder"]);
+    assert!(said.contains("replay it with `tuipilot run"), "{said}");
+    let written = std::fs::read_to_string(&tape).unwrap();
+    for line in [
+        "Type \"echo one\"\nKey Enter\nWait+Ready\n",
+        "Snapshot shell-1\n",
+        "Expect /^\\$ echo three$/\n",
+        "Snapshot shell\n",
+    ] {
+        assert!(written.contains(line), "{line:?} missing:\n{written}");
+    }
+    assert!(!written.contains("Sleep"), "{written}");
+    assert!(work.join("shell-1.snap").exists() && work.join("shell.snap").exists());
+    let code = std::fs::read_to_string(&rust).unwrap();
+    assert!(
+        code.contains("s.wait_for_text(\"^\\\\$ echo three$\")?;"),
+        "{code}"
+    );
+    // The Rust test replays and passes too.
+    let ran = run_recorded_rust_test(&work, &rust);
+    assert!(
+        ran.status.success(),
+        "{}{}\n{code}",
+        text(&ran.stdout),
+        text(&ran.stderr)
+    );
+    // The tape replays and passes, three times.
+    for _ in 0..3 {
+        let out = dir.run_in(&work, &["run", "shell.tape"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}{}\n{written}",
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+}
+
+/// Builds the recorded Rust test against the library beside this test binary and runs it.
+fn run_recorded_rust_test(dir: &std::path::Path, source: &std::path::Path) -> std::process::Output {
+    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
+    let rlib = std::fs::read_dir(&deps)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy().starts_with("libtuipilot-") && n.to_string_lossy().ends_with(".rlib")
+            })
+        })
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .expect("the tuipilot rlib beside this test");
+    let binary = dir.join("recorded-test");
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let built = std::process::Command::new(rustc)
+        .args(["--edition", "2024", "--test", "-o"])
+        .arg(&binary)
+        .arg("-L")
+        .arg(format!("dependency={}", deps.display()))
+        .arg("--extern")
+        .arg(format!("tuipilot={}", rlib.display()))
+        .arg(source)
+        .output()
+        .expect("rustc runs");
+    assert!(
+        built.status.success(),
+        "rustc refused the recorded test:\n{}",
+        text(&built.stderr)
+    );
+    std::process::Command::new(&binary)
+        .output()
+        .expect("the recorded test runs")
+}
