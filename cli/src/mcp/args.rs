@@ -103,6 +103,10 @@ pub(super) struct TerminalArgs {
     /// `record`) to export from instead of a live session — after the session ended.
     #[serde(default)]
     pub(super) from: Option<String>,
+    /// start: true to let a person watch the session live by its name, from another
+    /// terminal: `tuipilot -s NAME attach` (add `--control` to type into it). Default false.
+    #[serde(default)]
+    pub(super) attach: Option<bool>,
     /// start: record the session as asciicast v2 to this file name in the server's
     /// artifact directory (only when the server has one); complete when the session ends.
     #[serde(default)]

@@ -73,6 +73,8 @@ struct State {
     starts: Mutex<HashMap<String, StartSpec>>,
     watchdog: Option<Watchdog>,
     captures: std::sync::atomic::AtomicUsize,
+    /// Sessions started with `attach`: watchable by name until they end.
+    watch_points: Mutex<HashMap<String, crate::watch::point::WatchPoint>>,
 }
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
@@ -85,7 +87,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 const DEFAULT_READY_MS: u64 = 3000;
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; hermetic by default — it replays in a fresh HOME of its own, with the files named in with copied in, or where the session ran with in_place=true; from=NAME.cast exports a session recorded with start's record after it ended; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env; attach=true lets a person watch the session live from another terminal with `tuipilot -s NAME attach`), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; hermetic by default — it replays in a fresh HOME of its own, with the files named in with copied in, or where the session ran with in_place=true; from=NAME.cast exports a session recorded with start's record after it ended; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -101,6 +103,7 @@ impl TerminalServer {
                 starts: Mutex::new(HashMap::new()),
                 watchdog,
                 captures: std::sync::atomic::AtomicUsize::new(0),
+                watch_points: Mutex::new(HashMap::new()),
             }),
         }
     }
@@ -276,6 +279,10 @@ impl State {
                 let session = self.session(&name)?;
                 // Forgotten whatever the outcome: an ended session cannot be ended again.
                 self.sessions
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&name);
+                self.watch_points
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .remove(&name);
@@ -473,6 +480,10 @@ impl State {
                 ));
             }
             if let Some(old) = sessions.remove(name) {
+                self.watch_points
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(name);
                 let _ = old.exit();
             }
         }
@@ -498,21 +509,45 @@ impl State {
             return Err(Failure::internal(e));
         }
         let pid = session.pid();
-        sessions.insert(name.to_string(), Arc::new(session));
+        let session = Arc::new(session);
+        if args.attach == Some(true) {
+            match crate::watch::point::WatchPoint::open(name, session.clone()) {
+                Ok(point) => {
+                    self.watch_points
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(name.to_string(), point);
+                }
+                Err(e) => {
+                    // Nothing half-started stays: the program ends with the refusal.
+                    if session.exit_within(Duration::from_millis(300)).is_ok()
+                        && let Some(w) = &self.watchdog
+                    {
+                        let _ = w.disarm(pid);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        sessions.insert(name.to_string(), session);
         self.starts
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(name.to_string(), spec);
         let recording = recording.as_ref().map(|p| p.display().to_string());
-        let note = recording
+        let mut note = recording
             .as_ref()
             .map_or(String::new(), |p| format!(", recording to {p}"));
+        let attach = (args.attach == Some(true)).then(|| format!("tuipilot -s {name} attach"));
+        if let Some(command) = &attach {
+            note.push_str(&format!("; a person can watch it live with `{command}`"));
+        }
         Ok(structured(
             format!(
                 "started session `{name}`: pid {pid}, {cols}x{rows}, {}{note}",
                 argv.join(" ")
             ),
-            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": argv, "recording": recording }),
+            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": argv, "recording": recording, "attach": attach }),
         ))
     }
 }
@@ -620,7 +655,12 @@ pub fn run(config: McpConfig) -> Result<(), String> {
         service.waiting().await.map_err(|e| format!("serving: {e}"))?;
         Ok::<(), String>(())
     });
-    // The client is gone: no session outlives the server.
+    // The client is gone: no session outlives the server, nor its name.
+    state
+        .watch_points
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .clear();
     let sessions: Vec<Arc<Session>> = state
         .sessions
         .lock()

@@ -17,6 +17,13 @@ pub async fn connect(extra: &[&str]) -> Client {
     ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap()
 }
 
+/// A server whose sessions made watchable (`attach`) go into the runtime directory `dir`.
+pub async fn connect_in(dir: &std::path::Path, extra: &[&str]) -> Client {
+    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"));
+    cmd.arg("mcp").args(extra).env("TUIPILOT_DIR", dir);
+    ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap()
+}
+
 pub async fn call(client: &Client, args: Value) -> CallToolResult {
     let params = CallToolRequestParams::new("terminal").with_arguments(args.as_object().unwrap().clone());
     client.call_tool(params).await.unwrap()
