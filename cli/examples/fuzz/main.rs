@@ -16,7 +16,10 @@
 //! - `paste`: pastes made of bracketed-paste markers, whole, nested and split: the
 //!   encoded paste must hold no marker between its own;
 //! - `export`: any text a session logged, exported as a tape, parses back into exactly
-//!   the operations logged, and as a Rust test adds no line of its own.
+//!   the operations logged, and as a Rust test adds no line of its own;
+//! - `typed`: any bytes a person types into a watched or recorded session, exported,
+//!   parse back into tape commands that send exactly those bytes; mouse reports read back
+//!   as the events that encode them.
 //!
 //! Zero panics and zero hangs: each input runs under a time bound ([`PER_INPUT`]); a
 //! panic, a hang, a fault or a split that changes the screen stops the run, writes the
@@ -39,6 +42,7 @@ mod requests;
 mod rng;
 mod tapes;
 mod terminal;
+mod typed;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -50,6 +54,7 @@ use paste::{check_paste, paste_input};
 use requests::{check_protocol, protocol_input};
 use tapes::{check_tape, tape_input};
 use terminal::{check_terminal, terminal_input};
+use typed::{check_typed, typed_input};
 
 /// The longest any one input may take.
 const PER_INPUT: Duration = Duration::from_secs(5);
@@ -123,11 +128,11 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     println!("fuzz: seed {seed}, {seconds} s");
     let mut rng = Rng(seed);
-    let mut counts = [0u64; 6];
+    let mut counts = [0u64; 7];
     let mut bytes = 0u64;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < deadline {
-        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste", "export"]
+        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste", "export", "typed"]
             .into_iter()
             .enumerate()
         {
@@ -137,7 +142,8 @@ fn main() {
                 2 => protocol_input(&mut rng),
                 3 => tape_input(&mut rng),
                 4 => paste_input(&mut rng).into_bytes(),
-                _ => export_input(&mut rng).into_bytes(),
+                5 => export_input(&mut rng).into_bytes(),
+                _ => typed_input(&mut rng),
             };
             *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
             bytes += input.len() as u64;
@@ -148,20 +154,22 @@ fn main() {
                 2 => run_one(target, &input, || check_protocol(&input)),
                 3 => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
                 4 => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
-                _ => run_one(target, &input, || check_export(&String::from_utf8_lossy(&input))),
+                5 => run_one(target, &input, || check_export(&String::from_utf8_lossy(&input))),
+                _ => run_one(target, &input, || check_typed(&input)),
             }
             counts[i] += 1;
         }
         done.fetch_add(1, Ordering::Relaxed);
     }
     println!(
-        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes, {} exports round-tripped; {:.1} MB of input",
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes, {} exports round-tripped, {} typed inputs replayed; {:.1} MB of input",
         counts[0],
         counts[1],
         counts[2],
         counts[3],
         counts[4],
         counts[5],
+        counts[6],
         bytes as f64 / 1e6
     );
 }
