@@ -138,10 +138,13 @@ fn the_leave_key_restores_the_persons_terminal_and_the_session_goes_on() {
 #[test]
 fn with_control_keys_and_clicks_reach_the_program_and_the_log_says_a_person_typed_them() {
     let dir = Dir::new();
+    let cast = dir.work().join("agent.cast");
     dir.ok(&[
         "start",
         "-s",
         "agent",
+        "--record",
+        &cast.to_string_lossy(),
         "--",
         "bash",
         "--norc",
@@ -165,6 +168,12 @@ fn with_control_keys_and_clicks_reach_the_program_and_the_log_says_a_person_type
     );
     let report = dir.ok(&["report", "-s", "agent"]);
     assert!(report.contains("typed by a person: send typed here"), "{report}");
+    // The recording's markers say it too (a player's list of steps shows who typed).
+    let recording = std::fs::read_to_string(&cast).unwrap();
+    assert!(
+        recording.contains("typed by a person: send typed here"),
+        "{recording}"
+    );
     assert!(
         report.contains("typed by a person: send mouse Press(Left) at 5,3"),
         "{report}"
@@ -211,6 +220,13 @@ fn a_larger_session_is_clipped_with_a_note_and_a_resize_of_the_persons_terminal_
         "{whole}"
     );
     assert!(rows[33].ends_with("bottom right"), "{whole}");
+    // The agent resizing its session redraws the watcher too.
+    dir.ok(&["resize", "-s", "agent", "--cols", "90", "--rows", "20"]);
+    let resized = screen_with(&dir, "watcher", "90×20 centred");
+    assert!(
+        status(&resized).starts_with("tuipilot agent · 90×20 centred · read-only"),
+        "{resized}"
+    );
 }
 
 #[test]
@@ -284,6 +300,8 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
     let tape_arg = tape.to_string_lossy().into_owned();
     let rust = work.join("shell.rs");
     let rust_arg = rust.to_string_lossy().into_owned();
+    let cast = work.join("shell.cast");
+    let cast_arg = cast.to_string_lossy().into_owned();
     person(
         &dir,
         "recorder",
@@ -295,6 +313,8 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
             &tape_arg,
             "--rust",
             &rust_arg,
+            "--cast",
+            &cast_arg,
             "--",
             "env",
             "PS1=$ ",
@@ -349,7 +369,8 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
     dir.ok(&["send", "-s", "recorder", "-k", "Enter", "--wait", "^three$"]);
     dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
     dir.ok(&["wait", "-s", "recorder", "--exit"]);
-    let said = dir.ok(&["capture", "-s", "recorder"]);
+    // What it wrote, said on the person's terminal (its 80 columns wrap the line).
+    let said = dir.ok(&["capture", "-s", "recorder"]).replace('\n', "");
     assert!(said.contains("replay it with `tuipilot run"), "{said}");
     let written = std::fs::read_to_string(&tape).unwrap();
     for line in [
@@ -362,6 +383,11 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
     }
     assert!(!written.contains("Sleep"), "{written}");
     assert!(work.join("shell-1.snap").exists() && work.join("shell.snap").exists());
+    // The cast is the session's recording: asciicast v2, with what the screen showed.
+    let recording = std::fs::read_to_string(&cast).unwrap();
+    let header: Value = serde_json::from_str(recording.lines().next().unwrap()).unwrap();
+    assert_eq!(header["version"], 2, "{header}");
+    assert!(recording.contains("three"), "{recording}");
     let code = std::fs::read_to_string(&rust).unwrap();
     assert!(
         code.contains("s.wait_for_text(\"^\\\\$ echo three$\")?;"),

@@ -1,0 +1,365 @@
+//! The walk: a session's operation log as the steps a replay takes, which the tape and the
+//! Rust writers only spell. What the walk decides: where the replay waits (a logged wait,
+//! the program found ready before the next input, rows that appeared after the last
+//! wait), what a capture asserts (the rows it shows new, or the whole screen as a
+//! snapshot with volatile parts masked), and how raw bytes read as keys.
+
+use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
+use crate::terminal::Terminal;
+
+/// Patterns for what changes from run to run, and what they are.
+pub const VOLATILE: &[(&str, &str)] = &[
+    (r"\d{4}-\d{2}-\d{2}", "a date"),
+    (r"\b\d{1,2}:\d{2}(:\d{2})?\b", "a clock time"),
+    (r"/tmp/[^\s'\x22]+", "a temporary path"),
+    (r"(?i)\bpid[ :=]*\d+", "a process id"),
+];
+
+/// [`VOLATILE`]'s patterns, compiled once.
+fn volatile() -> &'static [regex::Regex] {
+    static COMPILED: std::sync::OnceLock<Vec<regex::Regex>> = std::sync::OnceLock::new();
+    COMPILED.get_or_init(|| {
+        VOLATILE
+            .iter()
+            .filter_map(|(p, _)| regex::Regex::new(p).ok())
+            .collect()
+    })
+}
+
+/// The most `Expect` rows one capture gives.
+const EXPECTS_PER_CAPTURE: usize = 3;
+
+/// One thing the replay does.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Step2 {
+    Comment(String),
+    Type(String),
+    /// Secret input left out: its placeholder (`<secret input, N characters>`), and whether
+    /// it was pasted.
+    Secret {
+        placeholder: String,
+        paste: bool,
+    },
+    Keys(String),
+    Paste(String),
+    Mouse(String),
+    Focus(crate::keys::Focus),
+    Sleep(u64),
+    Wait(WaitFor, Option<u64>),
+    Expect(String),
+    Resize(u16, u16),
+    Final {
+        masks: Vec<String>,
+        text: String,
+    },
+}
+/// A regex matching `row` exactly, its volatile parts ([`VOLATILE`]: clock times, dates,
+/// temporary paths, pids) matching anything: what an export expects of a row it saw.
+pub fn row_pattern(row: &str) -> String {
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for re in volatile() {
+        spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
+    }
+    spans.sort_unstable();
+    let mut out = String::from("^");
+    let mut at = 0;
+    for (start, end) in spans {
+        if start < at {
+            continue;
+        }
+        out.push_str(&regex::escape(&row[at..start]));
+        out.push_str(".+");
+        at = end;
+    }
+    out.push_str(&regex::escape(&row[at..]));
+    out.push('$');
+    out
+}
+
+/// The rows of `now` that differ from `before` and hold something, first few.
+fn new_rows(before: &str, now: &str) -> Vec<String> {
+    let old: Vec<&str> = before.split('\n').collect();
+    now.split('\n')
+        .enumerate()
+        .filter(|(i, row)| !row.trim().is_empty() && old.get(*i) != Some(row))
+        .map(|(_, row)| row.to_string())
+        .take(EXPECTS_PER_CAPTURE)
+        .collect()
+}
+
+/// The screen text as the runner's masked capture would give it: drawn on a terminal
+/// of the same size and masked by the one masking code.
+fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
+    let Ok(mut terminal) = Terminal::new(cols, rows) else {
+        return text.to_string();
+    };
+    terminal.process(text.replace('\n', "\r\n").as_bytes());
+    let regexes: Vec<regex::Regex> = masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
+    terminal.snapshot().masked_regexes(&regexes).text()
+}
+
+/// The walk: the log as steps.
+pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
+    let mut out = Vec::new();
+    let (mut cols, mut rows) = (start.cols, start.rows);
+    let mut seen = String::new();
+    // The screen the last operation that returned one ended on (a wait's, a capture's).
+    let mut last_screen: Option<&str> = None;
+    // Whether the last send was a person's (a comment marks where a person's input starts).
+    let mut person_typing = false;
+    let last_capture = log.iter().rposition(|e| {
+        e.error.is_none() && matches!(e.operation, Operation::Capture { .. }) && e.screen.is_some()
+    });
+    for (index, entry) in log.iter().enumerate() {
+        if let Some(error) = &entry.error {
+            out.push(Step2::Comment(format!(
+                "left out, it failed: {} ({error})",
+                entry.operation.label()
+            )));
+            continue;
+        }
+        if entry.cut_bytes > 0 {
+            out.push(Step2::Comment(format!(
+                "the session's log kept only the start of a long input here ({} bytes left out): the replay sends only that start",
+                entry.cut_bytes
+            )));
+        }
+        let next = log.get(index + 1);
+        let next_waits = next.is_some_and(|n| {
+            matches!(n.operation, Operation::Wait { .. })
+                || matches!(&n.operation, Operation::Capture { wait: Some(_), .. })
+        });
+        // A person typing text waits for nothing between characters; after a key that is
+        // not text (Enter, an arrow, Esc) the replay waits where the person saw the
+        // program ready before going on.
+        let typing_on = entry.by_person && types_only_text(&entry.operation);
+        let ready_follows = !next_waits
+            && !typing_on
+            && next.is_some_and(|n| n.error.is_none() && n.ready_before == Some(true));
+        let next_waits = next_waits || ready_follows;
+        match &entry.operation {
+            Operation::Info => {}
+            Operation::Exit { .. } => out.push(Step2::Comment("the session was ended here".into())),
+            Operation::Resize { cols: c, rows: r } => {
+                (cols, rows) = (*c, *r);
+                out.push(Step2::Resize(*c, *r));
+            }
+            Operation::Send {
+                wait,
+                timeout_ms,
+                secret,
+                ..
+            } => {
+                // A session whose input was all secret logged its sends redacted already;
+                // this catches a log made by hand too.
+                let kept = entry
+                    .operation
+                    .redacted(*secret || start.secret_input || start.record_no_input);
+                let Operation::Send { steps, .. } = kept.as_ref() else {
+                    continue;
+                };
+                let secret = kept.is_secret();
+                if entry.by_person && !person_typing {
+                    out.push(Step2::Comment("typed by a person:".into()));
+                }
+                person_typing = entry.by_person;
+                for step in steps {
+                    if let (Step::Bytes(bytes), false) = (step, secret) {
+                        out.extend(typed_bytes(bytes));
+                        continue;
+                    }
+                    out.push(match step {
+                        Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if secret => {
+                            Step2::Secret {
+                                placeholder: text.clone(),
+                                paste: matches!(step, Step::Paste(_)),
+                            }
+                        }
+                        // The export replays at full speed (`Set TypingSpeed 0`): typing's
+                        // pauses were for the program's sake, and its waits follow.
+                        Step::Text(text) | Step::Type { text, .. } => Step2::Type(text.clone()),
+                        Step::Keys(keys) => Step2::Keys(keys.clone()),
+                        Step::Paste(text) => Step2::Paste(text.clone()),
+                        Step::Mouse(action) => Step2::Mouse(action.clone()),
+                        Step::Focus(focus) => Step2::Focus(*focus),
+                        Step::Bytes(_) => continue,
+                        Step::SleepMs(ms) if wait.is_none() && !next_waits => Step2::Sleep(*ms),
+                        Step::SleepMs(_) => continue,
+                    });
+                }
+                match wait {
+                    Some(wait) => out.extend(replayed_wait(wait, entry, *timeout_ms)),
+                    // Nothing waited here, and the next operation found the program waiting
+                    // for input: the replay, faster than the agent, waits for that too.
+                    None if ready_follows => out.push(Step2::Wait(WaitFor::Ready, None)),
+                    None => {}
+                }
+            }
+            // A row a person asked to expect (while recording) is an `Expect`.
+            Operation::Wait {
+                condition: WaitFor::Text(re),
+                timeout_ms: None,
+            } if entry.by_person => out.push(Step2::Expect(re.clone())),
+            Operation::Wait {
+                condition,
+                timeout_ms,
+            } => out.extend(replayed_wait(condition, entry, *timeout_ms)),
+            Operation::Capture { wait, timeout_ms, .. } => {
+                if let Some(wait) = wait {
+                    out.extend(replayed_wait(wait, entry, *timeout_ms));
+                }
+                let Some(screen) = &entry.screen else { continue };
+                // A screen a person asked to keep (while recording) is a snapshot too.
+                if Some(index) == last_capture || entry.by_person {
+                    // The snapshot is a screen the session saw later than its last wait:
+                    // the program went on reacting after it (a deferred redraw). The
+                    // replay, faster than the agent, waits for what changed since.
+                    if wait.is_none()
+                        && let Some(before) = last_screen.filter(|before| *before != screen)
+                    {
+                        out.extend(catching_up(before, screen));
+                    }
+                    let masks: Vec<String> = volatile()
+                        .iter()
+                        .filter(|re| re.is_match(screen))
+                        .map(|re| re.as_str().to_string())
+                        .collect();
+                    let text = masked_screen(screen, cols, rows, &masks);
+                    out.push(Step2::Final { masks, text });
+                } else {
+                    out.extend(
+                        new_rows(&seen, screen)
+                            .iter()
+                            .map(|row| Step2::Expect(row_pattern(row))),
+                    );
+                }
+                seen = screen.clone();
+            }
+        }
+        if let Some(screen) = &entry.screen {
+            last_screen = Some(screen);
+        }
+    }
+    settle_after_launch(&mut out);
+    // Text typed in pieces with nothing between is one `Type` (a person's keystrokes).
+    let mut merged: Vec<Step2> = Vec::with_capacity(out.len());
+    for step in out {
+        match (merged.last_mut(), step) {
+            (Some(Step2::Type(before)), Step2::Type(text)) => before.push_str(&text),
+            (_, step) => merged.push(step),
+        }
+    }
+    merged
+}
+
+/// Whether `operation` is a send of printable text only (a person typing a word).
+fn types_only_text(operation: &Operation) -> bool {
+    let Operation::Send { steps, .. } = operation else {
+        return false;
+    };
+    steps.iter().all(|step| match step {
+        Step::Text(text) | Step::Type { text, .. } => !text.chars().any(char::is_control),
+        Step::Bytes(bytes) => crate::keys::decode_input(bytes)
+            .iter()
+            .all(|part| matches!(part, crate::keys::InputPart::Text(_))),
+        _ => false,
+    })
+}
+
+/// Raw bytes sent to the program (a person's keystrokes, an agent's `bytes` step) as the
+/// tape's commands that send them: text as `Type`, each key the bytes encode as `Key` (in
+/// whichever cursor mode they were sent; the replay encodes for the program's mode then),
+/// a bracketed paste as `Paste`, and the rest as typed text when it is UTF-8.
+fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
+    use crate::keys::InputPart;
+    let mut steps: Vec<Step2> = Vec::new();
+    for part in crate::keys::decode_input(bytes) {
+        // Keys in a row are one `Key` line.
+        if let (InputPart::Key(key), Some(Step2::Keys(keys))) = (&part, steps.last_mut()) {
+            keys.push(' ');
+            keys.push_str(&key.to_string());
+            continue;
+        }
+        steps.push(match part {
+            InputPart::Text(text) => Step2::Type(text),
+            InputPart::Key(key) => Step2::Keys(key.to_string()),
+            InputPart::Paste(text) => Step2::Paste(text),
+            InputPart::Other(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => Step2::Type(text),
+                Err(e) => Step2::Comment(format!(
+                    "{} raw bytes were sent here, not UTF-8 text; a tape cannot send them",
+                    e.as_bytes().len()
+                )),
+            },
+        });
+    }
+    steps
+}
+
+/// The waits that bring a replay from the screen `before` (where the session's last wait
+/// or capture left it) to `now` (a later capture): one for each row of `now` that `before`
+/// did not have (the first few; not a clock's or a pid's alone); else, where rows only went
+/// away, the absence of one of them (`ExpectNot`, which retries).
+fn catching_up(before: &str, now: &str) -> Vec<Step2> {
+    let telling = |row: &String| {
+        // A row that is all volatile matches anything.
+        let pattern = row_pattern(row);
+        pattern
+            .trim_start_matches('^')
+            .trim_end_matches('$')
+            .replace(".+", "")
+            .trim()
+            .len()
+            > 1
+    };
+    let waits: Vec<Step2> = new_rows(before, now)
+        .iter()
+        .filter(|row| telling(row))
+        .map(|row| Step2::Wait(WaitFor::Text(row_pattern(row)), None))
+        .collect();
+    if !waits.is_empty() {
+        return waits;
+    }
+    let kept: std::collections::HashSet<&str> = now.split('\n').collect();
+    before
+        .split('\n')
+        .map(str::to_string)
+        .filter(|row| !row.trim().is_empty() && !kept.contains(row.as_str()))
+        .find(telling)
+        .map(|row| Step2::Wait(WaitFor::NoText(row_pattern(&row)), None))
+        .into_iter()
+        .collect()
+}
+
+/// The replay's wait for a logged one: the same, except that a settling wait
+/// ([`WaitFor::Settle`]) replays as `Wait+Ready` only where the program was ready (a
+/// replay must not fail where the session went on without it).
+fn replayed_wait(wait: &WaitFor, entry: &LoggedOperation, timeout_ms: Option<u64>) -> Option<Step2> {
+    match wait {
+        WaitFor::Settle => {
+            let held = entry
+                .waited
+                .as_deref()
+                .is_some_and(|why| why.starts_with("ready") || why.starts_with("quiet"));
+            held.then_some(Step2::Wait(WaitFor::Ready, timeout_ms))
+        }
+        wait => Some(Step2::Wait(wait.clone(), timeout_ms)),
+    }
+}
+
+/// Makes the replay wait, after the launch's first wait, until the program reads the
+/// terminal (`Wait+Ready`): its first screen can be up before it has set the terminal's
+/// modes, and keys a replay types at once would then be echoed twice. The agent's
+/// session never met that moment, its calls being slower than a program's start.
+fn settle_after_launch(steps: &mut Vec<Step2>) {
+    let first_input = steps
+        .iter()
+        .position(|s| !matches!(s, Step2::Comment(_) | Step2::Wait(..)))
+        .unwrap_or(steps.len());
+    let waits_for_ready = steps[..first_input]
+        .iter()
+        .any(|s| matches!(s, Step2::Wait(WaitFor::Ready, _)));
+    if !waits_for_ready {
+        steps.insert(first_input, Step2::Wait(WaitFor::Ready, None));
+    }
+}
