@@ -8,7 +8,7 @@
 //! within [`CONTROL_LINE_DEADLINE`] is dropped, and beyond [`CONTROL_WAITING`] waiting
 //! connections the newest is told the host is busy.
 //!
-//! [`MAX_CONNECTIONS`]: super::server::MAX_CONNECTIONS
+//! [`MAX_CONNECTIONS`]: super::requests::MAX_CONNECTIONS
 
 use std::io::{ErrorKind, Read, Write};
 use std::os::fd::AsRawFd;
@@ -18,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::guards::{check_peer, peer_uid};
 use super::protocol::{MAX_LINE, error_line};
-use super::server::{Host, Lane, answer, busy, deliver, too_long};
+use super::requests::{Lane, answer, busy, deliver, too_long};
+use super::state::Host;
 use crate::error::Failure;
 
 /// How long a control connection may take to send its request line.

@@ -10,6 +10,8 @@
 //!   bounded lines);
 //! - [`server`]: the host process: start-up, accepting and serving connections, idle
 //!   timeout, watchdog, shutdown;
+//! - `state`: what a host holds (its files by identity, its name's lock, its session);
+//! - `requests`: what a request does: its lane, the executor's answer, its delivery;
 //! - [`guards`]: who may connect (peer uid) and how long a connection may hold the host
 //!   (line deadline, cancelling a hung-up client's request);
 //! - [`client`]: connecting and making requests.
@@ -19,7 +21,9 @@ mod control;
 pub mod guards;
 pub mod paths;
 pub mod protocol;
+mod requests;
 pub mod server;
+mod state;
 
 /// Gives the heap a finished report freed back to the system. glibc keeps freed memory
 /// for reuse, so a long-lived process (a host, the MCP server) that made one large report
