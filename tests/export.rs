@@ -523,7 +523,7 @@ fn every_rust_string_literal_is_exactly_its_text_as_rustc_reads_it() {
         "const TEXTS: &[&str] = &[{}];\nfn main() {{ for t in TEXTS {{ let hex: Vec<String> = t.bytes().map(|b| format!(\"{{b:02x}}\")).collect(); println!(\"{{}}\", hex.join(\"\")); }} }}\n",
         literals.join(",\n")
     );
-    let program = compile(&dir.0, "literals", &source, &[]);
+    let program = common::rustc::compile(&dir.0, "literals", &source, &[]);
     let out = std::process::Command::new(&program).output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let printed = String::from_utf8(out.stdout).unwrap();
@@ -534,41 +534,8 @@ fn every_rust_string_literal_is_exactly_its_text_as_rustc_reads_it() {
     assert_eq!(printed.lines().collect::<Vec<_>>(), want);
 }
 
-/// Compiles `source` with the toolchain's rustc into `dir`; panics with rustc's words.
-fn compile(dir: &Path, name: &str, source: &str, extra: &[&str]) -> std::path::PathBuf {
-    let file = dir.join(format!("{name}.rs"));
-    std::fs::write(&file, source).unwrap();
-    let out_file = dir.join(name);
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let out = std::process::Command::new(rustc)
-        .args(["--edition", "2024", "-o"])
-        .arg(&out_file)
-        .args(extra)
-        .arg(&file)
-        .output()
-        .expect("rustc runs");
-    assert!(
-        out.status.success(),
-        "rustc refused the generated code:\n{}\n{source}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out_file
-}
-
 #[test]
 fn a_rust_export_of_hostile_text_compiles_and_holds_the_text_as_data() {
-    // The library this test links against is the one the exported test would use.
-    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
-    let rlib = std::fs::read_dir(&deps)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().is_some_and(|n| {
-                n.to_string_lossy().starts_with("libtuipilot-") && n.to_string_lossy().ends_with(".rlib")
-            })
-        })
-        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
-        .expect("the tuipilot rlib beside this test");
     let dir = common::TempDir::new("export-rust-compile");
     let hostile = "\"########;\n}\n#[test] fn injected() { std::process::exit(3) }\n// \u{202e}";
     let mut start = StartSpec::new(["cat", hostile]);
@@ -601,19 +568,11 @@ fn a_rust_export_of_hostile_text_compiles_and_holds_the_text_as_data() {
             .any(|l| l.trim_start().starts_with("#[test] fn injected")),
         "{rust}"
     );
-    compile(
-        &dir.0,
-        "hostile",
-        &rust,
-        &[
-            "--test",
-            "--emit=metadata",
-            "-L",
-            &format!("dependency={}", deps.display()),
-            "--extern",
-            &format!("tuipilot={}", rlib.display()),
-        ],
-    );
+    // The library this test links against is the one the exported test would use.
+    let mut extra = vec!["--test".to_string(), "--emit=metadata".to_string()];
+    extra.extend(common::rustc::against_the_library());
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    common::rustc::compile(&dir.0, "hostile", &rust, &extra);
 }
 
 #[test]

@@ -3,6 +3,9 @@
 
 mod support;
 
+#[path = "../../tests/common/rustc.rs"]
+mod rustc_build;
+
 use serde_json::Value;
 use support::{Dir, start_bash, text};
 
@@ -416,87 +419,12 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
 
 /// Builds the recorded Rust test against the library beside this test binary and runs it.
 fn run_recorded_rust_test(dir: &std::path::Path, source: &std::path::Path) -> std::process::Output {
-    let deps = std::env::current_exe().unwrap().parent().unwrap().to_path_buf();
-    let rlib = std::fs::read_dir(&deps)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name().is_some_and(|n| {
-                n.to_string_lossy().starts_with("libtuipilot-") && n.to_string_lossy().ends_with(".rlib")
-            })
-        })
-        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
-        .expect("the tuipilot rlib beside this test");
-    let binary = dir.join("recorded-test");
-    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let built = std::process::Command::new(rustc)
-        .args(["--edition", "2024", "--test", "-o"])
-        .arg(&binary)
-        .arg("-L")
-        .arg(format!("dependency={}", deps.display()))
-        .arg("--extern")
-        .arg(format!("tuipilot={}", rlib.display()))
-        .arg(source)
-        .output()
-        .expect("rustc runs");
-    assert!(
-        built.status.success(),
-        "rustc refused the recorded test:\n{}",
-        text(&built.stderr)
-    );
+    let mut extra = vec!["--test".to_string()];
+    extra.extend(rustc_build::against_the_library());
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let code = std::fs::read_to_string(source).unwrap();
+    let binary = rustc_build::compile(dir, "recorded_test", &code, &extra);
     std::process::Command::new(&binary)
         .output()
         .expect("the recorded test runs")
-}
-
-#[path = "support/mcp.rs"]
-mod mcp_client;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_mcp_session_started_with_attach_is_watched_by_its_name_and_gone_when_it_ends() {
-    use mcp_client::{call, connect_in, error_code, texts};
-    use serde_json::json;
-    let dir = Dir::new();
-    dir.work();
-    let client = connect_in(&dir.0, &[]).await;
-    let started = call(
-        &client,
-        json!({"action": "start", "session": "agent", "command": ["bash", "--norc", "--noprofile"],
-               "env": {"PS1": "$ "}, "attach": true}),
-    )
-    .await;
-    assert!(
-        texts(&started)[0].contains("a person can watch it live with `tuipilot -s agent attach`"),
-        "{:?}",
-        texts(&started)
-    );
-    // The name is taken in the runtime directory: no CLI session can start under it.
-    let taken = dir.run(&["start", "-s", "agent", "--", "bash"]);
-    assert_eq!(taken.status.code(), Some(2), "{}", text(&taken.stderr));
-    person(&dir, "watcher", 80, 25, &["-s", "agent", "attach"]);
-    call(&client, json!({"action": "send", "session": "agent", "text": "echo from the model", "keys": ["Enter"], "wait_pattern": "^from the model$"})).await;
-    screen_with(&dir, "watcher", "^from the model$");
-    // It is the server's to drive: the CLI may watch and look, not send.
-    let refused = dir.run(&["send", "-s", "agent", "-t", "x"]);
-    assert_eq!(refused.status.code(), Some(2));
-    assert!(
-        text(&refused.stderr).contains("belongs to another process (an MCP server)"),
-        "{}",
-        text(&refused.stderr)
-    );
-    assert_eq!(dir.info("agent")["session"], "agent");
-    // A name that runs already is refused, and nothing half-started stays.
-    let twice = call(
-        &client,
-        json!({"action": "start", "session": "watcher", "command": ["bash"], "attach": true}),
-    )
-    .await;
-    assert_eq!(error_code(&twice), "bad_request", "{:?}", texts(&twice));
-    assert!(texts(&twice)[0].contains("already runs"), "{:?}", texts(&twice));
-    call(&client, json!({"action": "exit", "session": "agent"})).await;
-    assert!(!dir.socket("agent").exists() && !dir.0.join("agent.lock").exists());
-    dir.ok(&["wait", "-s", "watcher", "--exit"]);
-    let after = dir.ok(&["capture", "-s", "watcher"]);
-    assert!(after.contains("session `agent` ended"), "{after}");
-    client.cancel().await.unwrap();
 }

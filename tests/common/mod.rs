@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod rustc;
+
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;

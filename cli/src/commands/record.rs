@@ -15,7 +15,7 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use tuipilot::operation::{Step, WaitFor};
+use tuipilot::operation::WaitFor;
 use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape};
 use tuipilot::{Operation, Session, StartSpec};
 
@@ -46,17 +46,7 @@ fn settled_capture() -> Operation {
 
 impl Person for Recorder {
     fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
-        let send = Operation::Send {
-            steps: vec![Step::Bytes(bytes.to_vec())],
-            wait: None,
-            timeout_ms: None,
-            capture: false,
-            secret: false,
-        };
-        session
-            .apply_by_person(&send)
-            .map(drop)
-            .map_err(|e| format!("not sent: {e}"))
+        crate::watch::serve::send_typed(session, bytes)
     }
 
     fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String> {

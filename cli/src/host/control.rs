@@ -16,7 +16,7 @@ use std::os::unix::net::UnixStream;
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use super::guards::{check_peer, peer_uid};
+use super::guards::check_connection;
 use super::protocol::{MAX_LINE, error_line};
 use super::requests::{Lane, answer, busy, deliver, too_long};
 use super::state::Host;
@@ -45,8 +45,6 @@ struct Waiting {
 
 /// Serves the control connections handed over on `streams` until the host ends.
 pub(super) fn serve(host: &Host, streams: &Receiver<UnixStream>) {
-    // SAFETY: getuid cannot fail.
-    let own = unsafe { libc::getuid() };
     let mut waiting: Vec<Waiting> = Vec::new();
     loop {
         // Take in new connections: wait for one when none is waiting, else only glance.
@@ -66,7 +64,7 @@ pub(super) fn serve(host: &Host, streams: &Receiver<UnixStream>) {
             .into_iter()
             .chain(std::iter::from_fn(|| streams.try_recv().ok()))
         {
-            admit(&mut waiting, stream, own);
+            admit(&mut waiting, stream);
         }
         if waiting.is_empty() {
             continue;
@@ -112,11 +110,8 @@ pub(super) fn serve(host: &Host, streams: &Receiver<UnixStream>) {
 
 /// Adds a new connection to those waiting, or turns it away (not the host's user, or too
 /// many waiting already).
-fn admit(waiting: &mut Vec<Waiting>, mut stream: UnixStream, own: u32) {
-    let allowed = peer_uid(&stream)
-        .map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))
-        .and_then(|uid| check_peer(uid, own));
-    let refused = match allowed {
+fn admit(waiting: &mut Vec<Waiting>, mut stream: UnixStream) {
+    let refused = match check_connection(&stream) {
         Err(e) => Some(e),
         Ok(()) if waiting.len() >= CONTROL_WAITING => Some(busy()),
         Ok(()) => None,

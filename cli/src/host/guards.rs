@@ -173,6 +173,16 @@ pub fn peer_uid(stream: &UnixStream) -> std::io::Result<u32> {
     }
 }
 
+/// Whether the process at the other end of `stream` may talk to a session of this
+/// process: only the same user ([`check_peer`] on its [`peer_uid`]).
+pub fn check_connection(stream: &UnixStream) -> Result<(), Failure> {
+    // SAFETY: getuid cannot fail.
+    let own = unsafe { libc::getuid() };
+    let peer =
+        peer_uid(stream).map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))?;
+    check_peer(peer, own)
+}
+
 /// Only the host's own user may talk to it.
 pub fn check_peer(peer: u32, own: u32) -> Result<(), Failure> {
     if peer == own {

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::guards::{DeadlineReader, HangupWatch, check_peer, peer_uid};
+use super::guards::{DeadlineReader, HangupWatch, check_connection};
 use super::paths::{FileId, NameLock, SessionPaths, ensure_runtime_dir};
 use super::protocol::{
     Line, MAX_LINE, Request, error_line, max_reply_bytes, ok_line, parse_request, read_line_limited,
@@ -370,16 +370,11 @@ fn idle_watch(host: &Host) {
 
 /// Serves a worker's connection, request after request, until it hangs up or is slow.
 fn connection(host: &Host, stream: UnixStream) {
-    // SAFETY: getuid cannot fail.
-    let own = unsafe { libc::getuid() };
     let mut writer = match stream.try_clone() {
         Ok(w) => w,
         Err(_) => return,
     };
-    let allowed = peer_uid(&stream)
-        .map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))
-        .and_then(|uid| check_peer(uid, own));
-    if let Err(e) = allowed {
+    if let Err(e) = check_connection(&stream) {
         let _ = writeln!(writer, "{}", error_line(None, &e));
         return;
     }
@@ -409,33 +404,17 @@ fn connection(host: &Host, stream: UnixStream) {
     }
 }
 
-/// Serves a watcher (`tuipilot attach`) on this connection until it hangs up: the
-/// request's `ok`, then the live view's lines (see `crate::watch::serve`). The connection
-/// counts as one in progress, so the host does not stop for idleness while watched.
+/// Serves a watcher (`tuipilot attach`) on this connection until it hangs up (see
+/// `crate::watch::serve::hand_over`). The connection counts as one in progress, so the
+/// host does not stop for idleness while watched.
 fn watch(
     host: &Host,
     id: Option<u64>,
     reader: BufReader<DeadlineReader>,
-    mut writer: UnixStream,
+    writer: UnixStream,
     view: (u16, u16),
     control: bool,
 ) {
-    let hello = json!({ "watching": host.files.paths.name, "control": control });
-    if writer
-        .write_all(format!("{}\n", ok_line(id, &hello)).as_bytes())
-        .is_err()
-    {
-        return;
-    }
-    let read_ahead = crate::watch::serve::read_ahead(&reader);
-    let stream = reader.into_inner().stream;
-    // The watcher sends only when the person acts: no deadline on its lines.
-    let _ = stream.set_read_timeout(None);
-    crate::watch::serve::serve(
-        &host.session,
-        stream,
-        read_ahead,
-        view,
-        &crate::watch::serve::Watcher { control },
-    );
+    let name = &host.files.paths.name;
+    crate::watch::serve::hand_over(&host.session, name, id, reader, writer, view, control);
 }

@@ -19,7 +19,7 @@ use serde_json::json;
 use tuipilot::{Operation, Session};
 
 use crate::error::{ErrorCode, Failure};
-use crate::host::guards::{DeadlineReader, check_peer, peer_uid};
+use crate::host::guards::{DeadlineReader, check_connection};
 use crate::host::paths::{FileId, NameLock, SessionPaths, ensure_runtime_dir, runtime_dir_from_env};
 use crate::host::protocol::{
     HostInfo, Line, MAX_LINE, PROTOCOL_VERSION, Request, error_line, ok_line, parse_request,
@@ -166,12 +166,7 @@ fn connection(stream: UnixStream, name: &str, session: &Session) {
     let Ok(mut writer) = stream.try_clone() else {
         return;
     };
-    // SAFETY: getuid cannot fail.
-    let own = unsafe { libc::getuid() };
-    let allowed = peer_uid(&stream)
-        .map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))
-        .and_then(|uid| check_peer(uid, own));
-    if let Err(e) = allowed {
+    if let Err(e) = check_connection(&stream) {
         let _ = writeln!(writer, "{}", error_line(None, &e));
         return;
     }
@@ -187,23 +182,7 @@ fn connection(stream: UnixStream, name: &str, session: &Session) {
         let (id, request) = parse_request(&line);
         let reply = match request {
             Ok(Request::Watch { control, cols, rows }) => {
-                let hello = json!({ "watching": name, "control": control });
-                if writer
-                    .write_all(format!("{}\n", ok_line(id, &hello)).as_bytes())
-                    .is_err()
-                {
-                    return;
-                }
-                let read_ahead = super::serve::read_ahead(&reader);
-                let stream = reader.into_inner().stream;
-                let _ = stream.set_read_timeout(None);
-                super::serve::serve(
-                    session,
-                    stream,
-                    read_ahead,
-                    (cols, rows),
-                    &super::serve::Watcher { control },
-                );
+                super::serve::hand_over(session, name, id, reader, writer, (cols, rows), control);
                 return;
             }
             Ok(Request::Hello { version }) if version == PROTOCOL_VERSION => Ok(json!({

@@ -41,6 +41,22 @@ pub struct Watcher {
     pub control: bool,
 }
 
+/// Sends what a person typed to the program, as it came, through the executor marked
+/// typed by a person; the error in the words a status line shows.
+pub fn send_typed(session: &Session, bytes: &[u8]) -> Result<(), String> {
+    let send = tuipilot::Operation::Send {
+        steps: vec![tuipilot::operation::Step::Bytes(bytes.to_vec())],
+        wait: None,
+        timeout_ms: None,
+        capture: false,
+        secret: false,
+    };
+    session
+        .apply_by_person(&send)
+        .map(drop)
+        .map_err(|e| format!("not sent: {e}"))
+}
+
 impl Person for Watcher {
     fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
         if !self.control {
@@ -49,17 +65,7 @@ impl Person for Watcher {
                 super::LEAVE_KEY_NAME
             ));
         }
-        let send = tuipilot::Operation::Send {
-            steps: vec![tuipilot::operation::Step::Bytes(bytes.to_vec())],
-            wait: None,
-            timeout_ms: None,
-            capture: false,
-            secret: false,
-        };
-        session
-            .apply_by_person(&send)
-            .map(drop)
-            .map_err(|e| format!("not sent: {e}"))
+        send_typed(session, bytes)
     }
 
     fn assert(&self, _: &Session, _: Assertion) -> Result<String, String> {
@@ -225,7 +231,26 @@ pub fn serve(
     });
 }
 
-/// Reads past a request line: the bytes a buffered reader holds beyond it.
-pub fn read_ahead<R: Read>(reader: &BufReader<R>) -> Vec<u8> {
-    reader.buffer().to_vec()
+/// Turns a protocol connection that asked to `watch` session `name` into a live view: the
+/// request's `ok` (request `id`), then [`serve`] until the watcher hangs up. Whatever the
+/// reader holds past the request is the view's first input; the watcher's lines have no
+/// deadline (it sends only when the person acts).
+pub fn hand_over(
+    session: &Session,
+    name: &str,
+    id: Option<u64>,
+    reader: BufReader<crate::host::guards::DeadlineReader>,
+    mut writer: UnixStream,
+    view: (u16, u16),
+    control: bool,
+) {
+    let hello = serde_json::json!({ "watching": name, "control": control });
+    let line = format!("{}\n", crate::host::protocol::ok_line(id, &hello));
+    if writer.write_all(line.as_bytes()).is_err() {
+        return;
+    }
+    let read_ahead = reader.buffer().to_vec();
+    let stream = reader.into_inner().stream;
+    let _ = stream.set_read_timeout(None);
+    serve(session, stream, read_ahead, view, &Watcher { control });
 }
