@@ -428,3 +428,48 @@ fn run_recorded_rust_test(dir: &std::path::Path, source: &std::path::Path) -> st
         .output()
         .expect("the recorded test runs")
 }
+
+#[test]
+fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with_it() {
+    let dir = Dir::new();
+    let tape = dir.work().join("gone.tape");
+    // A program that ignores the hang-up a closing terminal sends.
+    person(
+        &dir,
+        "recorder",
+        80,
+        25,
+        &[
+            "record",
+            "-o",
+            &tape.to_string_lossy(),
+            "--",
+            "bash",
+            "--norc",
+            "-c",
+            "trap '' HUP; echo pid $$; exec sleep 1000",
+        ],
+    );
+    let screen = screen_with(&dir, "recorder", r"^pid \d+");
+    let pid: i32 = screen["text"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the program's pid");
+    let recorder = dir.info("recorder")["pid"].as_i64().unwrap() as i32;
+    // SAFETY: a signal to the recorder's own process.
+    unsafe { libc::kill(recorder, libc::SIGTERM) };
+    dir.ok(&["wait", "-s", "recorder", "--exit"]);
+    let after = dir.json(&["capture", "-s", "recorder", "--json"]);
+    assert_eq!(after["alternate_screen"], false, "{after}");
+    assert!(
+        support::eventually(std::time::Duration::from_secs(10), || !std::path::Path::new(
+            &format!("/proc/{pid}")
+        )
+        .exists()),
+        "the recorded program (pid {pid}) outlived its recorder"
+    );
+    assert!(!tape.exists(), "a recording cut short by a signal writes no tape");
+}

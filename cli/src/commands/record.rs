@@ -129,6 +129,9 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
             )));
         }
     }
+    // SAFETY: `record` runs on the command line's only thread, before anything (the
+    // terminal's signal handling, the session) starts another.
+    let watchdog = unsafe { crate::watchdog::Watchdog::fork() }.map_err(Failure::internal)?;
     let terminal = PersonTerminal::take()?;
     let (cols, rows) = terminal.size();
     let mut spec = StartSpec::new(args.command.clone());
@@ -138,6 +141,11 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
     spec.reaction_bound_ms = args.reaction_bound;
     spec.record = args.cast.clone();
     let session = spec.builder()?.spawn()?;
+    // A recorder ended by a signal (even SIGKILL) takes its program with it.
+    if let Err(e) = watchdog.arm(session.pid()) {
+        let _ = session.kill();
+        return Err(Failure::internal(e));
+    }
     let recorder = Recorder {
         name: name.clone(),
         snapshots: AtomicUsize::new(0),
@@ -168,7 +176,9 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         false => session.apply_by_person(&settled_capture()).map(drop),
     };
     let log = session.operations();
-    let _ = session.exit();
+    if session.exit().is_ok() {
+        let _ = watchdog.disarm(session.pid());
+    }
     last?;
     write_recording(&args, &spec, &log, &name)
 }
