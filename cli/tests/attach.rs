@@ -473,3 +473,39 @@ fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with
     );
     assert!(!tape.exists(), "a recording cut short by a signal writes no tape");
 }
+
+#[test]
+fn a_recording_longer_than_the_log_keeps_is_refused_rather_than_written_without_its_start() {
+    let dir = Dir::new();
+    let tape = dir.work().join("long.tape");
+    person(
+        &dir,
+        "recorder",
+        80,
+        25,
+        &[
+            "record",
+            "-o",
+            &tape.to_string_lossy(),
+            "--",
+            "bash",
+            "--norc",
+            "-c",
+            "stty raw -echo; echo reading; exec cat >/dev/null",
+        ],
+    );
+    screen_with(&dir, "recorder", "reading");
+    // More input than the log keeps (4 MiB), pasted 100 KB at a time.
+    let chunk = "x".repeat(100_000);
+    for _ in 0..45 {
+        dir.ok(&["send", "-s", "recorder", "--paste", &chunk]);
+    }
+    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "recorder", "--exit", "--timeout-ms", "60000"]);
+    let said = dir.ok(&["capture", "-s", "recorder"]).replace('\n', "");
+    assert!(
+        said.contains("the recording is longer than a session's log keeps"),
+        "{said}"
+    );
+    assert!(!tape.exists());
+}

@@ -32,6 +32,9 @@ struct Recorder {
     /// The tape's name (its file's stem).
     name: String,
     snapshots: AtomicUsize,
+    /// Operations applied to the session: more than its log holds means the log dropped
+    /// the start of the recording (its bound, `operation::MAX_LOGGED`).
+    applied: AtomicUsize,
 }
 
 /// A capture of the screen once the program has reacted (never failing: a busy program
@@ -46,12 +49,14 @@ fn settled_capture() -> Operation {
 
 impl Person for Recorder {
     fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
+        self.applied.fetch_add(1, Ordering::SeqCst);
         crate::watch::serve::send_typed(session, bytes)
     }
 
     fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String> {
         match assertion {
             Assertion::Snapshot => {
+                self.applied.fetch_add(1, Ordering::SeqCst);
                 session
                     .apply_by_person(&settled_capture())
                     .map_err(|e| format!("no assertion added: {e}"))?;
@@ -64,6 +69,7 @@ impl Person for Recorder {
                     condition: WaitFor::Settle,
                     timeout_ms: None,
                 };
+                self.applied.fetch_add(1, Ordering::SeqCst);
                 session
                     .apply_by_person(&settle)
                     .map_err(|e| format!("no assertion added: {e}"))?;
@@ -80,6 +86,7 @@ impl Person for Recorder {
                     );
                 }
                 let pattern = row_pattern(&row);
+                self.applied.fetch_add(1, Ordering::SeqCst);
                 session
                     .apply_by_person(&Operation::Wait {
                         condition: WaitFor::Text(pattern.clone()),
@@ -149,6 +156,7 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
     let recorder = Recorder {
         name: name.clone(),
         snapshots: AtomicUsize::new(0),
+        applied: AtomicUsize::new(0),
     };
     let (ours, theirs) =
         UnixStream::pair().map_err(|e| Failure::internal(format!("connecting the view: {e}")))?;
@@ -173,13 +181,25 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
     });
     let last = match snapshot_last {
         true => Ok(()),
-        false => session.apply_by_person(&settled_capture()).map(drop),
+        false => {
+            recorder.applied.fetch_add(1, Ordering::SeqCst);
+            session.apply_by_person(&settled_capture()).map(drop)
+        }
     };
     let log = session.operations();
     if session.exit().is_ok() {
         let _ = watchdog.disarm(session.pid());
     }
     last?;
+    let applied = recorder.applied.load(Ordering::SeqCst);
+    if applied > log.len() {
+        return Err(Failure::bad_request(format!(
+            "the recording is longer than a session's log keeps ({} of its {applied} steps; the log keeps at most {} steps and {} MiB of input): no tape was written, since it would not replay from the start; record it in shorter parts",
+            log.len(),
+            tuipilot::operation::MAX_LOGGED,
+            tuipilot::operation::MAX_INPUT_BYTES >> 20
+        )));
+    }
     write_recording(&args, &spec, &log, &name)
 }
 
