@@ -283,6 +283,29 @@ impl PySession {
     }
 }
 
+/// A string, or a list of strings: what `keys=` and `mouse=` take.
+fn one_or_list(value: &Bound<'_, PyAny>) -> Option<Vec<String>> {
+    match value.extract::<String>() {
+        Ok(one) => Some(vec![one]),
+        Err(_) => value.extract().ok(),
+    }
+}
+
+/// The program and its arguments: a list of words, or one string split as every face
+/// splits a command ([`tuipilot::operation::split_command`]: quotes group, no expansion),
+/// so `Session("python3 -q")` runs `python3` with `-q`.
+fn command_words(py: Python<'_>, argv: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(line) = argv.extract::<String>() {
+        return tuipilot::operation::split_command(&line).map_err(|e| raise(py, e));
+    }
+    argv.extract::<Vec<String>>().map_err(|_| {
+        bad_input(
+            py,
+            "argv takes the command as a list of words ([\"python3\", \"-q\"]) or one string (\"python3 -q\")".into(),
+        )
+    })
+}
+
 #[pymethods]
 impl PySession {
     #[new]
@@ -290,7 +313,7 @@ impl PySession {
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        argv: Vec<String>,
+        argv: Bound<'_, PyAny>,
         cols: u16,
         rows: u16,
         env: Option<BTreeMap<String, String>>,
@@ -303,6 +326,7 @@ impl PySession {
         reaction_bound: Option<f64>,
     ) -> PyResult<PySession> {
         let reaction_bound_ms = millis(py, "reaction_bound", reaction_bound)?;
+        let argv = command_words(py, &argv)?;
         let spec = StartSpec {
             command: argv.clone(),
             cols,
@@ -322,35 +346,49 @@ impl PySession {
     }
 
     /// Sends `text` (typed as it is), then `paste` (bracketed if the program asked for
-    /// it), then `keys` (names: `"Enter"`, `"C-c"`, `"Down Down Enter"`, or a list), as one
-    /// turn of input.
-    #[pyo3(signature = (text=None, *, keys=None, paste=None))]
+    /// it), then `keys` (names: `"Enter"`, `"C-c"`, `"Down Down Enter"`, or a list), then
+    /// `mouse` (an action or a list, in the command line's grammar: `"click 12,3"`,
+    /// `"click /Save/"`, `"drag 2,1..9,1"`, `"scroll-down /log/ 3"`), then `focus` (`"in"`
+    /// or `"out"`), as one turn of input.
+    #[pyo3(signature = (text=None, *, keys=None, paste=None, mouse=None, focus=None))]
     fn send(
         &self,
         py: Python<'_>,
         text: Option<String>,
         keys: Option<Bound<'_, PyAny>>,
         paste: Option<String>,
+        mouse: Option<Bound<'_, PyAny>>,
+        focus: Option<String>,
     ) -> PyResult<()> {
         let mut steps = Vec::new();
         steps.extend(text.map(Step::Text));
         steps.extend(paste.map(Step::Paste));
         if let Some(keys) = keys {
-            let names: Vec<String> = match keys.extract::<String>() {
-                Ok(one) => vec![one],
-                Err(_) => keys.extract().map_err(|_| {
-                    bad_input(
-                        py,
-                        "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])".into(),
-                    )
-                })?,
-            };
+            let names = one_or_list(&keys).ok_or_else(|| {
+                bad_input(
+                    py,
+                    "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])".into(),
+                )
+            })?;
             steps.push(Step::Keys(names.join(" ")));
+        }
+        if let Some(mouse) = mouse {
+            let actions = one_or_list(&mouse).ok_or_else(|| {
+                bad_input(
+                    py,
+                    "mouse= takes an action (\"click 12,3\", \"click /Save/\") or a list of them".into(),
+                )
+            })?;
+            steps.extend(actions.into_iter().map(Step::Mouse));
+        }
+        if let Some(focus) = focus {
+            let focus = focus.parse().map_err(|e: tuipilot::Error| raise(py, e))?;
+            steps.push(Step::Focus(focus));
         }
         if steps.is_empty() {
             return Err(bad_input(
                 py,
-                "send() needs something to send: text=, keys= or paste=".into(),
+                "send() needs something to send: text=, keys=, paste=, mouse= or focus=".into(),
             ));
         }
         let operation = Operation::Send {

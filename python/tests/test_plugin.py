@@ -129,3 +129,16 @@ def test_name(tui):
 """
     )
     pytester.runpytest_subprocess().assert_outcomes(passed=1)
+
+
+STRING_COMMAND = """
+def test_string(tui):
+    app = tui.start("sh -c 'echo one string; sleep 300'")
+    app.wait_text("^one string$")
+"""
+
+
+def test_the_fixture_starts_a_command_given_as_one_string(pytester, local):
+    pytester.makepyfile(STRING_COMMAND)
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(passed=1)

@@ -240,3 +240,38 @@ def test_wait_ready_waits_out_a_debounce_and_says_when_one_is_beyond_the_bound()
         s.wait_text("typed: hi")
     with pytest.raises(ValueError):
         tuipilot.Session(["true"], reaction_bound=-1)
+
+
+CLICKS = str(Path(__file__).parent / "apps" / "clicks.py")
+
+
+def test_a_click_from_python_reaches_a_curses_app_by_cell_or_by_text():
+    with tuipilot.Session([sys.executable, CLICKS]) as s:
+        s.wait_text("click an item")
+        s.wait_ready()
+        s.send(mouse="click /Cherries/")
+        s.wait_text(r"^clicked Cherries at \d+,3$")
+        s.send(mouse=["click 3,2"])
+        s.wait_text(r"^clicked Bananas at 3,2$")
+        assert s.style_at(2, 2).inverse
+
+
+def test_a_mouse_action_the_program_cannot_receive_or_that_does_not_parse_is_invalid_input():
+    with sh("echo plain; sleep 30") as s:
+        s.wait_text("plain")
+        with pytest.raises(tuipilot.InvalidInput, match="mouse"):
+            s.send(mouse="click 1,1")
+        with pytest.raises(tuipilot.InvalidInput, match="mouse= takes an action"):
+            s.send(mouse=3)
+        with pytest.raises(tuipilot.InvalidInput, match="focus"):
+            s.send(focus="sideways")
+
+
+def test_a_command_given_as_one_string_is_split_into_words_as_a_shell_splits_them():
+    with tuipilot.Session(f"{sys.executable} -c 'print(\"two words\")'") as s:
+        s.wait_text("^two words$")
+        assert s.argv == [sys.executable, "-c", 'print("two words")']
+    with pytest.raises(tuipilot.InvalidInput, match="unclosed quote"):
+        tuipilot.Session("sh -c 'echo")
+    with pytest.raises(tuipilot.InvalidInput, match="argv takes the command"):
+        tuipilot.Session(42)

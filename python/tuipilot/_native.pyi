@@ -61,7 +61,7 @@ class Session:
 
     def __init__(
         self,
-        argv: Sequence[str],
+        argv: Union[str, Sequence[str]],
         *,
         cols: int = 80,
         rows: int = 24,
@@ -74,7 +74,9 @@ class Session:
         whole_frames: bool = True,
         reaction_bound: Optional[float] = None,
     ) -> None:
-        """Starts ``argv`` under a terminal of ``cols`` × ``rows``. ``isolated`` gives it
+        """Starts ``argv`` under a terminal of ``cols`` × ``rows``: a list of words, or one
+        string split as a shell splits words (quotes group; nothing is expanded).
+        ``isolated`` gives it
         a fresh temporary ``HOME`` and a fixed environment; ``record`` writes an asciicast
         recording there; ``shell_integration=False`` injects no OSC 133 marks into a
         shell; ``whole_frames=False`` lets a wait return on the first screen that matches,
@@ -88,9 +90,14 @@ class Session:
         *,
         keys: Union[str, Sequence[str], None] = None,
         paste: Optional[str] = None,
+        mouse: Union[str, Sequence[str], None] = None,
+        focus: Optional[str] = None,
     ) -> None:
         """Sends ``text``, then ``paste`` (bracketed if the program asked for it), then
-        ``keys`` (``"Enter"``, ``"C-c"``, ``"Down Down Enter"`` or a list of names)."""
+        ``keys`` (``"Enter"``, ``"C-c"``, ``"Down Down Enter"`` or a list of names), then
+        ``mouse`` (``"click 12,3"``, ``"click /Save/"``, ``"drag 2,1..9,1"``,
+        ``"scroll-down /log/ 3"``, or a list; refused when the program has not enabled the
+        mouse), then ``focus`` (``"in"`` or ``"out"``)."""
     def wait_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until a row of the screen matches the regex; returns the screen."""
     def wait_absent(self, pattern: str, *, timeout: Optional[float] = None) -> str:

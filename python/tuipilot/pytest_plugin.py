@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Iterable, List, Optional, Sequence
+from typing import Any, Iterable, List, Optional, Sequence, Union
 
 import pytest
 
@@ -57,9 +57,10 @@ class Tui:
         self._factory = tmp_path_factory
         self._kept: Optional[Path] = None
 
-    def start(self, argv: Sequence[str], **kwargs: Any) -> _native.Session:
-        """Starts ``argv`` under a terminal (keywords as ``tuipilot.Session``'s)."""
-        session = _native.Session(list(argv), **kwargs)
+    def start(self, argv: Union[str, Sequence[str]], **kwargs: Any) -> _native.Session:
+        """Starts ``argv`` under a terminal: a list of words or one string split as a shell
+        splits words (keywords as ``tuipilot.Session``'s)."""
+        session = _native.Session(argv if isinstance(argv, str) else list(argv), **kwargs)
         self.sessions.append(session)
         return session
 

@@ -39,7 +39,7 @@ pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX
 pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub(crate) use reply::NOT_READY;
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
-pub use start::StartSpec;
+pub use start::{StartSpec, split_command};
 
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the
 /// session or the operation says otherwise.

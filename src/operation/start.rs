@@ -84,9 +84,75 @@ impl StartSpec {
     }
 }
 
+/// A command given as one string, split into words the way every face splits one (MCP's
+/// `command`, Python's `Session("python3 -q")`): whitespace separates, single and double
+/// quotes group, a backslash escapes the next character (inside double quotes too). No
+/// expansion of any kind: no variables, globs or `~`. An unclosed quote is an error that
+/// says to close it or give the words as a list.
+///
+/// ```
+/// use tuipilot::operation::split_command;
+/// assert_eq!(split_command(r#"python3 -c "print('a b')""#).unwrap(), ["python3", "-c", "print('a b')"]);
+/// ```
+pub fn split_command(line: &str) -> crate::Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                    in_word = true;
+                }
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                in_word = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            (None, c) => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if quote.is_some() {
+        return Err(crate::Error::InvalidArgument {
+            message: format!("unclosed quote in command `{line}`: close it or pass the command as a list"),
+        });
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_lines_split_like_a_shell() {
+        let words = |s: &str| super::split_command(s).ok().unwrap();
+        assert_eq!(words("bash --norc"), ["bash", "--norc"]);
+        assert_eq!(
+            words(r#"python3 -c "print('a b')""#),
+            ["python3", "-c", "print('a b')"]
+        );
+        assert_eq!(words(r"echo a\ b ''"), ["echo", "a b", ""]);
+        assert_eq!(words("  "), Vec::<String>::new());
+        assert!(super::split_command("sh -c 'unclosed").is_err());
+    }
 
     #[test]
     fn a_start_spec_without_a_command_is_bad_input() {

@@ -247,51 +247,6 @@ pub(super) enum KeyList {
     List(Vec<String>),
 }
 
-/// Splits a command line into words: whitespace separates, quotes group, backslash
-/// escapes. No expansion of any kind.
-pub(super) fn split_words(line: &str) -> Result<Vec<String>, Failure> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') | (None, '\\') => {
-                if let Some(next) = chars.next() {
-                    word.push(next);
-                    in_word = true;
-                }
-            }
-            (Some(_), c) => word.push(c),
-            (None, '"' | '\'') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return fail(format!(
-            "unclosed quote in command `{line}`: close it or pass the command as a list"
-        ));
-    }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
-}
-
 /// Keeps `[A-Za-z0-9._-]`, replacing anything else with `_`.
 impl TerminalArgs {
     /// The one wait these arguments ask for, if any; two at once is a mistake.
@@ -404,22 +359,5 @@ impl TerminalArgs {
             ));
         }
         Ok((cols, rows))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn command_lines_split_like_a_shell() {
-        let words = |s: &str| split_words(s).ok().unwrap();
-        assert_eq!(words("bash --norc"), ["bash", "--norc"]);
-        assert_eq!(
-            words(r#"python3 -c "print('a b')""#),
-            ["python3", "-c", "print('a b')"]
-        );
-        assert_eq!(words(r"echo a\ b ''"), ["echo", "a b", ""]);
-        assert!(split_words("sh -c 'unclosed").is_err());
     }
 }

@@ -34,7 +34,7 @@ use tuipilot::operation::{PngRequest, Screen, WaitFor};
 use tuipilot::tape::export::{test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
-use args::{Action, CommandLine, TerminalArgs, split_words};
+use args::{Action, CommandLine, TerminalArgs};
 
 use crate::allow::AllowList;
 use crate::error::{ErrorCode, Failure};
@@ -423,7 +423,7 @@ impl State {
     fn start(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
         crate::host::paths::check_name(name)?;
         let mut argv = match &args.command {
-            Some(CommandLine::Line(line)) => split_words(line)?,
+            Some(CommandLine::Line(line)) => tuipilot::operation::split_command(line)?,
             Some(CommandLine::Argv(argv)) => argv.clone(),
             None => Vec::new(),
         };
