@@ -163,7 +163,9 @@ pub(crate) fn write_report(
         ),
         (None, crate::Error::Assertion(assertion)) => (
             format!("assert {}", assertion.expected),
-            0,
+            assertion
+                .retried
+                .map_or(0, |(elapsed, _)| ms(elapsed.as_secs_f64())),
             Some(assertion.caller),
         ),
         _ => ("the check".to_string(), 0, None),

@@ -392,6 +392,10 @@ pub struct AssertionError {
     pub cells: Vec<(u16, u16, u16)>,
     /// Where the screen was saved (in a test; see the failure artefacts of waits).
     pub artifacts: Option<std::path::PathBuf>,
+    /// How long a retrying assertion retried, and its timeout (`None`: it looked once).
+    pub retried: Option<(std::time::Duration, std::time::Duration)>,
+    /// For a pattern that located nothing: the row (0-based) and text most like it.
+    pub closest: Option<(usize, String)>,
 }
 
 impl fmt::Display for AssertionError {
@@ -405,6 +409,9 @@ impl fmt::Display for AssertionError {
             self.found
         )?;
         f.write_str(self.screen.trim_end())?;
+        if let Some((row, line)) = &self.closest {
+            write!(f, "\nclosest line: row {row}: {line:?}")?;
+        }
         if let Some(dir) = &self.artifacts {
             write!(f, "\nsaved: {}", saved_files(dir))?;
         }

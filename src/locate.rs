@@ -59,6 +59,8 @@ pub struct Locator {
     snapshot: Snapshot,
     what: String,
     spans: Vec<Span>,
+    /// The pattern it searched for, if it searched: what the closest line is measured by.
+    pattern: Option<String>,
 }
 
 /// Which attributes a located cell must have; unset ones may be anything. Every attribute
@@ -349,6 +351,7 @@ impl Snapshot {
             snapshot: self.clone(),
             what: format!("row {row}, columns {}-{}", cols.start, cols.end.saturating_sub(1)),
             spans,
+            pattern: None,
         }
     }
 }
@@ -359,6 +362,7 @@ impl Locator {
             spans: spans_of(snapshot, re),
             snapshot: snapshot.clone(),
             what,
+            pattern: Some(re.as_str().to_string()),
         }
     }
 
@@ -382,20 +386,30 @@ impl Locator {
 
     /// The failed assertion's error, reported at `caller`, with the screen saved when a
     /// test is running.
+    /// `retried` is how long a retrying assertion retried and its timeout.
     pub(crate) fn failure(
         &self,
         caller: &'static Location<'static>,
         miss: Miss,
         session: Option<crate::artifacts::SessionFiles>,
+        retried: Option<(std::time::Duration, std::time::Duration)>,
     ) -> Error {
         let Miss { expected, found } = miss;
+        let (elapsed_ms, timeout_ms) = retried.map_or((0, 0), |(elapsed, timeout)| {
+            (elapsed.as_millis(), timeout.as_millis())
+        });
         let artifacts = crate::artifacts::write(
             &self.snapshot,
             &format!("expected {expected}"),
-            0,
-            0,
+            elapsed_ms,
+            timeout_ms,
             session.as_ref(),
         );
+        // Nothing found for a pattern: the row most like it, as a failed wait says.
+        let closest = match (&self.pattern, self.spans.is_empty()) {
+            (Some(pattern), true) => crate::wait::closest_line(self.snapshot.rows(), pattern),
+            _ => None,
+        };
         let error = Error::Assertion(Box::new(AssertionError {
             caller,
             expected,
@@ -403,6 +417,8 @@ impl Locator {
             screen: self.marked_screen(),
             cells: self.spans.iter().map(|s| (s.row, s.cols.0, s.cols.1)).collect(),
             artifacts: artifacts.clone(),
+            retried,
+            closest,
         }));
         #[cfg(feature = "render")]
         if let Some(dir) = &artifacts {
@@ -415,7 +431,7 @@ impl Locator {
     #[track_caller]
     fn verdict(&self, miss: Option<Miss>) -> Result<&Locator> {
         match miss {
-            Some(miss) => Err(self.failure(Location::caller(), miss, None)),
+            Some(miss) => Err(self.failure(Location::caller(), miss, None, None)),
             None => Ok(self),
         }
     }

@@ -668,3 +668,47 @@ fn a_test_that_passes_now_leaves_no_artefacts_of_an_earlier_failure() {
     s.wait_for_text("^fine$").unwrap();
     assert!(!dir.exists(), "{} is left", dir.display());
 }
+
+#[test]
+fn a_failed_live_locator_records_how_long_it_retried_and_names_the_closest_line() {
+    let s = sh("echo 'weather in Tokio'; sleep 30");
+    s.wait_for_text("Tokio").unwrap();
+    let err = s
+        .locate("Tokyo")
+        .unwrap()
+        .within(Duration::from_millis(300))
+        .assert_visible()
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.contains("closest line: row 0: \"weather in Tokio\""),
+        "{report}"
+    );
+    assert!(
+        report.trim_end().lines().last().unwrap().starts_with("saved: "),
+        "saved: comes last: {report}"
+    );
+    let dir = artefacts_of("a_failed_live_locator_records_how_long_it_retried_and_names_the_closest_line");
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["timeout_ms"], 300, "{state}");
+    assert!(state["elapsed_ms"].as_u64().unwrap() >= 300, "{state}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let failed = json["steps"].as_array().unwrap().last().unwrap().clone();
+    assert!(failed["took_ms"].as_u64().unwrap() >= 300, "{failed}");
+    assert_eq!(
+        json["failure"]["closest"], "row 0: \"weather in Tokio\"",
+        "{}",
+        json["failure"]
+    );
+    // A failed wait's report ends with where its files are, too.
+    let waited = s
+        .wait_for_text_timeout("Tokyo", Duration::from_millis(100))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        waited.trim_end().lines().last().unwrap().starts_with("saved: "),
+        "{waited}"
+    );
+}

@@ -249,6 +249,10 @@ impl Explanation {
         if let Error::Assertion(assertion) = error {
             explanation.expected = Some(assertion.expected.clone());
             explanation.found = Some(assertion.found.clone());
+            explanation.closest = assertion
+                .closest
+                .as_ref()
+                .map(|(row, text)| format!("row {row}: {text:?}"));
             explanation.marks = assertion
                 .cells
                 .iter()

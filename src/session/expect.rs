@@ -147,6 +147,7 @@ impl LiveLocator<'_> {
         miss: impl Fn(&Locator) -> Option<Miss> + Send + Sync + 'static,
     ) -> Result<Snapshot> {
         let caller = Location::caller();
+        let started = std::time::Instant::now();
         let miss = Arc::new(miss);
         let (target, test) = (self.target.clone(), miss.clone());
         let condition = Condition::described(format!("{} {what}", self.target.words()), move |screen| {
@@ -170,7 +171,9 @@ impl LiveLocator<'_> {
                             found.expected,
                             self.timeout.as_secs_f64()
                         );
-                        Err(located.failure(caller, found, Some(session.shared.lock().story_files())))
+                        let files = session.shared.lock().story_files();
+                        let retried = (started.elapsed(), self.timeout);
+                        Err(located.failure(caller, found, Some(files), Some(retried)))
                     }
                     // It came true just as the time ran out.
                     None => Ok(last),

@@ -28,6 +28,7 @@ pub(crate) use ready::STILL_TRUE;
 pub(crate) use ready::spoken;
 pub use ready::{ESCAPE_SETTLE, REACTION_BOUND, READY_FALLBACK_QUIET, still_true};
 pub use report::WaitError;
+pub(crate) use report::closest_line;
 
 /// A test on a snapshot, for [`Condition::Predicate`].
 pub type Predicate = Arc<dyn Fn(&Snapshot) -> bool + Send + Sync>;

@@ -102,18 +102,19 @@ impl fmt::Display for WaitError {
             (None, true) => writeln!(f, "closest line: none resembles the pattern")?,
             (None, false) => {}
         }
-        if let Some(dir) = &self.artifacts {
-            writeln!(f, "saved: {}", crate::error::saved_files(dir))?;
-        }
         if self.unanswered.is_empty() {
-            write!(f, "unanswered terminal queries: none")
+            write!(f, "unanswered terminal queries: none")?;
         } else {
             write!(f, "unanswered terminal queries:")?;
             for q in &self.unanswered {
                 write!(f, "\n     {} ({})", q.query, q.note)?;
             }
-            Ok(())
         }
+        // Last: where to look next.
+        if let Some(dir) = &self.artifacts {
+            write!(f, "\nsaved: {}", crate::error::saved_files(dir))?;
+        }
+        Ok(())
     }
 }
 
