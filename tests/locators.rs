@@ -175,3 +175,134 @@ fn a_timed_out_style_wait_says_the_style_it_found() {
         .to_string();
     assert!(err.contains("note: no text matches /Durian/"), "{err}");
 }
+
+/// A results table whose status bar repeats the search term, as csvlens's does: `Tokyo`
+/// in red at row 2, and again, plain, in the status bar on the last row.
+fn search_results() -> Session {
+    sh(
+        "printf 'city      people\\n--------  ------\\n\\033[31mTokyo\\033[0m     37.4\\nOsaka     19.1\\n'; printf '\\033[24;1Hsearch: Tokyo (1 match)'; sleep 60",
+    )
+}
+
+#[test]
+fn a_locator_limited_to_rows_asserts_on_the_table_and_not_the_status_bar_that_repeats_the_term() {
+    let s = search_results();
+    s.wait_for_text("search: Tokyo").unwrap();
+    let red = StyleMatch::new().fg("red").unwrap();
+    // Unscoped, the status bar's plain `Tokyo` fails the style.
+    let unscoped = s
+        .locate("Tokyo")
+        .unwrap()
+        .within(Duration::from_millis(200))
+        .assert_style(&red)
+        .unwrap_err()
+        .to_string();
+    assert!(unscoped.contains("row 23"), "{unscoped}");
+    // Scoped to the table, it holds: on the live screen and on a snapshot.
+    s.locate("Tokyo")
+        .unwrap()
+        .in_rows(0..23)
+        .assert_style(&red)
+        .unwrap();
+    s.locate("Tokyo")
+        .unwrap()
+        .in_rect(2..3, 0..10)
+        .assert_visible()
+        .unwrap();
+    let screen = s.snapshot();
+    screen
+        .locate("Tokyo")
+        .unwrap()
+        .in_rows(..23)
+        .assert_style(&red)
+        .unwrap();
+    screen
+        .locate("Tokyo")
+        .unwrap()
+        .in_cols(0..6)
+        .assert_count(1)
+        .unwrap();
+}
+
+#[test]
+fn a_scoped_locator_that_finds_its_text_only_outside_its_region_says_where_it_was() {
+    let s = search_results();
+    s.wait_for_text("search: Tokyo").unwrap();
+    let err = s
+        .locate("search")
+        .unwrap()
+        .in_rows(3..23)
+        .within(Duration::from_millis(200))
+        .assert_visible()
+        .unwrap_err();
+    let report = err.to_string();
+    assert!(
+        report.contains("expected /search/ in rows 3-22 on the screen (retried for 0.20s), found only at row 23 column 0, outside the region (in rows 3-22)"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("closest line"),
+        "the text is there, only elsewhere: {report}"
+    );
+}
+
+#[test]
+fn relative_locators_find_text_below_above_beside_and_inside_a_box_around_another() {
+    let s = sh("printf 'Name: Bob\\nCity: Bob\\n┌──────┐\\n│ Bob  │\\n└──────┘\\nBob\\n'; sleep 60");
+    s.wait_for_text("^Bob$").unwrap();
+    let city = s.locate("City:").unwrap();
+    let bob = || s.locate("Bob").unwrap();
+    bob().right_of(&city).assert_count(1).unwrap();
+    assert_eq!(
+        s.snapshot()
+            .locate("Bob")
+            .unwrap()
+            .right_of(&s.snapshot().locate("City:").unwrap())
+            .text(),
+        "Bob"
+    );
+    bob().below(&city).assert_count(2).unwrap();
+    bob().above(&city).assert_count(1).unwrap();
+    bob().left_of(&city).assert_gone().unwrap();
+    // Inside the box drawn around the boxed `Bob`: only that one.
+    let boxed = bob().nth(2);
+    bob().inside(&boxed).assert_count(1).unwrap();
+    // No box around the name: the locator says so.
+    let err = bob()
+        .inside(&s.locate("Name:").unwrap())
+        .within(Duration::from_millis(200))
+        .assert_visible()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("no box is drawn around /Name:/"), "{err}");
+}
+
+#[test]
+fn nth_first_and_last_pick_one_match_and_say_how_many_there_were() {
+    let s = sh("printf 'item one\\nitem two\\nitem three\\n'; sleep 60");
+    s.wait_for_text("item three").unwrap();
+    s.locate("item \\w+")
+        .unwrap()
+        .nth(1)
+        .assert_text("^item two$")
+        .unwrap();
+    s.locate("item \\w+").unwrap().first().assert_text("one").unwrap();
+    s.locate("item \\w+")
+        .unwrap()
+        .last()
+        .assert_text("three")
+        .unwrap();
+    let err = s
+        .locate("item")
+        .unwrap()
+        .nth(5)
+        .within(Duration::from_millis(200))
+        .assert_visible()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("expected /item/ (the 6th match) on the screen"),
+        "{err}"
+    );
+    assert!(err.contains("found only 3 matches"), "{err}");
+}

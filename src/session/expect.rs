@@ -8,14 +8,14 @@
 //! line, expected and found in words, the located cells marked), saying how long it
 //! retried. The waits behind it hand back whole frames (see `SessionBuilder::whole_frames`).
 
-use std::ops::Range;
+use std::ops::{Range, RangeBounds};
 use std::panic::Location;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::Session;
 use crate::error::{ErrorKind, Result};
-use crate::locate::{Locator, Miss, StyleMatch};
+use crate::locate::{Anchor, Locator, Miss, Relation, Scope, StyleMatch};
 use crate::snapshot::{Snapshot, compile};
 use crate::wait::Condition;
 
@@ -50,6 +50,19 @@ impl Target {
     }
 }
 
+/// A live locator's target and scopes: what it finds on any one screen.
+#[derive(Clone)]
+struct Located {
+    target: Target,
+    scopes: Vec<Scope>,
+}
+
+impl Located {
+    fn on_screen(&self, screen: &Snapshot) -> Locator {
+        self.target.on(screen).with_scopes(&self.scopes)
+    }
+}
+
 /// A part of the live screen with assertions that retry (made by [`Session::locate`],
 /// [`Session::locate_row`] or [`Session::locate_cells`]). Each returns the screen it
 /// held on.
@@ -69,6 +82,8 @@ impl Target {
 pub struct LiveLocator<'s> {
     session: &'s Session,
     target: Target,
+    /// Where it looks and which matches it keeps (see [`Locator::in_rows`]).
+    scopes: Vec<Scope>,
     timeout: Duration,
 }
 
@@ -93,6 +108,7 @@ impl Session {
         LiveLocator {
             session: self,
             target,
+            scopes: Vec::new(),
             timeout: self.timeout(),
         }
     }
@@ -103,6 +119,101 @@ impl LiveLocator<'_> {
     pub fn within(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// What it locates on `screen`, scoped.
+    fn on(&self, screen: &Snapshot) -> Locator {
+        self.clone_static().on_screen(screen)
+    }
+
+    /// Its target and scopes, apart from the session (what a wait's condition holds).
+    fn clone_static(&self) -> Located {
+        Located {
+            target: self.target.clone(),
+            scopes: self.scopes.clone(),
+        }
+    }
+
+    /// What it locates, in words, with its scopes.
+    fn words(&self) -> String {
+        let mut words = vec![self.target.words()];
+        words.extend(self.scopes.iter().map(Scope::words));
+        words.join(" ")
+    }
+
+    fn scoped(mut self, scope: Scope) -> Self {
+        self.scopes.push(scope);
+        self
+    }
+
+    /// Only the matches in `rows` (0-based; any range: `3..28`, `3..=27`, `5..`), on
+    /// every screen it retries on.
+    pub fn in_rows(self, rows: impl RangeBounds<u16>) -> Self {
+        self.scoped(Scope::Within(crate::locate::rect(rows, ..)))
+    }
+
+    /// Only the matches in `cols` (0-based).
+    pub fn in_cols(self, cols: impl RangeBounds<u16>) -> Self {
+        self.scoped(Scope::Within(crate::locate::rect(.., cols)))
+    }
+
+    /// Only the matches inside the rectangle of `rows` and `cols` (0-based).
+    pub fn in_rect(self, rows: impl RangeBounds<u16>, cols: impl RangeBounds<u16>) -> Self {
+        self.scoped(Scope::Within(crate::locate::rect(rows, cols)))
+    }
+
+    /// Only the matches placed as `relation` says relative to `other`'s first match,
+    /// found again on each screen (see [`Locator::relative_to`]).
+    pub fn relative_to(self, relation: Relation, other: &LiveLocator<'_>) -> Self {
+        let other_located = other.clone_static();
+        let words = other.words();
+        self.scoped(Scope::Relative(
+            relation,
+            Anchor {
+                find: Arc::new(move |screen| other_located.on_screen(screen).first_span()),
+                words,
+            },
+        ))
+    }
+
+    /// Only the matches in the rows under `other`'s first match.
+    pub fn below(self, other: &LiveLocator<'_>) -> Self {
+        self.relative_to(Relation::Below, other)
+    }
+
+    /// Only the matches in the rows over `other`'s first match.
+    pub fn above(self, other: &LiveLocator<'_>) -> Self {
+        self.relative_to(Relation::Above, other)
+    }
+
+    /// Only the matches on `other`'s row, after it.
+    pub fn right_of(self, other: &LiveLocator<'_>) -> Self {
+        self.relative_to(Relation::RightOf, other)
+    }
+
+    /// Only the matches on `other`'s row, before it.
+    pub fn left_of(self, other: &LiveLocator<'_>) -> Self {
+        self.relative_to(Relation::LeftOf, other)
+    }
+
+    /// Only the matches inside the box drawn around `other`'s first match.
+    pub fn inside(self, other: &LiveLocator<'_>) -> Self {
+        self.relative_to(Relation::Inside, other)
+    }
+
+    /// Only the `n`-th match (0-based) of those the scopes kept.
+    pub fn nth(self, n: usize) -> Self {
+        self.scoped(Scope::Nth(n))
+    }
+
+    /// Only the first match.
+    pub fn first(self) -> Self {
+        self.nth(0)
+    }
+
+    /// Only the last match.
+    pub fn last(self) -> Self {
+        self.scoped(Scope::Last)
     }
 
     /// Asserts that something is located, once it is.
@@ -149,16 +260,16 @@ impl LiveLocator<'_> {
         let caller = Location::caller();
         let started = std::time::Instant::now();
         let miss = Arc::new(miss);
-        let (target, test) = (self.target.clone(), miss.clone());
-        let condition = Condition::described(format!("{} {what}", self.target.words()), move |screen| {
-            test(&target.on(screen)).is_none()
+        let (located, test) = (self.clone_static(), miss.clone());
+        let condition = Condition::described(format!("{} {what}", self.words()), move |screen| {
+            test(&located.on_screen(screen)).is_none()
         });
         let session = self.session;
         match session.wait_screen(&condition, session.baseline_now(), self.timeout, None, None) {
             Ok(screen) => Ok(screen),
             Err(e) if matches!(e.kind(), ErrorKind::Timeout | ErrorKind::ExitedWhileWaiting) => {
                 let last = session.snapshot();
-                let located = self.target.on(&last);
+                let located = self.on(&last);
                 match miss(&located) {
                     Some(mut found) => {
                         let exited = if e.kind() == ErrorKind::ExitedWhileWaiting {

@@ -7,9 +7,14 @@
 //! [`StyleMatch`] also makes a wait ([`StyleMatch::on`]), so a test can wait for the
 //! selection to move instead of sleeping.
 
+mod scope;
+
 use std::fmt;
-use std::ops::Range;
+use std::ops::{Range, RangeBounds};
 use std::panic::Location;
+
+pub use scope::Relation;
+pub(crate) use scope::{Anchor, Scope, rect};
 
 use crate::color::Color;
 pub use crate::error::AssertionError;
@@ -47,9 +52,9 @@ fn span_styles(snapshot: &Snapshot, span: Span) -> impl Iterator<Item = Style> +
 
 /// Some cells of one row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    row: u16,
-    cols: (u16, u16),
+pub(crate) struct Span {
+    pub(crate) row: u16,
+    pub(crate) cols: (u16, u16),
 }
 
 /// A part of a snapshot, with assertions. Made by [`Snapshot::locate`],
@@ -61,6 +66,14 @@ pub struct Locator {
     spans: Vec<Span>,
     /// The pattern it searched for, if it searched: what the closest line is measured by.
     pattern: Option<String>,
+    /// Every match on the whole screen, before the scopes.
+    all: Vec<Span>,
+    /// Where it looks and which matches it keeps, in the order given.
+    scopes: Vec<Scope>,
+    /// The matches the scopes' regions left out.
+    outside: Vec<Span>,
+    /// Why a relative scope found no region (its anchor missing, no box around it).
+    unplaced: Option<String>,
 }
 
 /// Which attributes a located cell must have; unset ones may be anything. Every attribute
@@ -347,23 +360,160 @@ impl Snapshot {
         } else {
             Vec::new()
         };
-        Locator {
-            snapshot: self.clone(),
-            what: format!("row {row}, columns {}-{}", cols.start, cols.end.saturating_sub(1)),
+        Locator::new(
+            self,
+            format!("row {row}, columns {}-{}", cols.start, cols.end.saturating_sub(1)),
             spans,
-            pattern: None,
-        }
+            None,
+        )
     }
 }
 
 impl Locator {
     pub(crate) fn of_matches(snapshot: &Snapshot, re: &regex::Regex, what: String) -> Locator {
+        Locator::new(
+            snapshot,
+            what,
+            spans_of(snapshot, re),
+            Some(re.as_str().to_string()),
+        )
+    }
+
+    fn new(snapshot: &Snapshot, what: String, spans: Vec<Span>, pattern: Option<String>) -> Locator {
         Locator {
-            spans: spans_of(snapshot, re),
             snapshot: snapshot.clone(),
             what,
-            pattern: Some(re.as_str().to_string()),
+            all: spans.clone(),
+            spans,
+            pattern,
+            scopes: Vec::new(),
+            outside: Vec::new(),
+            unplaced: None,
         }
+    }
+
+    /// This locator with `scopes` added, its matches kept or left out by them.
+    pub(crate) fn with_scopes(mut self, scopes: &[Scope]) -> Locator {
+        self.scopes.extend_from_slice(scopes);
+        let (kept, outside, unplaced) = scope::apply(&self.snapshot, self.all.clone(), &self.scopes);
+        (self.spans, self.outside, self.unplaced) = (kept, outside, unplaced);
+        self
+    }
+
+    /// The first located span (what another locator's relative scope is relative to).
+    pub(crate) fn first_span(&self) -> Option<Span> {
+        self.spans.first().copied()
+    }
+
+    /// What is located, in words, with its scopes: `/Tokyo/ in rows 3-27`.
+    fn described(&self) -> String {
+        let mut words = vec![self.what.clone()];
+        words.extend(self.scopes.iter().map(Scope::words));
+        words.join(" ")
+    }
+
+    /// Only the matches in `rows` (0-based; any range: `3..28`, `3..=27`, `5..`).
+    pub fn in_rows(self, rows: impl RangeBounds<u16>) -> Locator {
+        self.with_scopes(&[Scope::Within(scope::rect(rows, ..))])
+    }
+
+    /// Only the matches in `cols` (0-based).
+    pub fn in_cols(self, cols: impl RangeBounds<u16>) -> Locator {
+        self.with_scopes(&[Scope::Within(scope::rect(.., cols))])
+    }
+
+    /// Only the matches inside the rectangle of `rows` and `cols` (0-based).
+    pub fn in_rect(self, rows: impl RangeBounds<u16>, cols: impl RangeBounds<u16>) -> Locator {
+        self.with_scopes(&[Scope::Within(scope::rect(rows, cols))])
+    }
+
+    /// Only the matches placed as `relation` says relative to `other`'s first match on
+    /// this screen: `below`, `above`, on its row `right_of` or `left_of` it, or `inside`
+    /// the box drawn around it.
+    pub fn relative_to(self, relation: Relation, other: &Locator) -> Locator {
+        let anchor = other.first_span();
+        let words = other.described();
+        self.with_scopes(&[Scope::Relative(
+            relation,
+            Anchor {
+                find: std::sync::Arc::new(move |_| anchor),
+                words,
+            },
+        )])
+    }
+
+    /// Only the matches in the rows under `other`'s first match.
+    pub fn below(self, other: &Locator) -> Locator {
+        self.relative_to(Relation::Below, other)
+    }
+
+    /// Only the matches in the rows over `other`'s first match.
+    pub fn above(self, other: &Locator) -> Locator {
+        self.relative_to(Relation::Above, other)
+    }
+
+    /// Only the matches on `other`'s row, after it.
+    pub fn right_of(self, other: &Locator) -> Locator {
+        self.relative_to(Relation::RightOf, other)
+    }
+
+    /// Only the matches on `other`'s row, before it.
+    pub fn left_of(self, other: &Locator) -> Locator {
+        self.relative_to(Relation::LeftOf, other)
+    }
+
+    /// Only the matches inside the box drawn around `other`'s first match (box-drawing
+    /// or `+-|` borders).
+    pub fn inside(self, other: &Locator) -> Locator {
+        self.relative_to(Relation::Inside, other)
+    }
+
+    /// Only the `n`-th match (0-based) of those the scopes kept.
+    pub fn nth(self, n: usize) -> Locator {
+        self.with_scopes(&[Scope::Nth(n)])
+    }
+
+    /// Only the first match.
+    pub fn first(self) -> Locator {
+        self.nth(0)
+    }
+
+    /// Only the last match.
+    pub fn last(self) -> Locator {
+        self.with_scopes(&[Scope::Last])
+    }
+
+    /// What was found instead of a located match: where the text was outside the region,
+    /// why the region is not there, or nothing.
+    fn nothing_found(&self) -> String {
+        if let Some(why) = &self.unplaced {
+            return format!("nothing ({why})");
+        }
+        if self.outside.is_empty() {
+            return match self.all.len() {
+                0 => "nothing".into(),
+                // Matches there were, the pick (`nth`) went past them.
+                n => format!("only {n} {}", if n == 1 { "match" } else { "matches" }),
+            };
+        }
+        let places: Vec<String> = self
+            .outside
+            .iter()
+            .take(3)
+            .map(|s| format!("row {} column {}", s.row, s.cols.0))
+            .collect();
+        let more = self.outside.len().saturating_sub(3);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let region: Vec<String> = self.scopes.iter().map(Scope::words).collect();
+        format!(
+            "only at {}{more}, outside the region ({})",
+            places.join(", "),
+            region.join(" ")
+        )
     }
 
     /// How many matches (or rows) were located.
@@ -406,7 +556,7 @@ impl Locator {
             session.as_ref(),
         );
         // Nothing found for a pattern: the row most like it, as a failed wait says.
-        let closest = match (&self.pattern, self.spans.is_empty()) {
+        let closest = match (&self.pattern, self.all.is_empty()) {
             (Some(pattern), true) => crate::wait::closest_line(self.snapshot.rows(), pattern),
             _ => None,
         };
@@ -438,29 +588,40 @@ impl Locator {
 
     /// What [`assert_visible`](Self::assert_visible) finds wrong, if anything.
     pub(crate) fn visible_miss(&self) -> Option<Miss> {
-        self.spans
-            .is_empty()
-            .then(|| Miss::new(format!("{} on the screen", self.what), "nothing"))
+        self.spans.is_empty().then(|| {
+            Miss::new(
+                format!("{} on the screen", self.described()),
+                self.nothing_found(),
+            )
+        })
     }
 
     /// What [`assert_count`](Self::assert_count) finds wrong, if anything.
     pub(crate) fn count_miss(&self, expected: usize) -> Option<Miss> {
-        (self.count() != expected)
-            .then(|| Miss::new(format!("{expected} of {}", self.what), self.count().to_string()))
+        (self.count() != expected).then(|| {
+            Miss::new(
+                format!("{expected} of {}", self.described()),
+                self.count().to_string(),
+            )
+        })
     }
 
     /// What [`assert_text`](Self::assert_text) finds wrong with `re`, if anything.
     pub(crate) fn text_miss(&self, re: &regex::Regex) -> Option<Miss> {
         let text = self.text();
+        let found = match self.spans.is_empty() {
+            true => self.nothing_found(),
+            false => format!("{text:?}"),
+        };
         (self.spans.is_empty() || !re.is_match(&text))
-            .then(|| Miss::new(format!("{} to read /{re}/", self.what), format!("{text:?}")))
+            .then(|| Miss::new(format!("{} to read /{re}/", self.described()), found))
     }
 
     /// What [`assert_style`](Self::assert_style) finds wrong, if anything.
     pub(crate) fn style_miss(&self, expected: &StyleMatch) -> Option<Miss> {
-        let wanted = format!("{} {expected}", self.what);
+        let wanted = format!("{} {expected}", self.described());
         if self.spans.is_empty() {
-            return Some(Miss::new(wanted, "nothing located"));
+            return Some(Miss::new(wanted, self.nothing_found()));
         }
         for span in &self.spans {
             for (col, style) in (span.cols.0..).zip(span_styles(&self.snapshot, *span)) {
