@@ -373,9 +373,10 @@ impl Snapshot {
     }
 
     /// Every match of `pattern` on the screen, searched exactly as a text wait searches:
-    /// the rows (trailing spaces trimmed) joined by `\n`, with `^` and `$` anchoring to
-    /// rows. So what a wait can match, `find` finds — a match may span rows (`^2\n\$$`);
-    /// its `row` and `col` are where it starts.
+    /// row by row (trailing spaces trimmed), with `^` and `$` anchoring to rows — so what
+    /// a wait can match, `find` finds. A pattern that names a line feed (`\n`) is searched
+    /// across rows (`^2\n\$$`), and only then may a match span rows (see
+    /// [`crosses_rows`]); its `row` and `col` are where it starts.
     pub fn find(&self, pattern: &str) -> Result<Vec<Match>> {
         Ok(self.find_regex(&compile(pattern)?))
     }
@@ -393,13 +394,26 @@ impl Snapshot {
             rows.push((text.len(), columns));
             text.push_str(&line);
         }
-        re.find_iter(&text)
-            .map(|m| {
-                let row = rows
-                    .partition_point(|(start, _)| *start <= m.start())
-                    .saturating_sub(1);
+        // Row by row unless the pattern names a line feed: then across rows, so a match
+        // may span them.
+        let found: Vec<(usize, &str)> = if crosses_rows(re) {
+            re.find_iter(&text).map(|m| (m.start(), m.as_str())).collect()
+        } else {
+            rows.iter()
+                .enumerate()
+                .flat_map(|(row, (start, _))| {
+                    let end = rows.get(row + 1).map_or(text.len(), |(next, _)| next - 1);
+                    re.find_iter(&text[*start..end])
+                        .map(move |m| (start + m.start(), m.as_str()))
+                })
+                .collect()
+        };
+        found
+            .into_iter()
+            .map(|(at, matched)| {
+                let row = rows.partition_point(|(start, _)| *start <= at).saturating_sub(1);
                 let (row_start, columns) = &rows[row];
-                let offset = m.start() - row_start;
+                let offset = at - row_start;
                 let col = columns
                     .iter()
                     .take_while(|(byte, _)| *byte <= offset)
@@ -408,7 +422,7 @@ impl Snapshot {
                 Match {
                     row: row as u16,
                     col,
-                    text: m.as_str().to_string(),
+                    text: matched.to_string(),
                 }
             })
             .collect()
@@ -572,6 +586,36 @@ impl fmt::Display for Snapshot {
     }
 }
 
+/// Whether `re` is searched across rows: it names a line feed (`\n`, or one written in it)
+/// or lets `.` match one (the `s` flag, `(?s)`), so a match may span rows. Every other
+/// pattern is matched row by row — a `\s*` or a `[^x]` never runs on into the next row —
+/// by `find`, locators and text waits alike.
+pub fn crosses_rows(re: &Regex) -> bool {
+    let source = re.as_str();
+    let names_line_feed = source.contains("\\n")
+        || source.contains('\n')
+        || source.contains("\\x0a")
+        || source.contains("\\x{a}");
+    // A flag group (`(?s)`, `(?is:…)`) that turns `s` on: the letters before any `-`.
+    let dot_matches_line_feed = source.match_indices("(?").any(|(at, _)| {
+        source[at + 2..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic() || *c == '-')
+            .take_while(|c| *c != '-')
+            .any(|c| c == 's')
+    });
+    names_line_feed || dot_matches_line_feed
+}
+
+/// Whether `re` matches `text` (rows joined by `\n`) as [`Snapshot::find`] searches it:
+/// row by row unless it [`crosses_rows`].
+pub(crate) fn matches_rows(re: &Regex, text: &str) -> bool {
+    match crosses_rows(re) {
+        true => re.is_match(text),
+        false => text.split('\n').any(|row| re.is_match(row)),
+    }
+}
+
 /// A row's text and, for each cell that starts a character, its byte offset and column.
 /// What a masked cell shows in text ([`Snapshot::masked`]).
 pub const MASK_CHAR: char = '*';
@@ -624,6 +668,29 @@ mod tests {
         assert!(snap.cell(0, 0).unwrap().wide);
         assert!(snap.cell(0, 1).unwrap().wide_continuation);
         assert_eq!(snap.find("x").unwrap()[0].col, 4);
+    }
+
+    #[test]
+    fn a_pattern_matches_within_a_row_unless_it_names_a_line_feed() {
+        let mut t = Terminal::new(20, 3).unwrap();
+        t.process(b"abc\r\n  x\r\n2");
+        let snap = t.snapshot();
+        // `\s*` stops at the row's end: the match is `c`, not `c\n  `.
+        let found = snap.find(r"c\s*").unwrap();
+        assert_eq!((found[0].row, found[0].col, found[0].text.as_str()), (0, 2, "c"));
+        assert!(snap.find(r"c\s+x").unwrap().is_empty());
+        assert!(snap.find(r"[^z]+x").unwrap().iter().all(|m| m.row == 1));
+        // A pattern that names the line feed still spans rows.
+        let across = snap.find(r"x\n2").unwrap();
+        assert_eq!((across[0].row, across[0].col), (1, 2));
+        assert!(super::matches_rows(
+            &regex::Regex::new(r"c\n").unwrap(),
+            &snap.text()
+        ));
+        assert!(!super::matches_rows(
+            &regex::Regex::new(r"c\s+x").unwrap(),
+            &snap.text()
+        ));
     }
 
     #[test]

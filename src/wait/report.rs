@@ -131,7 +131,7 @@ pub(crate) fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_in
     if let Some((re, text)) = searched
         && unchanged_since_input
     {
-        let already = re.is_match(&text);
+        let already = crate::snapshot::matches_rows(re, &text);
         notes.push(if already {
             format!(
                 "/{re}/ already matched before the input was sent, and the screen has not changed since; a wait after input needs the screen to change: wait for what the input changes, or use a plain wait"

@@ -321,7 +321,7 @@ pub(crate) fn wait_until(
 /// row with the spaces before the cursor (a prompt's `>>> `).
 fn on_screen(re: &Regex, terminal: &Terminal) -> bool {
     let text = terminal.text();
-    re.is_match(&text) || before_cursor(re, &text, terminal)
+    crate::snapshot::matches_rows(re, &text) || before_cursor(re, &text, terminal)
 }
 
 /// Whether `re` matches the cursor's row of `text` (the trimmed rows) up to the cursor.
