@@ -134,6 +134,24 @@ fn the_html_report_is_one_file_that_asks_nothing_of_the_network() {
 }
 
 #[test]
+fn the_html_report_marks_changed_rows_in_the_gutter_and_keeps_a_labels_spaces() {
+    let s = failed_session();
+    let report = RunReport::of_session(&s).unwrap();
+    s.exit().unwrap();
+    let html = report.html(&report.timeline().unwrap()).unwrap();
+    // No fill across a changed row (it looked like the program's own selection): only
+    // the bar in the gutter.
+    assert!(!html.contains("class=\"band\""), "a full-width band is drawn");
+    assert!(html.contains("class=\"changed\" x=\"0\""), "no gutter mark");
+    // `/^  > Apples/` keeps its two spaces on the page.
+    let label_rule = html
+        .lines()
+        .find(|l| l.starts_with("nav .label {"))
+        .expect("the labels' style");
+    assert!(label_rule.contains("white-space: pre-wrap"), "{label_rule}");
+}
+
+#[test]
 fn a_report_of_a_script_printing_markup_keeps_it_as_text() {
     let s = Session::builder("sh")
         .args([

@@ -97,9 +97,10 @@
     parts.push(data.pieces[f.u]);
     f.r.forEach((id, r) => { if (data.pieces[id]) parts.push(place(id, r)); });
     parts.push(data.pieces[f.o]);
+    // A changed row is marked in the gutter left of the screen only: a fill across the
+    // row would look like the program's own selection.
     for (const r of changed) {
       const y = cell.y0 + r * cell.h;
-      parts.push('<rect class="band" x="0" y="' + y + '" width="' + w + '" height="' + cell.h + '"/>');
       parts.push('<rect class="changed" x="0" y="' + y + '" width="3" height="' + cell.h + '"><title>changed since the previous step</title></rect>');
     }
     for (const m of marks) {
