@@ -142,3 +142,50 @@ def test_the_fixture_starts_a_command_given_as_one_string(pytester, local):
     pytester.makepyfile(STRING_COMMAND)
     result = pytester.runpytest_subprocess()
     result.assert_outcomes(passed=1)
+
+
+FLAKY = """
+import os
+
+def test_flaky(tui):
+    app = tui.start(["sh", "-c", "echo state; sleep 300"])
+    app.wait_text("state")
+    assert os.environ.get("PASS_NOW") == "1"
+"""
+
+
+def test_kept_files_stay_in_the_project_until_the_test_passes_and_survive_pytests_rotation(pytester, local, monkeypatch):
+    pytester.makepyfile(test_flaky=FLAKY)
+    folder = pytester.path / "tuipilot-artifacts" / "test_flaky.py_test_flaky" / "session-1"
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    assert f"saved: {folder} (" in result.stdout.str()
+    assert (folder / "screen.txt").read_text().startswith("state")
+    assert (pytester.path / "tuipilot-artifacts" / ".gitignore").read_text().endswith("*\n")
+    # Five more runs rotate pytest's temporary folders; the kept files stay.
+    for _ in range(5):
+        pytester.runpytest_subprocess("-k", "nothing_matches")
+    assert (folder / "screen.txt").exists()
+    # Elsewhere when asked; and a passing run leaves the test's folder empty.
+    other = pytester.path / "elsewhere"
+    result = pytester.runpytest_subprocess(f"--tuipilot-artifacts={other}")
+    assert (other / "test_flaky.py_test_flaky" / "session-1" / "screen.txt").exists()
+    monkeypatch.setenv("PASS_NOW", "1")
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    assert not folder.exists()
+
+
+def test_a_failed_wait_shows_its_screen_once(pytester, local):
+    pytester.makepyfile(
+        test_wait="""
+def test_waits(tui):
+    app = tui.start(["sh", "-c", "echo only once here; sleep 300"], cols=40, rows=5)
+    app.wait_text("only once")
+    app.wait_text("never", timeout=0.2)
+"""
+    )
+    result = pytester.runpytest_subprocess()
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert out.count("   0 | only once here") == 1, out
+    assert "(the screen is the one in the error above)" in out

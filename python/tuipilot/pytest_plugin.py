@@ -6,7 +6,10 @@ the program and everything it started — when the test ends. When the test fail
 session's last screen is added to the failure's report as a section, and its screen
 (``screen.txt``), picture (``screen.png``), recording (``recording.cast``, replayed with
 ``tuipilot render recording.cast -o how.gif``) and report (``report/report.html``) are
-kept under pytest's temporary directory, in a folder the section names.
+kept in a folder of the test's own that the section names: under ``tuipilot-artifacts/``
+in pytest's root directory (``--tuipilot-artifacts DIR`` or the ``tuipilot_artifacts`` ini
+option for another), which pytest's rotation of temporary folders never touches. A test's
+folder is emptied when the test next starts a session, so a test that passes leaves none.
 
 ``--tuipilot-update`` accepts changed snapshots taken with ``tuipilot.assert_snapshot``
 (or ``tui.assert_snapshot``); nothing is written when ``CI`` is set.
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any, Iterable, List, Optional, Sequence, Union
 
@@ -33,10 +37,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="accept changed screen snapshots (never written when CI is set)",
     )
+    group.addoption(
+        "--tuipilot-artifacts",
+        default=None,
+        metavar="DIR",
+        help="where a failing test's screens, recordings and reports are kept (default: tuipilot-artifacts in the root directory)",
+    )
+    parser.addini("tuipilot_artifacts", "where a failing test's files are kept", default="tuipilot-artifacts")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     state.update = bool(config.getoption("tuipilot_update"))
+
+
+def _artifacts_root(config: pytest.Config) -> Path:
+    """The folder failing tests' files are kept in (relative paths from the root dir)."""
+    chosen = config.getoption("tuipilot_artifacts") or config.getini("tuipilot_artifacts")
+    root = Path(chosen)
+    return root if root.is_absolute() else Path(str(config.rootpath)) / root
+
+
+def _test_folder(root: Path, node: pytest.Item) -> Path:
+    """One folder per test, named after its node id (file, class, name and parameters)."""
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", node.nodeid).strip("_")
+    if len(name) > 120:
+        import hashlib
+
+        name = name[:100] + "-" + hashlib.sha256(node.nodeid.encode()).hexdigest()[:12]
+    return root / name
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -51,15 +79,17 @@ def pytest_runtest_call(item: pytest.Item):
 class Tui:
     """The sessions one test started; they end when the test ends."""
 
-    def __init__(self, node: pytest.Item, tmp_path_factory: pytest.TempPathFactory) -> None:
+    def __init__(self, node: pytest.Item) -> None:
         self.sessions: List[_native.Session] = []
         self._node = node
-        self._factory = tmp_path_factory
-        self._kept: Optional[Path] = None
+        self._kept = _test_folder(_artifacts_root(node.config), node)
 
     def start(self, argv: Union[str, Sequence[str]], **kwargs: Any) -> _native.Session:
         """Starts ``argv`` under a terminal: a list of words or one string split as a shell
         splits words (keywords as ``tuipilot.Session``'s)."""
+        if not self.sessions:
+            # What an earlier run of this test kept is stale now.
+            shutil.rmtree(self._kept, ignore_errors=True)
         session = _native.Session(argv if isinstance(argv, str) else list(argv), **kwargs)
         self.sessions.append(session)
         return session
@@ -70,12 +100,16 @@ class Tui:
         """``tuipilot.assert_snapshot`` for this test."""
         assert_snapshot(session, name, masks, _stacklevel=3)
 
-    def keep(self) -> List[str]:
-        """Writes each session's screen, PNG, recording and report under pytest's
-        temporary directory; returns the report sections, one per session."""
-        if self._kept is None:
-            name = re.sub(r"[^A-Za-z0-9_.-]+", "_", self._node.name)[:60]
-            self._kept = self._factory.mktemp(f"tuipilot-{name}", numbered=True)
+    def keep(self, failure: str = "") -> List[str]:
+        """Writes each session's screen, PNG, recording and report into this test's
+        folder of kept files; returns the report sections, one per session (a screen the
+        failure's own message shows already is not shown twice)."""
+        root = self._kept.parent
+        root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        ignore = root / ".gitignore"
+        if not ignore.exists():
+            # Kept files are for looking at, never for committing.
+            _write_private(ignore, "# written by tuipilot's pytest plugin\n*\n")
         sections = []
         for index, session in enumerate(self.sessions, start=1):
             folder = self._kept / f"session-{index}"
@@ -94,9 +128,13 @@ class Tui:
                 except Exception as error:  # a picture that cannot be drawn must not hide the failure
                     notes.append(f"{what} not written: {error}")
             state_line = "running" if session.running else f"exited, return code {session.returncode}"
+            listing = session.listing().rstrip("\n")
+            # pytest prefixes the error's lines (`E   `): compare line by line.
+            if failure and all(line.strip() in failure for line in listing.splitlines()):
+                listing = "(the screen is the one in the error above)"
             body = [
                 f"$ {' '.join(session.argv)}  ({state_line})",
-                session.listing().rstrip("\n"),
+                listing,
                 f"saved: {folder} (screen.txt, screen.png, recording.cast, report/)",
                 *notes,
             ]
@@ -113,11 +151,11 @@ class Tui:
 
 
 @pytest.fixture
-def tui(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+def tui(request: pytest.FixtureRequest):
     """Starts terminal programs for this test: ``tui.start(argv, **kw)`` returns a
     ``tuipilot.Session``, ended when the test ends; a failing test keeps each session's
-    last screen in its report and its files under pytest's temporary directory."""
-    keeper = Tui(request.node, tmp_path_factory)
+    last screen in its report and its files in a folder of its own (see the module)."""
+    keeper = Tui(request.node)
     request.node._tuipilot = keeper
     yield keeper
     keeper.close()
@@ -130,7 +168,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     keeper = getattr(item, "_tuipilot", None)
     if keeper is None or not report.failed or not keeper.sessions or report.when == "teardown":
         return
-    for index, section in enumerate(keeper.keep(), start=1):
+    for index, section in enumerate(keeper.keep(report.longreprtext), start=1):
         report.sections.append((f"tuipilot session {index}: last screen", section))
 
 
