@@ -171,3 +171,22 @@ async fn an_mcp_wait_says_why_it_ended() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wait_line_waits_for_the_cursors_row_as_the_other_faces_do() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": "sh -c 'echo name: above; printf \"name: \"; read x; echo got $x; exec sleep 600'"}),
+    )
+    .await;
+    // `name: above` matches the pattern too, but only the cursor's row counts.
+    let result = call(&client, json!({"action": "wait", "wait_line": "^name: $"})).await;
+    assert!(!is_error(&result), "{:?}", texts(&result));
+    let sent = call(
+        &client,
+        json!({"action": "send", "text": "bob", "keys": "Enter", "wait_line": "^$", "timeout_ms": 5000}),
+    )
+    .await;
+    assert!(texts(&sent).join("\n").contains("got bob"), "{:?}", texts(&sent));
+}

@@ -349,8 +349,11 @@ impl PySession {
     /// it), then `keys` (names: `"Enter"`, `"C-c"`, `"Down Down Enter"`, or a list), then
     /// `mouse` (an action or a list, in the command line's grammar: `"click 12,3"`,
     /// `"click /Save/"`, `"drag 2,1..9,1"`, `"scroll-down /log/ 3"`), then `focus` (`"in"`
-    /// or `"out"`), as one turn of input.
-    #[pyo3(signature = (text=None, *, keys=None, paste=None, mouse=None, focus=None))]
+    /// or `"out"`), then `raw` bytes unchanged, then a `pause` of that many seconds, as one
+    /// turn of input; with `typing`, the text is typed a character at a time with that
+    /// many seconds after each (a debounced search box sees every keystroke).
+    #[pyo3(signature = (text=None, *, keys=None, paste=None, mouse=None, focus=None, typing=None, raw=None, pause=None))]
+    #[allow(clippy::too_many_arguments)]
     fn send(
         &self,
         py: Python<'_>,
@@ -359,9 +362,16 @@ impl PySession {
         paste: Option<String>,
         mouse: Option<Bound<'_, PyAny>>,
         focus: Option<String>,
+        typing: Option<f64>,
+        raw: Option<Vec<u8>>,
+        pause: Option<f64>,
     ) -> PyResult<()> {
         let mut steps = Vec::new();
-        steps.extend(text.map(Step::Text));
+        // Typed a character at a time with `typing` seconds after each, or all at once.
+        match (text, millis(py, "typing", typing)?) {
+            (Some(text), Some(pause_ms)) => steps.push(Step::Type { text, pause_ms }),
+            (text, _) => steps.extend(text.map(Step::Text)),
+        }
         steps.extend(paste.map(Step::Paste));
         if let Some(keys) = keys {
             let names = one_or_list(&keys).ok_or_else(|| {
@@ -385,10 +395,14 @@ impl PySession {
             let focus = focus.parse().map_err(|e: tuipilot::Error| raise(py, e))?;
             steps.push(Step::Focus(focus));
         }
+        steps.extend(raw.map(Step::Bytes));
+        if let Some(ms) = millis(py, "pause", pause)? {
+            steps.push(Step::SleepMs(ms));
+        }
         if steps.is_empty() {
             return Err(bad_input(
                 py,
-                "send() needs something to send: text=, keys=, paste=, mouse= or focus=".into(),
+                "send() needs something to send: text=, keys=, paste=, mouse=, focus=, raw= or pause=".into(),
             ));
         }
         let operation = Operation::Send {
@@ -406,6 +420,61 @@ impl PySession {
     #[pyo3(signature = (pattern, *, timeout=None))]
     fn wait_text(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
         self.wait(py, WaitFor::Text(pattern), timeout)
+    }
+
+    /// Waits until the cursor's row matches the regex `pattern` (a prompt, an input line;
+    /// trailing spaces trimmed). Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_line(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Line(pattern), timeout)
+    }
+
+    /// Waits until the program's output since the session started (escape sequences
+    /// removed) matches the regex `pattern`. Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_output(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Output(pattern), timeout)
+    }
+
+    /// Waits until the window title the program set matches the regex `pattern`.
+    /// Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_title(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Title(pattern), timeout)
+    }
+
+    /// Waits until the working directory the program reports (OSC 7) matches the regex
+    /// `pattern`. Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_cwd(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Cwd(pattern), timeout)
+    }
+
+    /// Waits until a shell waits at its prompt (ready for input, and at a prompt by its
+    /// OSC 133 marks when it sends them). Returns the screen.
+    #[pyo3(signature = (*, timeout=None))]
+    fn wait_prompt(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Prompt, timeout)
+    }
+
+    /// Waits until the next shell command finishes (its OSC 133;D mark after this call);
+    /// returns its exit code (`None` when the shell gave none).
+    #[pyo3(signature = (*, timeout=None))]
+    fn wait_command(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<i32>> {
+        let operation = Operation::Wait {
+            condition: WaitFor::Command,
+            timeout_ms: timeout_ms(py, timeout)?,
+        };
+        match self.apply(py, operation)? {
+            Reply::Screen { screen } => Ok(screen.signals.command_exit),
+            _ => Ok(None),
+        }
+    }
+
+    /// Waits until the program rings the bell (after this call). Returns the screen.
+    #[pyo3(signature = (*, timeout=None))]
+    fn wait_bell(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Bell, timeout)
     }
 
     /// Waits until no row of the screen matches `pattern`. Returns the screen.

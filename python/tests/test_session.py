@@ -275,3 +275,38 @@ def test_a_command_given_as_one_string_is_split_into_words_as_a_shell_splits_the
         tuipilot.Session("sh -c 'echo")
     with pytest.raises(tuipilot.InvalidInput, match="argv takes the command"):
         tuipilot.Session(42)
+
+
+def test_every_wait_of_the_vocabulary_is_a_method():
+    script = (
+        "printf '\\033]0;my title\\007'; printf '\\033]7;file://host/tmp/here\\007'; "
+        "echo out-marker; printf 'name: '; read x; echo done $x; sleep 0.5; printf '\\a'; sleep 30"
+    )
+    with sh(script) as s:
+        s.wait_title("^my title$")
+        s.wait_cwd("/tmp/here$")
+        s.wait_output("out-marker")
+        s.wait_line("^name: $")
+        # Python's send returns before the program reacts: the bell comes later than the
+        # wait starts (a bell wait counts bells after the call).
+        s.send(text="bob", keys="Enter")
+        s.wait_text("^done bob$")
+        s.wait_bell()
+
+
+def test_a_shell_command_and_its_prompt_are_waited_for():
+    with tuipilot.Session(["bash", "--norc", "--noprofile"], env={"PS1": "$ "}) as s:
+        s.wait_prompt()
+        # The command ends after the wait has started (it counts commands after the call).
+        s.send(text="sleep 0.5; false", keys="Enter")
+        assert s.wait_command() == 1
+
+
+def test_send_types_a_character_at_a_time_sends_raw_bytes_and_pauses():
+    with sh("stty -icanon -echo; while :; do c=$(dd bs=1 count=1 2>/dev/null); printf '[%s]' \"$c\"; done") as s:
+        s.wait_ready()
+        s.send(text="ab", typing=0.05, raw=b"c", pause=0.05)
+        s.wait_text(r"\[a\]\[b\]\[c\]")
+    with sh("sleep 30") as s:
+        with pytest.raises(tuipilot.InvalidInput, match="pause"):
+            s.send(pause=-1)

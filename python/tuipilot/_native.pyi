@@ -92,14 +92,33 @@ class Session:
         paste: Optional[str] = None,
         mouse: Union[str, Sequence[str], None] = None,
         focus: Optional[str] = None,
+        typing: Optional[float] = None,
+        raw: Optional[bytes] = None,
+        pause: Optional[float] = None,
     ) -> None:
         """Sends ``text``, then ``paste`` (bracketed if the program asked for it), then
         ``keys`` (``"Enter"``, ``"C-c"``, ``"Down Down Enter"`` or a list of names), then
         ``mouse`` (``"click 12,3"``, ``"click /Save/"``, ``"drag 2,1..9,1"``,
         ``"scroll-down /log/ 3"``, or a list; refused when the program has not enabled the
-        mouse), then ``focus`` (``"in"`` or ``"out"``)."""
+        mouse), then ``focus`` (``"in"`` or ``"out"``), then ``raw`` bytes unchanged, then a
+        ``pause`` of that many seconds, as one turn of input; with ``typing`` (seconds),
+        the text is typed a character at a time with that pause after each."""
     def wait_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until a row of the screen matches the regex; returns the screen."""
+    def wait_line(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until the cursor's row matches the regex (a prompt, an input line)."""
+    def wait_output(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until the program's output since the start matches the regex."""
+    def wait_title(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until the window title matches the regex."""
+    def wait_cwd(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until the working directory the program reports (OSC 7) matches."""
+    def wait_prompt(self, *, timeout: Optional[float] = None) -> str:
+        """Waits until a shell waits at its prompt."""
+    def wait_command(self, *, timeout: Optional[float] = None) -> Optional[int]:
+        """Waits until the next shell command finishes; returns its exit code."""
+    def wait_bell(self, *, timeout: Optional[float] = None) -> str:
+        """Waits until the program rings the bell."""
     def wait_absent(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until no row matches the regex; returns the screen."""
     def wait_stable(self, quiet: float = 0.3, *, timeout: Optional[float] = None) -> str:

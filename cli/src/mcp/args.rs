@@ -160,6 +160,10 @@ pub(super) struct TerminalArgs {
     /// Like wait_pattern, but wait until NO row matches the regex (a spinner or dialog gone).
     #[serde(default)]
     pub(super) wait_absent: Option<String>,
+    /// Wait until the cursor's row matches this regex (a prompt, an input line; trailing
+    /// spaces trimmed).
+    #[serde(default)]
+    pub(super) wait_line: Option<String>,
     /// Wait until the program's output (escape sequences removed) matches this regex: since
     /// the input for send, since the session started for wait/capture.
     #[serde(default)]
@@ -258,6 +262,9 @@ impl TerminalArgs {
         if let Some(re) = &self.wait_absent {
             waits.push(WaitFor::NoText(re.clone()));
         }
+        if let Some(re) = &self.wait_line {
+            waits.push(WaitFor::Line(re.clone()));
+        }
         if let Some(re) = &self.wait_output {
             waits.push(WaitFor::Output(re.clone()));
         }
@@ -288,7 +295,7 @@ impl TerminalArgs {
         match waits.len() {
             0 | 1 => Ok(waits.pop()),
             _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title or wait_cwd",
+                "give one wait at a time: wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title or wait_cwd",
             ),
         }
     }
