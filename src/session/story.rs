@@ -1,5 +1,5 @@
-//! What a session did, kept small for a failed test's artefacts: the input it sent (named
-//! by key only when written out; secret input by its length alone) and when each batch of
+//! What a session did, kept small for a failed test's artefacts: the input it sent (as its
+//! bytes in the recording, named by key in `keys.txt`; secret input by its length alone) and when each batch of
 //! output arrived, so the raw output ring's bytes replay as an asciicast recording with
 //! their times.
 //!
@@ -166,7 +166,15 @@ impl Story {
             let at = self.marks.back().map_or(0.0, |m| m.1);
             events.push((at, "o", String::from_utf8_lossy(&bytes[from..]).into_owned()));
         }
-        events.extend(self.inputs.iter().map(|(at, sent)| (*at, "i", sent.words())));
+        // Input as the bytes sent (a player's keystroke overlay names the keys from them);
+        // a secret as its placeholder only.
+        events.extend(self.inputs.iter().map(|(at, sent)| {
+            let data = match sent {
+                Sent::Bytes(start, _) => String::from_utf8_lossy(start).into_owned(),
+                Sent::Secret(_) => sent.words(),
+            };
+            (*at, "i", data)
+        }));
         if let Some((_, resizes)) = &self.resizes {
             events.extend(resizes.iter().map(|&(at, c, r)| (at, "r", format!("{c}x{r}"))));
         }
@@ -202,5 +210,23 @@ mod tests {
         );
         assert!(!keys.contains("hunter2"));
         assert!(matches!(&story.inputs[0].1, Sent::Bytes(kept, _) if kept.len() == MAX_INPUT_BYTES));
+    }
+
+    #[test]
+    fn the_recording_holds_the_bytes_sent_and_keys_txt_their_names() {
+        let mut story = Story::new(Instant::now());
+        story.note_input(b"\x1b[A\x03", false);
+        story.note_input(b"pw", true);
+        let ring = OutputRing::new(1024);
+        let cast = story.cast(&ring, 80, 24);
+        let inputs: Vec<serde_json::Value> = cast
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str(l).unwrap())
+            .filter(|e: &serde_json::Value| e[1] == "i")
+            .collect();
+        assert_eq!(inputs[0][2], "\u{1b}[A\u{3}");
+        assert_eq!(inputs[1][2], crate::operation::secret_placeholder(2));
+        assert!(story.keys().contains("↑ Ctrl+C"), "{}", story.keys());
     }
 }
