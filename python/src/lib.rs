@@ -664,11 +664,13 @@ impl PySession {
 
     /// Writes the session's report — every operation, the screens replayed from the
     /// recording — to `path`: `.md` or `.json` for one file, else a folder holding
-    /// `report.html`, `report.md` and `report.json`. Returns the files written.
-    fn report(&self, py: Python<'_>, path: PathBuf) -> PyResult<Vec<PathBuf>> {
+    /// `report.html`, `report.md` and `report.json`. `title` names it (default: the
+    /// command; the pytest plugin gives the test's id). Returns the files written.
+    #[pyo3(signature = (path, *, title=None))]
+    fn report(&self, py: Python<'_>, path: PathBuf, title: Option<String>) -> PyResult<Vec<PathBuf>> {
         py.detach(|| {
             let mut report = RunReport::of_session(&self.inner)?;
-            report.title = self.argv.join(" ");
+            report.title = title.unwrap_or_else(|| self.argv.join(" "));
             report.write_to(&path)
         })
         .map_err(|e| raise(py, e))

@@ -44,6 +44,8 @@ def test_a_failing_test_shows_each_sessions_last_screen_and_keeps_its_files(pyte
     assert (folder / "screen.png").read_bytes()[:4] == b"\x89PNG"
     assert "hello from the app" in (folder / "recording.cast").read_text()
     assert (folder / "report" / "report.html").exists()
+    # The report is named for the test, not the command.
+    assert "test_app.py::test_shows_its_screen" in (folder / "report" / "report.md").read_text()
     # Kept for the user alone: they hold what was typed (the recording was 0644 before).
     for kept in ("recording.cast", "screen.txt"):
         assert (folder / kept).stat().st_mode & 0o777 == 0o600, kept

@@ -121,7 +121,7 @@ class Tui:
             notes = []
             for what, write in (
                 ("screen.png", lambda: session.png(str(folder / "screen.png"))),
-                ("report", lambda: session.report(str(folder / "report"))),
+                ("report", lambda: session.report(str(folder / "report"), title=self._node.nodeid)),
             ):
                 try:
                     write()
