@@ -297,8 +297,15 @@ fn vim_has_left_insert_mode_when_a_ready_wait_after_esc_returns() {
             !text.contains("-- INSERT --") && !text.contains("^["),
             "round {round}:\n{text}"
         );
+        // Both of vim's timers when the wait saw both (`escape timeout (25 ms, 100 ms)`),
+        // only the 100 ms one when the 25 ms had fired before it first looked (a loaded
+        // machine): either way the escape timeout was waited out.
         let why = s.last_waited().unwrap();
-        assert!(why.contains(", after vim's escape timeout ("), "{why}");
+        assert!(
+            why.contains(", after vim's escape timeout (")
+                || why.contains(", after vim's 100 ms escape timeout"),
+            "{why}"
+        );
     }
 }
 
