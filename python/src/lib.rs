@@ -213,10 +213,15 @@ impl PySession {
     /// would in a Python loop.
     fn apply(&self, py: Python<'_>, operation: Operation) -> PyResult<Reply> {
         let cancel = self.inner.canceller();
+        let source = caller(py);
         let (done, mut answer) = mpsc::channel();
         std::thread::scope(|scope| {
             scope.spawn(|| {
-                let _ = done.send(self.inner.apply_cancellable(&operation, &cancel));
+                let result = match source {
+                    Some(source) => self.inner.apply_from(&operation, &cancel, source),
+                    None => self.inner.apply_cancellable(&operation, &cancel),
+                };
+                let _ = done.send(result);
             });
             loop {
                 let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_CHECK), answer));
@@ -281,6 +286,21 @@ impl PySession {
             )),
         }
     }
+}
+
+/// Where the Python code that called in stands (`test_app.py:12`): the innermost Python
+/// frame (a native method makes none of its own), for the report's steps.
+fn caller(py: Python<'_>) -> Option<String> {
+    let frame = py.import("sys").ok()?.call_method1("_getframe", (0,)).ok()?;
+    let file: String = frame
+        .getattr("f_code")
+        .ok()?
+        .getattr("co_filename")
+        .ok()?
+        .extract()
+        .ok()?;
+    let line: u32 = frame.getattr("f_lineno").ok()?.extract().ok()?;
+    Some(format!("{file}:{line}"))
 }
 
 /// A string, or a list of strings: what `keys=` and `mouse=` take.

@@ -44,8 +44,10 @@ def test_a_failing_test_shows_each_sessions_last_screen_and_keeps_its_files(pyte
     assert (folder / "screen.png").read_bytes()[:4] == b"\x89PNG"
     assert "hello from the app" in (folder / "recording.cast").read_text()
     assert (folder / "report" / "report.html").exists()
-    # The report is named for the test, not the command.
-    assert "test_app.py::test_shows_its_screen" in (folder / "report" / "report.md").read_text()
+    # The report is named for the test, not the command, and each step names its line.
+    markdown = (folder / "report" / "report.md").read_text()
+    assert "test_app.py::test_shows_its_screen" in markdown
+    assert "test_app.py:3" in markdown, markdown  # app.wait_text("hello")
     # Kept for the user alone: they hold what was typed (the recording was 0644 before).
     for kept in ("recording.cast", "screen.txt"):
         assert (folder / kept).stat().st_mode & 0o777 == 0o600, kept

@@ -60,6 +60,10 @@ pub struct LoggedOperation {
     /// assertion a recording person asked for. Reports, recordings and exports say so.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_person: bool,
+    /// Where in the caller's code it was asked for (`test_app.py:12`), when the face knew
+    /// (`Session::apply_from`): a report shows it beside the step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 impl LoggedOperation {
@@ -88,6 +92,7 @@ pub(crate) struct Outcome {
     pub(crate) waited: Option<String>,
     pub(crate) ready_before: Option<bool>,
     pub(crate) by_person: bool,
+    pub(crate) source: Option<String>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -167,6 +172,7 @@ impl OperationLog {
             waited,
             ready_before,
             by_person,
+            source,
         } = outcome;
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let (operation, input, cut_bytes) = bounded(operation);
@@ -181,6 +187,7 @@ impl OperationLog {
             cut_bytes,
             ended_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
             by_person,
+            source,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let log = &mut *guard;

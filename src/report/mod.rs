@@ -115,7 +115,7 @@ impl Step {
         log.iter()
             .map(|logged| Step {
                 label: logged.label(),
-                source: None,
+                source: logged.source.clone(),
                 at_ms: logged.at_ms,
                 took_ms: logged.took_ms,
                 waited: logged.waited.clone(),

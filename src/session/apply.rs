@@ -34,13 +34,21 @@ impl Session {
     /// # }
     /// ```
     pub fn apply(&self, operation: &Operation) -> Result<Reply> {
-        self.apply_inner(operation, None, false)
+        self.apply_inner(operation, None, false, None)
     }
 
     /// [`apply`](Self::apply), ended early with [`Error::Cancelled`](crate::Error::Cancelled)
     /// when `cancel` is cancelled from another thread while the operation waits or pauses.
     pub fn apply_cancellable(&self, operation: &Operation, cancel: &Cancel) -> Result<Reply> {
-        self.apply_inner(operation, Some(cancel), false)
+        self.apply_inner(operation, Some(cancel), false, None)
+    }
+
+    /// [`apply_cancellable`](Self::apply_cancellable) for a face that knows where in its
+    /// caller's code the operation was asked for (Python's `file:line`): the operation log
+    /// keeps `source` ([`LoggedOperation::source`](crate::operation::LoggedOperation::source)),
+    /// and a report shows it beside the step, as it shows a Rust test's line.
+    pub fn apply_from(&self, operation: &Operation, cancel: &Cancel, source: String) -> Result<Reply> {
+        self.apply_inner(operation, Some(cancel), false, Some(source))
     }
 
     /// [`apply`](Self::apply) for what a person did rather than the program driving the
@@ -48,10 +56,16 @@ impl Session {
     /// assertions: the same executor, and the operation log, the recording's markers and
     /// so the reports and exports say `typed by a person` ([`LoggedOperation::by_person`](crate::operation::LoggedOperation::by_person)).
     pub fn apply_by_person(&self, operation: &Operation) -> Result<Reply> {
-        self.apply_inner(operation, None, true)
+        self.apply_inner(operation, None, true, None)
     }
 
-    fn apply_inner(&self, operation: &Operation, cancel: Option<&Cancel>, by_person: bool) -> Result<Reply> {
+    fn apply_inner(
+        &self,
+        operation: &Operation,
+        cancel: Option<&Cancel>,
+        by_person: bool,
+        source: Option<String>,
+    ) -> Result<Reply> {
         let began = std::time::Instant::now();
         // What may be kept of the operation (a secret send as its placeholder): its label
         // marks the recording, and it goes into the log.
@@ -114,6 +128,7 @@ impl Session {
                 waited,
                 ready_before,
                 by_person,
+                source,
             },
         );
         // The operation as logged goes into the recording too: an export can start there.

@@ -107,6 +107,7 @@ pub(crate) fn logged(operation: Operation, error: Option<&str>) -> LoggedOperati
         cut_bytes: 0,
         ended_us: 0,
         by_person: false,
+        source: None,
     }
 }
 

@@ -16,6 +16,7 @@ fn logged(operation: Operation) -> LoggedOperation {
         cut_bytes: 0,
         ended_us: 0,
         by_person: false,
+        source: None,
     }
 }
 
