@@ -87,7 +87,57 @@ pub(crate) struct SessionFiles {
     pub(crate) keys: String,
     pub(crate) cast: String,
     pub(crate) inputs: Vec<(f64, String)>,
+    /// The test's waits that held, for the report's steps.
+    pub(crate) waits: Vec<WaitRecord>,
     pub(crate) uptime: f64,
+}
+
+/// A wait a test made that held: when its baseline was taken and it began and ended
+/// (seconds since the session started), what it waited for and why it ended.
+#[derive(Clone, Debug)]
+pub(crate) struct WaitRecord {
+    pub(crate) since: f64,
+    pub(crate) began: f64,
+    pub(crate) ended: f64,
+    pub(crate) label: String,
+    pub(crate) why: String,
+}
+
+/// A failed test's steps before the failure: each input, and each wait that held — a wait
+/// whose baseline was taken before inputs (`send_keys_and_wait`, `wait_start` then sends)
+/// as one step with them, `send Enter, wait text /x/`, taking until the wait ended and
+/// saying why it did.
+#[cfg(feature = "render")]
+fn steps_of(files: &SessionFiles) -> Vec<crate::report::Step> {
+    use crate::report::{Step, seconds_to_ms as ms};
+    let mut inputs: Vec<Option<&(f64, String)>> = files.inputs.iter().map(Some).collect();
+    let mut steps: Vec<(f64, Step)> = Vec::new();
+    for wait in &files.waits {
+        let joined: Vec<usize> = (0..inputs.len())
+            .filter(|&i| inputs[i].is_some_and(|(at, _)| *at >= wait.since && *at <= wait.began))
+            .collect();
+        let first = joined.first().and_then(|&i| inputs[i]).map(|(at, _)| *at);
+        let keys: Vec<String> = joined
+            .iter()
+            .filter_map(|&i| inputs[i].take())
+            .map(|(_, k)| k.clone())
+            .collect();
+        let (label, at) = match first {
+            Some(at) => (format!("send {}, {}", keys.join(" "), wait.label), at),
+            None => (wait.label.clone(), wait.began),
+        };
+        let mut step = Step::new(label, ms(at), ms(wait.ended).saturating_sub(ms(at)));
+        step.waited = Some(wait.why.clone());
+        steps.push((at, step));
+    }
+    steps.extend(
+        inputs
+            .into_iter()
+            .flatten()
+            .map(|(at, keys)| (*at, Step::new(format!("send {keys}"), ms(*at), 0))),
+    );
+    steps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    steps.into_iter().map(|(_, step)| step).collect()
 }
 
 /// Writes the artefacts of a failed wait or assertion; returns the folder, or `None` when
@@ -137,11 +187,7 @@ pub(crate) fn write_report(
     report.verdict = Verdict::Failed;
     let ms = crate::report::seconds_to_ms;
     if let Some(files) = session {
-        report.steps = files
-            .inputs
-            .iter()
-            .map(|(at, keys)| Step::new(format!("send {keys}"), ms(*at), 0))
-            .collect();
+        report.steps = steps_of(files);
         report.duration_ms = ms(files.uptime);
         match crate::record::Recording::read(files.cast.as_bytes(), "the session's recording") {
             Ok(recording) => {

@@ -652,8 +652,13 @@ fn a_failed_wait_keeps_the_keys_sent_and_a_recording_of_the_session() {
         "{md}"
     );
     assert!(md.contains("`send hello`") && md.contains("`send Enter`"), "{md}");
+    // The wait that held is a step too, saying why it ended.
     assert!(
-        md.contains("**Step 3** `wait for text matching /never/ on the screen` (`tests/session.rs:"),
+        md.contains("`wait for text matching /^got hello$/ on the screen`"),
+        "{md}"
+    );
+    assert!(
+        md.contains("**Step 4** `wait for text matching /never/ on the screen` (`tests/session.rs:"),
         "{md}"
     );
     assert!(md.contains("[`the recording`](<recording.cast>)"), "{md}");
@@ -710,5 +715,43 @@ fn a_failed_live_locator_records_how_long_it_retried_and_names_the_closest_line(
     assert!(
         waited.trim_end().lines().last().unwrap().starts_with("saved: "),
         "{waited}"
+    );
+}
+
+#[test]
+fn a_failed_tests_report_shows_a_send_and_its_wait_as_one_step_with_why_it_ended() {
+    let s = sh("read x; echo got $x; read y; sleep 30");
+    s.send_text("hello").unwrap();
+    s.send_keys_and_wait("Enter", "^got hello$").unwrap();
+    s.send_text("more\r").unwrap();
+    let _ = s
+        .wait_for_text_timeout("never", Duration::from_millis(100))
+        .unwrap_err();
+    let dir = artefacts_of("a_failed_tests_report_shows_a_send_and_its_wait_as_one_step_with_why_it_ended");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let labels: Vec<String> = json["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["label"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "send hello",
+            "send Enter, wait for text matching /^got hello$/ on the screen",
+            "send more Enter",
+            "wait for text matching /never/ on the screen",
+        ],
+        "{labels:?}"
+    );
+    let joined = &json["steps"][1];
+    assert!(
+        joined["waited"]
+            .as_str()
+            .unwrap()
+            .starts_with("matched /^got hello$/"),
+        "{joined}"
     );
 }

@@ -184,6 +184,7 @@ impl State {
             keys: self.story.keys(),
             cast: self.story.cast(&self.log, cols, rows),
             inputs: self.story.inputs(),
+            waits: self.story.waits(),
             uptime: self.story.started().elapsed().as_secs_f64(),
         }
     }

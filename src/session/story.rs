@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::OutputRing;
+use crate::artifacts::WaitRecord;
 
 /// The most inputs a story keeps.
 const MAX_INPUTS: usize = 1000;
@@ -44,8 +45,13 @@ const MAX_MARKS: usize = 20_000;
 /// A resize: when (seconds since the start), to how many columns and rows.
 type Resize = (f64, u16, u16);
 
+/// The most waits a story keeps.
+const MAX_WAITS: usize = 1000;
+
 pub(crate) struct Story {
     started: Instant,
+    /// The waits that held, newest last.
+    waits: VecDeque<WaitRecord>,
     /// When (seconds since the start) and what was sent.
     inputs: VecDeque<(f64, Sent)>,
     /// For each batch of output: the ring offset it ended at, and when it was parsed.
@@ -60,6 +66,7 @@ impl Story {
     pub(crate) fn new(started: Instant) -> Story {
         Story {
             started,
+            waits: VecDeque::new(),
             inputs: VecDeque::new(),
             marks: VecDeque::new(),
             resizes: None,
@@ -87,6 +94,27 @@ impl Story {
         };
         let now = self.now();
         self.inputs.push_back((now, sent));
+    }
+
+    /// Notes a wait that held: its baseline's time, when it began, what and why.
+    pub(crate) fn note_wait(&mut self, since: Instant, began: Instant, label: String, why: String) {
+        if self.waits.len() == MAX_WAITS {
+            self.waits.pop_front();
+        }
+        let at = |t: Instant| t.saturating_duration_since(self.started).as_secs_f64();
+        let record = WaitRecord {
+            since: at(since),
+            began: at(began),
+            ended: self.now(),
+            label,
+            why,
+        };
+        self.waits.push_back(record);
+    }
+
+    /// The waits that held.
+    pub(crate) fn waits(&self) -> Vec<WaitRecord> {
+        self.waits.iter().cloned().collect()
     }
 
     /// Notes that output up to ring offset `end` is on the screen now.

@@ -48,6 +48,7 @@ impl Session {
         caller: Option<&'static Location<'static>>,
     ) -> Result<(Snapshot, String)> {
         let cancelled = cancel.map(|c| &*c.flag);
+        let began = std::time::Instant::now();
         let (snapshot, why) = match wait_until(&self.shared, condition, baseline, timeout, cancelled, caller)?
         {
             Satisfied::Screen(snap, why) => (snap, why),
@@ -56,7 +57,15 @@ impl Session {
                 crate::operation::ExitReport::from(Some(status)).words(),
             ),
         };
-        self.shared.lock().last_waited = Some(why.clone());
+        let mut state = self.shared.lock();
+        state.last_waited = Some(why.clone());
+        // A test's wait, kept for its failure's report (the executor's are in the log).
+        if caller.is_some() {
+            state
+                .story
+                .note_wait(baseline.at, began, format!("wait for {condition}"), why.clone());
+        }
+        drop(state);
         Ok((snapshot, why))
     }
 

@@ -47,6 +47,9 @@ pub(crate) struct Baseline {
     /// A `Text` or `Line` condition holds only after the screen has changed, or the
     /// program has printed something, since the baseline.
     pub require_change: bool,
+    /// When it was taken: a wait whose baseline predates input was sent together with it
+    /// (`send_keys_and_wait`), and a failed test's report shows the two as one step.
+    pub at: std::time::Instant,
 }
 
 impl Baseline {
@@ -57,6 +60,7 @@ impl Baseline {
             commands: state.terminal.signals().commands_finished,
             bells: state.terminal.bells(),
             require_change,
+            at: std::time::Instant::now(),
         }
     }
 }
