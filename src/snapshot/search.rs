@@ -1,0 +1,96 @@
+//! Searching a snapshot: [`Snapshot::find`] and the one rule for where a pattern may match
+//! — row by row, and across rows only for a pattern that names a line feed or lets its dot
+//! match one — which `find`, locators and text waits all follow.
+
+use regex::Regex;
+
+use super::{Match, Snapshot, compile, row_text};
+use crate::error::Result;
+
+impl Snapshot {
+    /// Every match of `pattern` on the screen, searched exactly as a text wait searches:
+    /// row by row (trailing spaces trimmed), with `^` and `$` anchoring to rows — so what
+    /// a wait can match, `find` finds. A pattern that names a line feed (`\n`) is searched
+    /// across rows (`^2\n\$$`), and only then may a match span rows (see
+    /// [`crosses_rows`]); its `row` and `col` are where it starts.
+    pub fn find(&self, pattern: &str) -> Result<Vec<Match>> {
+        Ok(self.find_regex(&compile(pattern)?))
+    }
+
+    /// Like [`find`](Self::find) with a compiled regex.
+    pub fn find_regex(&self, re: &Regex) -> Vec<Match> {
+        let cols = usize::from(self.cols);
+        let mut text = String::new();
+        let mut rows = Vec::with_capacity(usize::from(self.rows));
+        for row in 0..usize::from(self.rows) {
+            if row > 0 {
+                text.push('\n');
+            }
+            let (line, columns) = row_text(&self.cells[row * cols..(row + 1) * cols]);
+            rows.push((text.len(), columns));
+            text.push_str(&line);
+        }
+        // Row by row unless the pattern names a line feed: then across rows, so a match
+        // may span them.
+        let found: Vec<(usize, &str)> = if crosses_rows(re) {
+            re.find_iter(&text).map(|m| (m.start(), m.as_str())).collect()
+        } else {
+            rows.iter()
+                .enumerate()
+                .flat_map(|(row, (start, _))| {
+                    let end = rows.get(row + 1).map_or(text.len(), |(next, _)| next - 1);
+                    re.find_iter(&text[*start..end])
+                        .map(move |m| (start + m.start(), m.as_str()))
+                })
+                .collect()
+        };
+        found
+            .into_iter()
+            .map(|(at, matched)| {
+                let row = rows.partition_point(|(start, _)| *start <= at).saturating_sub(1);
+                let (row_start, columns) = &rows[row];
+                let offset = at - row_start;
+                let col = columns
+                    .iter()
+                    .take_while(|(byte, _)| *byte <= offset)
+                    .last()
+                    .map_or(0, |(_, col)| *col);
+                Match {
+                    row: row as u16,
+                    col,
+                    text: matched.to_string(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Whether `re` is searched across rows: it names a line feed (`\n`, or one written in it)
+/// or lets `.` match one (the `s` flag, `(?s)`), so a match may span rows. Every other
+/// pattern is matched row by row — a `\s*` or a `[^x]` never runs on into the next row —
+/// by `find`, locators and text waits alike.
+pub fn crosses_rows(re: &Regex) -> bool {
+    let source = re.as_str();
+    let names_line_feed = source.contains("\\n")
+        || source.contains('\n')
+        || source.contains("\\x0a")
+        || source.contains("\\x{a}");
+    // A flag group (`(?s)`, `(?is:…)`) that turns `s` on: the letters before any `-`.
+    let dot_matches_line_feed = source.match_indices("(?").any(|(at, _)| {
+        source[at + 2..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphabetic() || *c == '-')
+            .take_while(|c| *c != '-')
+            .any(|c| c == 's')
+    });
+    names_line_feed || dot_matches_line_feed
+}
+
+/// Whether `re` matches `text` (rows joined by `\n`) as [`Snapshot::find`] searches it:
+/// row by row unless it [`crosses_rows`].
+pub(crate) fn matches_rows(re: &Regex, text: &str) -> bool {
+    match crosses_rows(re) {
+        true => re.is_match(text),
+        false => text.split('\n').any(|row| re.is_match(row)),
+    }
+}
