@@ -11,6 +11,10 @@
 //! Errors become the exception classes of `tuipilot.errors` (one class per error kind;
 //! a wait that timed out is also a built-in `TimeoutError`), whose message is the report
 //! the library prints: the condition, the numbered screen, the closest line.
+//!
+//! This file holds the `Session` class and the module; `errors` the exceptions,
+//! `arguments` how Python's arguments become the vocabulary's, `screen` the `Match` and
+//! `Style` classes.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -21,183 +25,18 @@ use pyo3::exceptions::{PyIndexError, PyRuntimeError};
 use pyo3::prelude::*;
 use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
 use tuipilot::report::RunReport;
-use tuipilot::{Color, ErrorKind, ExitStatus, Operation, Reply, Session, StartSpec};
+use tuipilot::{Operation, Reply, Session, StartSpec};
+
+mod arguments;
+mod errors;
+mod screen;
+
+use arguments::{caller, command_words, millis, one_or_list, returncode, seconds, timeout_ms};
+use errors::{bad_input, raise};
+use screen::{PyMatch, PyStyle};
 
 /// How often a call that waits checks for signals (Ctrl-C) while the engine works.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
-
-/// A tuipilot error as the exception of `tuipilot.errors` for its kind, with `kind` and,
-/// for a failed wait, `screen` (the screen's text when it ended) set on it.
-fn raise(py: Python<'_>, error: tuipilot::Error) -> PyErr {
-    let class = match error.kind() {
-        ErrorKind::BadInput => "InvalidInput",
-        ErrorKind::Spawn => "SpawnError",
-        ErrorKind::Timeout => "TimeoutError",
-        ErrorKind::Exited | ErrorKind::ExitedWhileWaiting => "ExitedError",
-        ErrorKind::Mismatch => "MismatchError",
-        ErrorKind::Unsupported => "UnsupportedError",
-        ErrorKind::Cancelled | ErrorKind::Internal => "Error",
-    };
-    let made = || -> PyResult<PyErr> {
-        let errors = py.import("tuipilot.errors")?;
-        let exception = errors.getattr(class)?.call1((error.to_string(),))?;
-        exception.setattr("kind", format!("{:?}", error.kind()))?;
-        let screen = error.wait_error().map(|report| report.screen.text());
-        exception.setattr("screen", screen)?;
-        Ok(PyErr::from_value(exception))
-    };
-    made().unwrap_or_else(|e| e)
-}
-
-/// A bad argument, as `tuipilot.InvalidInput` (a `ValueError`) like the engine's own.
-fn bad_input(py: Python<'_>, message: String) -> PyErr {
-    raise(py, tuipilot::Error::InvalidArgument { message })
-}
-
-/// Seconds from Python as a duration: refused when negative or not a number.
-fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        bad_input(
-            py,
-            format!("{what}={value} is not a duration: give seconds, 0 or more"),
-        )
-    })
-}
-
-/// An optional timeout in seconds as the operations' milliseconds.
-fn timeout_ms(py: Python<'_>, timeout: Option<f64>) -> PyResult<Option<u64>> {
-    millis(py, "timeout", timeout)
-}
-
-/// An optional duration in seconds, the argument `what`, as the operations' milliseconds.
-fn millis(py: Python<'_>, what: &str, value: Option<f64>) -> PyResult<Option<u64>> {
-    value
-        .map(|t| seconds(py, what, t).map(|d| d.as_millis().min(u128::from(u64::MAX)) as u64))
-        .transpose()
-}
-
-/// How a program ended, as Python's `subprocess` says it: the exit code, or minus the
-/// signal's number.
-fn returncode(status: ExitStatus) -> i32 {
-    match status {
-        ExitStatus::Exited(code) => code,
-        ExitStatus::Signaled(signal) => -signal,
-    }
-}
-
-/// A colour as a `Style` reports it: `default`, an ANSI name for 0–15 (`red`,
-/// `light-red`), `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
-fn colour(color: Color) -> String {
-    match color {
-        Color::Default => "default".into(),
-        Color::Indexed(i) => color.name().map_or_else(|| format!("colour {i}"), str::to_string),
-        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
-    }
-}
-
-/// A match of a pattern on the screen.
-#[pyclass(frozen, module = "tuipilot._native", name = "Match", eq)]
-#[derive(Clone, PartialEq)]
-struct PyMatch {
-    /// The row, 0-based from the top.
-    #[pyo3(get)]
-    row: u16,
-    /// The column (in cells) where the match starts, 0-based.
-    #[pyo3(get)]
-    col: u16,
-    /// The matched text.
-    #[pyo3(get)]
-    text: String,
-}
-
-#[pymethods]
-impl PyMatch {
-    fn __repr__(&self) -> String {
-        format!("Match(row={}, col={}, text={:?})", self.row, self.col, self.text)
-    }
-}
-
-/// The look of one cell.
-#[pyclass(frozen, module = "tuipilot._native", name = "Style", eq)]
-#[derive(Clone, PartialEq)]
-struct PyStyle {
-    style: tuipilot::Style,
-}
-
-#[pymethods]
-impl PyStyle {
-    /// Foreground colour: `default`, an ANSI name for 0–15 (`red`, `light-red`),
-    /// `colour N` for the rest of the palette, `#rrggbb` for 24-bit.
-    #[getter]
-    fn fg(&self) -> String {
-        colour(self.style.fg)
-    }
-
-    /// Background colour, spelt as `fg`.
-    #[getter]
-    fn bg(&self) -> String {
-        colour(self.style.bg)
-    }
-
-    /// Bold (SGR 1).
-    #[getter]
-    fn bold(&self) -> bool {
-        self.style.bold
-    }
-
-    /// Dim (SGR 2).
-    #[getter]
-    fn dim(&self) -> bool {
-        self.style.dim
-    }
-
-    /// Italic (SGR 3).
-    #[getter]
-    fn italic(&self) -> bool {
-        self.style.italic
-    }
-
-    /// Underlined, in any style (SGR 4).
-    #[getter]
-    fn underline(&self) -> bool {
-        self.style.underline
-    }
-
-    /// Foreground and background swapped (SGR 7).
-    #[getter]
-    fn inverse(&self) -> bool {
-        self.style.inverse
-    }
-
-    /// Struck through (SGR 9).
-    #[getter]
-    fn strikethrough(&self) -> bool {
-        self.style.strikethrough
-    }
-
-    /// Hidden (SGR 8).
-    #[getter]
-    fn hidden(&self) -> bool {
-        self.style.hidden
-    }
-
-    /// Blinking (SGR 5).
-    #[getter]
-    fn blink(&self) -> bool {
-        self.style.blink
-    }
-
-    /// Overlined (SGR 53).
-    #[getter]
-    fn overline(&self) -> bool {
-        self.style.overline
-    }
-
-    /// The style in the words every report uses: `Style(bold fg=red (1))`.
-    fn __repr__(&self) -> String {
-        format!("Style({})", self.style)
-    }
-}
 
 /// A program running under a pseudo-terminal (see the package's documentation).
 #[pyclass(frozen, module = "tuipilot._native", name = "Session")]
@@ -286,44 +125,6 @@ impl PySession {
             )),
         }
     }
-}
-
-/// Where the Python code that called in stands (`test_app.py:12`): the innermost Python
-/// frame (a native method makes none of its own), for the report's steps.
-fn caller(py: Python<'_>) -> Option<String> {
-    let frame = py.import("sys").ok()?.call_method1("_getframe", (0,)).ok()?;
-    let file: String = frame
-        .getattr("f_code")
-        .ok()?
-        .getattr("co_filename")
-        .ok()?
-        .extract()
-        .ok()?;
-    let line: u32 = frame.getattr("f_lineno").ok()?.extract().ok()?;
-    Some(format!("{file}:{line}"))
-}
-
-/// A string, or a list of strings: what `keys=` and `mouse=` take.
-fn one_or_list(value: &Bound<'_, PyAny>) -> Option<Vec<String>> {
-    match value.extract::<String>() {
-        Ok(one) => Some(vec![one]),
-        Err(_) => value.extract().ok(),
-    }
-}
-
-/// The program and its arguments: a list of words, or one string split as every face
-/// splits a command ([`tuipilot::operation::split_command`]: quotes group, no expansion),
-/// so `Session("python3 -q")` runs `python3` with `-q`.
-fn command_words(py: Python<'_>, argv: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    if let Ok(line) = argv.extract::<String>() {
-        return tuipilot::operation::split_command(&line).map_err(|e| raise(py, e));
-    }
-    argv.extract::<Vec<String>>().map_err(|_| {
-        bad_input(
-            py,
-            "argv takes the command as a list of words ([\"python3\", \"-q\"]) or one string (\"python3 -q\")".into(),
-        )
-    })
 }
 
 #[pymethods]
