@@ -173,7 +173,12 @@ impl PySession {
     /// or `"out"`), then `raw` bytes unchanged, then a `pause` of that many seconds, as one
     /// turn of input; with `typing`, the text is typed a character at a time with that
     /// many seconds after each (a debounced search box sees every keystroke).
-    #[pyo3(signature = (text=None, *, keys=None, paste=None, mouse=None, focus=None, typing=None, raw=None, pause=None))]
+    ///
+    /// With `wait` (a regex), it then waits until a row matches it — the baseline taken
+    /// before the first byte, so a fast reply is never missed and the old screen never
+    /// counts — and returns the screen (`timeout` in seconds, as the waits take it); without,
+    /// it returns `None` at once.
+    #[pyo3(signature = (text=None, *, keys=None, paste=None, mouse=None, focus=None, typing=None, raw=None, pause=None, wait=None, timeout=None))]
     #[allow(clippy::too_many_arguments)]
     fn send(
         &self,
@@ -186,7 +191,9 @@ impl PySession {
         typing: Option<f64>,
         raw: Option<Vec<u8>>,
         pause: Option<f64>,
-    ) -> PyResult<()> {
+        wait: Option<String>,
+        timeout: Option<f64>,
+    ) -> PyResult<Option<String>> {
         let mut steps = Vec::new();
         // Typed a character at a time with `typing` seconds after each, or all at once.
         match (text, millis(py, "typing", typing)?) {
@@ -226,14 +233,16 @@ impl PySession {
                 "send() needs something to send: text=, keys=, paste=, mouse=, focus=, raw= or pause=".into(),
             ));
         }
+        let waits = wait.is_some();
         let operation = Operation::Send {
             steps,
-            wait: None,
-            timeout_ms: None,
-            capture: false,
+            wait: wait.map(WaitFor::Text),
+            timeout_ms: timeout_ms(py, timeout)?,
+            capture: waits,
             secret: false,
         };
-        self.apply(py, operation).map(|_| ())
+        let reply = self.apply(py, operation)?;
+        Ok(reply.screen().filter(|_| waits).map(|screen| screen.text.clone()))
     }
 
     /// Waits until a row of the screen matches the regex `pattern` (rows are matched

@@ -310,3 +310,15 @@ def test_send_types_a_character_at_a_time_sends_raw_bytes_and_pauses():
     with sh("sleep 30") as s:
         with pytest.raises(tuipilot.InvalidInput, match="pause"):
             s.send(pause=-1)
+
+
+def test_send_with_a_wait_takes_its_baseline_before_the_input_and_returns_the_screen():
+    with tuipilot.Session(["bash", "--norc", "--noprofile"], env={"PS1": "$ "}) as s:
+        s.wait_prompt()
+        # The reply comes at once; a wait started after the send could miss nothing here,
+        # and the prompt already on the screen does not count as the reply.
+        screen = s.send(text="echo fast", keys="Enter", wait=r"^fast$")
+        assert screen.split("\n")[:2] == ["$ echo fast", "fast"]
+        assert s.send(text="x") is None
+        with pytest.raises(tuipilot.TimeoutError):
+            s.send(keys="C-u", wait="never there", timeout=0.2)

@@ -95,14 +95,18 @@ class Session:
         typing: Optional[float] = None,
         raw: Optional[bytes] = None,
         pause: Optional[float] = None,
-    ) -> None:
+        wait: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Optional[str]:
         """Sends ``text``, then ``paste`` (bracketed if the program asked for it), then
         ``keys`` (``"Enter"``, ``"C-c"``, ``"Down Down Enter"`` or a list of names), then
         ``mouse`` (``"click 12,3"``, ``"click /Save/"``, ``"drag 2,1..9,1"``,
         ``"scroll-down /log/ 3"``, or a list; refused when the program has not enabled the
         mouse), then ``focus`` (``"in"`` or ``"out"``), then ``raw`` bytes unchanged, then a
         ``pause`` of that many seconds, as one turn of input; with ``typing`` (seconds),
-        the text is typed a character at a time with that pause after each."""
+        the text is typed a character at a time with that pause after each. With ``wait``
+        (a regex) it then waits for a row to match, the baseline taken before the first
+        byte, and returns the screen; without, it returns ``None`` at once."""
     def wait_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until a row of the screen matches the regex; returns the screen."""
     def wait_line(self, pattern: str, *, timeout: Optional[float] = None) -> str:
