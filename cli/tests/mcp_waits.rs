@@ -177,7 +177,7 @@ async fn wait_line_waits_for_the_cursors_row_as_the_other_faces_do() {
     let client = connect(&[]).await;
     call(
         &client,
-        json!({"action": "start", "command": "sh -c 'echo name: above; printf \"name: \"; read x; echo got $x; exec sleep 600'"}),
+        json!({"action": "start", "command": "sh -c 'echo name: above; printf \"name: \"; read x; printf \"got $x> \"; exec sleep 600'"}),
     )
     .await;
     // `name: above` matches the pattern too, but only the cursor's row counts.
@@ -185,8 +185,14 @@ async fn wait_line_waits_for_the_cursors_row_as_the_other_faces_do() {
     assert!(!is_error(&result), "{:?}", texts(&result));
     let sent = call(
         &client,
-        json!({"action": "send", "text": "bob", "keys": "Enter", "wait_line": "^$", "timeout_ms": 5000}),
+        json!({"action": "send", "text": "bob", "keys": "Enter", "wait_line": "^got bob> $", "timeout_ms": 5000}),
     )
     .await;
-    assert!(texts(&sent).join("\n").contains("got bob"), "{:?}", texts(&sent));
+    // The row the Enter left the cursor on is empty for a moment; waiting for `^$` there
+    // raced the program's reply, so the wait names the reply's own prompt.
+    assert!(
+        texts(&sent).join("\n").contains("got bob> "),
+        "{:?}",
+        texts(&sent)
+    );
 }
