@@ -119,6 +119,12 @@ fn wait(wait: &WaitFor) -> [Spelling; 4] {
             Is("fn wait_line"),
             Is("\"Line\""),
         ],
+        WaitFor::Wrapped(_) => [
+            Is("WaitFor::Wrapped"),
+            Is("pub(super) wait_wrapped"),
+            Is("fn wait_wrapped"),
+            Is("\"Wrapped\""),
+        ],
         WaitFor::Output(_) => [
             Is("WaitFor::Output"),
             Is("pub(super) wait_output"),
@@ -257,6 +263,7 @@ fn every_face_spells_every_step_wait_and_operation_or_says_why_not() {
         WaitFor::Text(String::new()),
         WaitFor::NoText(String::new()),
         WaitFor::Line(String::new()),
+        WaitFor::Wrapped(String::new()),
         WaitFor::Output(String::new()),
         WaitFor::StableMs(0),
         WaitFor::Exit,

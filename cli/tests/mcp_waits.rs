@@ -196,3 +196,30 @@ async fn wait_line_waits_for_the_cursors_row_as_the_other_faces_do() {
         texts(&sent)
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wait_wrapped_joins_the_rows_the_terminal_wrapped() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "cols": 40, "command": ["sh", "-c", "echo /srv/builds/2026/release-candidate/artifacts/linux/x86_64/tuipilot.tar.gz; exec sleep 600"]}),
+    )
+    .await;
+    let pattern = r"^/srv/builds/.*/x86_64/tuipilot\.tar\.gz$";
+    let seen = call(&client, json!({"action": "wait", "wait_wrapped": pattern})).await;
+    assert_eq!(
+        seen.structured_content.unwrap()["waited"],
+        format!("matched /{pattern}/ in the line wrapped over rows 0-1")
+    );
+    let rows = call(
+        &client,
+        json!({"action": "wait", "wait_pattern": pattern, "timeout_ms": 300}),
+    )
+    .await;
+    assert!(
+        is_error(&rows),
+        "no one row holds the whole path: {:?}",
+        texts(&rows)
+    );
+    client.cancel().await.unwrap();
+}

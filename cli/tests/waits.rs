@@ -278,3 +278,29 @@ fn every_wait_says_why_it_ended() {
     ]);
     assert_eq!(command["waited"], "command done (OSC 133), exit 1", "{command}");
 }
+
+#[test]
+fn wait_wrapped_matches_the_line_the_terminal_wrapped_where_text_sees_rows() {
+    let dir = Dir::new();
+    let path = "/srv/builds/2026/release-candidate/artifacts/linux/x86_64/tuipilot.tar.gz";
+    dir.ok(&[
+        "start",
+        "-s",
+        "p",
+        "--cols",
+        "40",
+        "--",
+        "sh",
+        "-c",
+        &format!("echo {path}; exec sleep 600"),
+    ]);
+    let whole = format!("^{}$", regex::escape(path));
+    let rows = dir.run(&["wait", "-s", "p", "--text", &whole, "--timeout-ms", "300"]);
+    assert!(!rows.status.success(), "no one row holds the whole path");
+    let joined = dir.json(&["wait", "-s", "p", "--wrapped", &whole, "--json"]);
+    assert_eq!(
+        joined["waited"],
+        format!("matched /{whole}/ in the line wrapped over rows 0-1"),
+        "{joined}"
+    );
+}

@@ -259,6 +259,14 @@ impl PySession {
         self.wait(py, WaitFor::Line(pattern), timeout)
     }
 
+    /// Waits until a logical line matches the regex `pattern`: the rows the terminal
+    /// wrapped joined into the line the program wrote (a path longer than the screen is
+    /// wide). Returns the screen.
+    #[pyo3(signature = (pattern, *, timeout=None))]
+    fn wait_wrapped(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
+        self.wait(py, WaitFor::Wrapped(pattern), timeout)
+    }
+
     /// Waits until the program's output since the session started (escape sequences
     /// removed) matches the regex `pattern`. Returns the screen.
     #[pyo3(signature = (pattern, *, timeout=None))]

@@ -322,3 +322,21 @@ def test_send_with_a_wait_takes_its_baseline_before_the_input_and_returns_the_sc
         assert s.send(text="x") is None
         with pytest.raises(tuipilot.TimeoutError):
             s.send(keys="C-u", wait="never there", timeout=0.2)
+
+
+def test_pdb_s_long_path_is_matched_as_the_line_the_terminal_wrapped(tmp_path):
+    # pdb names the file it stops in on one line; at 80 columns a deep path wraps, and no
+    # one row holds it: wait_wrapped joins the rows the terminal wrapped.
+    deep = tmp_path.joinpath("a-project-with-a-long-name", "src", "package_name", "subpackage")
+    deep.mkdir(parents=True)
+    script = deep / "module_under_test.py"
+    script.write_text("answer = 42\nprint(answer)\n")
+    whole = r"^> .*/subpackage/module_under_test\.py\(1\)<module>\(\)$"
+    with tuipilot.Session([sys.executable, "-m", "pdb", str(script)], cols=80, rows=24) as s:
+        s.wait_line(r"^\(Pdb\) $")
+        assert len(f"> {script}(1)<module>()") > 80
+        with pytest.raises(tuipilot.TimeoutError):
+            s.wait_text(whole, timeout=0.3)
+        s.wait_wrapped(whole)
+        s.send(text="q", keys="Enter")
+        s.wait_exit()

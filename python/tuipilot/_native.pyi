@@ -111,6 +111,8 @@ class Session:
         """Waits until a row of the screen matches the regex; returns the screen."""
     def wait_line(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until the cursor's row matches the regex (a prompt, an input line)."""
+    def wait_wrapped(self, pattern: str, *, timeout: Optional[float] = None) -> str:
+        """Waits until a logical line (the rows the terminal wrapped, joined) matches."""
     def wait_output(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until the program's output since the start matches the regex."""
     def wait_title(self, pattern: str, *, timeout: Optional[float] = None) -> str:

@@ -119,6 +119,9 @@ pub enum WaitFor {
     NoText(String),
     /// A regex matching the cursor's row (trailing spaces trimmed): a prompt, an input line.
     Line(String),
+    /// A regex matching a logical line: rows the terminal wrapped joined into the line the
+    /// program wrote ([`Condition::Wrapped`]).
+    Wrapped(String),
     /// A regex matching the program's output (escape sequences removed): since the session
     /// started for `wait`, since the input for `send`.
     Output(String),
@@ -155,6 +158,7 @@ impl WaitFor {
             WaitFor::Text(re) => Condition::text(re)?,
             WaitFor::NoText(re) => Condition::no_text(re)?,
             WaitFor::Line(re) => Condition::line(re)?,
+            WaitFor::Wrapped(re) => Condition::wrapped(re)?,
             WaitFor::Output(re) => Condition::output(re)?,
             WaitFor::StableMs(ms) => Condition::Stable(checked_duration("stable_ms", *ms)?),
             WaitFor::Exit => Condition::Exit,
@@ -176,6 +180,7 @@ impl WaitFor {
             WaitFor::Text(re) => format!("text /{re}/"),
             WaitFor::NoText(re) => format!("no text /{re}/"),
             WaitFor::Line(re) => format!("line /{re}/"),
+            WaitFor::Wrapped(re) => format!("wrapped /{re}/"),
             WaitFor::Output(re) => format!("output /{re}/"),
             WaitFor::StableMs(ms) => format!("stable {ms}ms"),
             WaitFor::Exit => "exit".into(),

@@ -167,6 +167,8 @@ pub struct Snapshot {
     pub(crate) rows: u16,
     pub(crate) cells: Vec<Cell>,
     pub(crate) lines: Vec<String>,
+    /// Per row: whether the terminal wrapped it, so the next row continues its line.
+    pub(crate) wraps: Vec<bool>,
     pub(crate) cursor: Cursor,
     pub(crate) title: String,
     pub(crate) alternate_screen: bool,
@@ -183,6 +185,7 @@ impl Snapshot {
         cols: u16,
         rows: u16,
         cells: Vec<Cell>,
+        wraps: Vec<bool>,
         cursor: Cursor,
         title: &str,
         alternate_screen: bool,
@@ -197,6 +200,7 @@ impl Snapshot {
             rows,
             cells,
             lines,
+            wraps,
             cursor,
             title: title.to_string(),
             alternate_screen,
@@ -542,6 +546,15 @@ const MASK_STR: &str = "*";
 pub const MASK_COLOR: Color = Color::Rgb(0x80, 0x80, 0x80);
 
 fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
+    let (mut line, columns) = row_text_untrimmed(cells);
+    let trimmed = line.trim_end_matches(' ').len();
+    line.truncate(trimmed);
+    (line, columns)
+}
+
+/// [`row_text`] with the trailing spaces kept: a row the terminal wrapped, whose spaces
+/// at the end are the line's own.
+fn row_text_untrimmed(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
     let mut line = String::with_capacity(cells.len());
     let mut columns = Vec::with_capacity(cells.len());
     for (col, cell) in cells.iter().enumerate() {
@@ -551,8 +564,6 @@ fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
         columns.push((line.len(), col as u16));
         line.push_str(if cell.text().is_empty() { " " } else { cell.text() });
     }
-    let trimmed = line.trim_end_matches(' ').len();
-    line.truncate(trimmed);
     (line, columns)
 }
 

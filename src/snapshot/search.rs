@@ -4,7 +4,7 @@
 
 use regex::Regex;
 
-use super::{Match, Snapshot, compile, row_text};
+use super::{Match, Snapshot, compile, row_text, row_text_untrimmed};
 use crate::error::Result;
 
 impl Snapshot {
@@ -15,6 +15,59 @@ impl Snapshot {
     /// [`crosses_rows`]); its `row` and `col` are where it starts.
     pub fn find(&self, pattern: &str) -> Result<Vec<Match>> {
         Ok(self.find_regex(&compile(pattern)?))
+    }
+
+    /// Whether the terminal wrapped `row` (0-based): the program wrote on past its last
+    /// column, so the next row continues the same line.
+    pub fn row_wraps(&self, row: u16) -> bool {
+        self.wraps.get(usize::from(row)).copied().unwrap_or(false)
+    }
+
+    /// The screen's logical lines: each row the terminal wrapped joined with the rows that
+    /// continue it (its spaces at the wrap kept, the last row's trailing spaces trimmed),
+    /// with the row it starts on — a long path or command line as the program wrote it,
+    /// where [`rows`](Self::rows) shows it cut at the screen's edge.
+    ///
+    /// ```
+    /// let mut term = tuipilot::Terminal::new(10, 3).unwrap();
+    /// term.process(b"/usr/share/doc\r\nok");
+    /// let snap = term.snapshot();
+    /// assert_eq!(snap.rows()[..2], ["/usr/share", "/doc"]);
+    /// assert_eq!(snap.logical_lines()[..2], [(0, "/usr/share/doc".to_string()), (2, "ok".to_string())]);
+    /// ```
+    pub fn logical_lines(&self) -> Vec<(u16, String)> {
+        let cols = usize::from(self.cols);
+        let mut lines: Vec<(u16, String)> = Vec::new();
+        let mut continues = false;
+        for row in 0..self.rows {
+            let cells = &self.cells[usize::from(row) * cols..(usize::from(row) + 1) * cols];
+            let wraps = self.row_wraps(row);
+            let text = if wraps {
+                row_text_untrimmed(cells).0
+            } else {
+                row_text(cells).0
+            };
+            match lines.last_mut() {
+                Some((_, line)) if continues => line.push_str(&text),
+                _ => lines.push((row, text)),
+            }
+            continues = wraps;
+        }
+        lines
+    }
+
+    /// The first logical line (see [`logical_lines`](Self::logical_lines)) `re` matches:
+    /// the row it starts on and the rows it takes.
+    pub(crate) fn logical_match(&self, re: &Regex) -> Option<(u16, u16)> {
+        let lines = self.logical_lines();
+        lines
+            .iter()
+            .enumerate()
+            .find(|(_, (_, line))| re.is_match(line))
+            .map(|(i, (row, _))| {
+                let next = lines.get(i + 1).map_or(self.rows, |(next, _)| *next);
+                (*row, next - row)
+            })
     }
 
     /// Like [`find`](Self::find) with a compiled regex.

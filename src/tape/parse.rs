@@ -416,11 +416,12 @@ impl<'a> Parser<'a> {
                     None => Scope::Screen,
                     Some(w) if w.text == "Screen" => Scope::Screen,
                     Some(w) if w.text == "Line" => Scope::Line,
+                    Some(w) if w.text == "Wrapped" => Scope::Wrapped,
                     Some(w) => {
                         self.error(
                             &w,
                             format!(
-                                "`{word}+{}` is not a scope: use `{word}+Line` or `{word}+Screen`",
+                                "`{word}+{}` is not a scope: use `{word}+Line`, `{word}+Screen` or `{word}+Wrapped`",
                                 w.text
                             ),
                         );
@@ -556,6 +557,7 @@ impl<'a> Parser<'a> {
             Some(word) => match word.text.as_str() {
                 "Line" => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
                 "Screen" => WaitKind::Pattern(Scope::Screen, self.regex(token, false)),
+                "Wrapped" => WaitKind::Pattern(Scope::Wrapped, self.regex(token, false)),
                 "Stable" => WaitKind::Stable(self.time(token)?),
                 "Exit" => WaitKind::Exit,
                 "Output" => WaitKind::Output(self.regex(token, true)?),
@@ -567,8 +569,8 @@ impl<'a> Parser<'a> {
                 "Prompt" => WaitKind::Prompt,
                 other => {
                     const WAITS: &[&str] = &[
-                        "Line", "Screen", "Stable", "Exit", "Output", "Command", "Bell", "Title", "Cwd",
-                        "Ready", "Prompt",
+                        "Line", "Screen", "Wrapped", "Stable", "Exit", "Output", "Command", "Bell", "Title",
+                        "Cwd", "Ready", "Prompt",
                     ];
                     let hint = did_you_mean(other, WAITS);
                     let message = format!("`Wait+{other}` is not a wait{hint} ({})", WAITS.join(", "));

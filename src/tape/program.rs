@@ -61,6 +61,9 @@ pub enum Scope {
     Line,
     /// Every row of the screen.
     Screen,
+    /// Every logical line of the screen: rows the terminal wrapped joined into the line the
+    /// program wrote (`Wait+Wrapped`, `Expect+Wrapped`).
+    Wrapped,
 }
 
 /// What a `Wait` waits for.

@@ -550,6 +550,7 @@ impl Runner<'_> {
                     (_, true) => WaitFor::NoText(pattern.clone()),
                     (Scope::Line, false) => WaitFor::Line(pattern.clone()),
                     (Scope::Screen, false) => WaitFor::Text(pattern.clone()),
+                    (Scope::Wrapped, false) => WaitFor::Wrapped(pattern.clone()),
                 };
                 self.wait(command, condition, *timeout)?;
                 Ok(true)
@@ -582,6 +583,7 @@ impl Runner<'_> {
                 match scope {
                     Scope::Line => WaitFor::Line(pattern),
                     Scope::Screen => WaitFor::Text(pattern),
+                    Scope::Wrapped => WaitFor::Wrapped(pattern),
                 }
             }
             WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),

@@ -64,10 +64,12 @@ pub(super) fn snapshot_of(
         shape,
         blinking,
     };
+    let wraps = (0..rows).map(|row| screen.row_wrapped(row)).collect();
     Snapshot::from_cells(
         cols,
         rows,
         cells,
+        wraps,
         cursor,
         title,
         screen.alternate_screen(),

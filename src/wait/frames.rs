@@ -24,6 +24,7 @@ pub(crate) fn reads_the_screen(condition: &Condition) -> bool {
         Condition::Text(_)
             | Condition::NoText(_)
             | Condition::Line(_)
+            | Condition::Wrapped(_)
             | Condition::Output(_)
             | Condition::CursorAt(..)
             | Condition::Predicate(_)

@@ -46,6 +46,10 @@ pub enum Condition {
     /// A regex matches the cursor's row (trailing spaces trimmed): the line a shell
     /// prompt or a program's input field is on.
     Line(Regex),
+    /// A regex matches a logical line of the visible screen: the rows the terminal wrapped
+    /// joined into the line the program wrote ([`Snapshot::logical_lines`]) — a path or
+    /// command longer than the screen is wide.
+    Wrapped(Regex),
     /// A regex matches the program's output (escape sequences removed) since a point in
     /// the stream: the session start, a [`Mark`](crate::Mark), or the input of a
     /// `send_and_wait`.
@@ -101,6 +105,11 @@ impl Condition {
         Ok(Condition::Line(compile(pattern)?))
     }
 
+    /// A logical line (the rows the terminal wrapped, joined) matching `pattern`.
+    pub fn wrapped(pattern: &str) -> Result<Condition> {
+        Ok(Condition::Wrapped(compile(pattern)?))
+    }
+
     /// Output matching `pattern`.
     pub fn output(pattern: &str) -> Result<Condition> {
         Ok(Condition::Output(compile(pattern)?))
@@ -152,6 +161,7 @@ impl fmt::Display for Condition {
             Condition::Text(re) => write!(f, "text matching /{re}/ on the screen"),
             Condition::NoText(re) => write!(f, "no text matching /{re}/ on the screen"),
             Condition::Line(re) => write!(f, "the cursor's line to match /{re}/"),
+            Condition::Wrapped(re) => write!(f, "a line matching /{re}/, wrapped rows joined"),
             Condition::Output(re) => write!(f, "output matching /{re}/"),
             Condition::Stable(d) => {
                 write!(f, "the screen to stay unchanged for {} ms", d.as_millis())

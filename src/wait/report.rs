@@ -140,7 +140,9 @@ pub(crate) fn notes(condition: &Condition, screen: &Snapshot, unchanged_since_in
             "the screen has not changed at all since the input was sent".to_string()
         });
     }
-    if let Condition::Text(re) | Condition::NoText(re) | Condition::Line(re) = condition {
+    if let Condition::Text(re) | Condition::NoText(re) | Condition::Line(re) | Condition::Wrapped(re) =
+        condition
+    {
         let pattern = re.as_str().trim_end_matches('$');
         if pattern.ends_with(' ') || pattern.ends_with("\\s") || pattern.ends_with("\\s+") {
             notes.push(

@@ -107,7 +107,7 @@ pub(super) enum Command {
         view: ScreenView,
     },
     /// Wait for text, its absence, output, a quiet screen or the program's exit.
-    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready", "prompt"])))]
+    #[command(group(ArgGroup::new("condition").required(true).args(["text", "no_text", "line", "wrapped", "output", "stable", "exit", "command", "bell", "title", "cwd", "ready", "prompt"])))]
     Wait {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
@@ -118,6 +118,10 @@ pub(super) enum Command {
         /// A regex on the cursor's line (a prompt, an input field), trailing spaces trimmed.
         #[arg(long, value_name = "REGEX")]
         line: Option<String>,
+        /// A regex on a logical line: rows the terminal wrapped joined into the line the
+        /// program wrote (a path longer than the screen is wide).
+        #[arg(long, value_name = "REGEX")]
+        wrapped: Option<String>,
         /// A regex on the program's output since the session started.
         #[arg(long, value_name = "REGEX")]
         output: Option<String>,

@@ -176,6 +176,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             text,
             no_text,
             line,
+            wrapped,
             output,
             stable,
             exit,
@@ -195,6 +196,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if title.is_some() => WaitFor::Title(title.unwrap_or_default()),
                 _ if cwd.is_some() => WaitFor::Cwd(cwd.unwrap_or_default()),
                 _ if line.is_some() => WaitFor::Line(line.unwrap_or_default()),
+                _ if wrapped.is_some() => WaitFor::Wrapped(wrapped.unwrap_or_default()),
                 (Some(re), ..) => WaitFor::Text(re),
                 (_, Some(re), ..) => WaitFor::NoText(re),
                 (_, _, Some(re), _) => WaitFor::Output(re),
@@ -202,7 +204,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if exit => WaitFor::Exit,
                 _ => {
                     return Err(Failure::bad_request(
-                        "give one of --text, --no-text, --line, --output, --stable, --exit, --command, --bell, --ready, --prompt, --title, --cwd",
+                        "give one of --text, --no-text, --line, --wrapped, --output, --stable, --exit, --command, --bell, --ready, --prompt, --title, --cwd",
                     ));
                 }
             };

@@ -164,6 +164,10 @@ pub(super) struct TerminalArgs {
     /// spaces trimmed).
     #[serde(default)]
     pub(super) wait_line: Option<String>,
+    /// Wait until a logical line matches this regex: rows the terminal wrapped joined into
+    /// the line the program wrote (a path or command longer than the screen is wide).
+    #[serde(default)]
+    pub(super) wait_wrapped: Option<String>,
     /// Wait until the program's output (escape sequences removed) matches this regex: since
     /// the input for send, since the session started for wait/capture.
     #[serde(default)]
@@ -265,6 +269,9 @@ impl TerminalArgs {
         if let Some(re) = &self.wait_line {
             waits.push(WaitFor::Line(re.clone()));
         }
+        if let Some(re) = &self.wait_wrapped {
+            waits.push(WaitFor::Wrapped(re.clone()));
+        }
         if let Some(re) = &self.wait_output {
             waits.push(WaitFor::Output(re.clone()));
         }
@@ -295,7 +302,7 @@ impl TerminalArgs {
         match waits.len() {
             0 | 1 => Ok(waits.pop()),
             _ => fail(
-                "give one wait at a time: wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title or wait_cwd",
+                "give one wait at a time: wait_pattern, wait_absent, wait_line, wait_wrapped, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title or wait_cwd",
             ),
         }
     }

@@ -63,6 +63,13 @@ pub(super) fn failure(
             let _ = re;
             (Some((row, line)), None)
         }
+        Condition::Wrapped(re) => {
+            let lines: Vec<(u16, String)> = screen.logical_lines();
+            let texts: Vec<String> = lines.iter().map(|(_, line)| line.clone()).collect();
+            // The closest logical line, named by the row it starts on.
+            let closest = closest_line(&texts, re.as_str()).map(|(i, line)| (usize::from(lines[i].0), line));
+            (closest, None)
+        }
         Condition::Output(re) => {
             let tail = scan.tail(8);
             let lines: Vec<String> = tail.lines().map(str::to_string).collect();
@@ -87,7 +94,11 @@ pub(super) fn failure(
         unanswered,
         has_pattern: matches!(
             condition,
-            Condition::Text(_) | Condition::NoText(_) | Condition::Line(_) | Condition::Output(_)
+            Condition::Text(_)
+                | Condition::NoText(_)
+                | Condition::Line(_)
+                | Condition::Wrapped(_)
+                | Condition::Output(_)
         ),
         notes,
         caller: attempt.caller,

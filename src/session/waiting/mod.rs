@@ -237,6 +237,7 @@ pub(crate) fn wait_until(
             Condition::Text(re) => changed && on_screen(re, &state.terminal),
             Condition::NoText(re) => !on_screen(re, &state.terminal),
             Condition::Line(re) => changed && on_cursor_row(re, &state.terminal),
+            Condition::Wrapped(re) => changed && state.snapshot().logical_match(re).is_some(),
             Condition::Output(re) => {
                 scan.recent_match(&state.log, re) || {
                     scan.update(&state.log);
@@ -373,6 +374,14 @@ fn held(condition: &Condition, state: &State, quiet: Duration) -> String {
             "the cursor's row {} matches /{re}/",
             state.terminal.cursor_position().0
         ),
+        Condition::Wrapped(re) => match state.snapshot().logical_match(re) {
+            Some((row, 1)) => format!("matched /{re}/ at row {row}"),
+            Some((row, rows)) => format!(
+                "matched /{re}/ in the line wrapped over rows {row}-{}",
+                row + rows - 1
+            ),
+            None => format!("matched /{re}/"),
+        },
         Condition::Output(re) => format!("output matched /{re}/"),
         Condition::Stable(_) if state.exit.is_some() => "the program has exited: the screen is final".into(),
         Condition::Stable(_) => format!("quiet for {} ms", quiet.as_millis()),

@@ -90,6 +90,7 @@ impl ExportOptions {
                     WaitFor::Text(re)
                     | WaitFor::NoText(re)
                     | WaitFor::Line(re)
+                    | WaitFor::Wrapped(re)
                     | WaitFor::Output(re)
                     | WaitFor::Title(re)
                     | WaitFor::Cwd(re),
@@ -332,6 +333,7 @@ pub fn to_tape(
                 lines.push(match condition {
                     WaitFor::Text(re) => format!("Wait+Screen{at} {}", tape_regex(&re)),
                     WaitFor::Line(re) => format!("Wait+Line{at} {}", tape_regex(&re)),
+                    WaitFor::Wrapped(re) => format!("Wait+Wrapped{at} {}", tape_regex(&re)),
                     WaitFor::NoText(re) => format!("ExpectNot{at} {}", tape_regex(&re)),
                     WaitFor::Output(re) => format!("Wait+Output{at} {}", tape_regex(&re)),
                     WaitFor::StableMs(ms) => format!("Wait+Stable{at} {ms}ms"),

@@ -130,6 +130,7 @@ pub fn to_rust(
             WaitFor::Text(re) => format!("Condition::text({})?", rust_string(re)),
             WaitFor::NoText(re) => format!("Condition::no_text({})?", rust_string(re)),
             WaitFor::Line(re) => format!("Condition::line({})?", rust_string(re)),
+            WaitFor::Wrapped(re) => format!("Condition::wrapped({})?", rust_string(re)),
             WaitFor::Output(re) => format!("Condition::output({})?", rust_string(re)),
             WaitFor::StableMs(ms) => format!("Condition::Stable(Duration::from_millis({ms}))"),
             WaitFor::Exit => "Condition::Exit".into(),
