@@ -498,11 +498,8 @@ fn capture_masks_what_changes_between_runs() {
         "--mask",
         r"pid \d+",
     ]);
-    let row = text.lines().next().unwrap();
-    assert!(
-        row.starts_with("****") && row.contains(" at ******** ready"),
-        "{row}"
-    );
+    // Whatever the pid's length, the row reads the same: one placeholder a match.
+    assert_eq!(text.lines().next(), Some("[masked] at [masked] ready"), "{text}");
     let bad = dir.run(&["capture", "-s", "clock", "--mask", "("]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(

@@ -559,8 +559,9 @@ fn compare_snapshot(
         .map_err(|report| raise(py, tuipilot::Error::ImageMismatch { report }))
 }
 
-/// `text` with every match of each regex in `patterns` replaced by `*` of the same width,
-/// as the engine masks a screen (`Snapshot::masked_all`).
+/// The session's screen text with every match of each regex in `patterns` replaced by one
+/// placeholder whatever its length, as the engine masks a text golden
+/// (`Snapshot::masked_text`).
 #[pyfunction]
 fn mask(py: Python<'_>, session: &Bound<'_, PySession>, patterns: Vec<String>) -> PyResult<String> {
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
@@ -568,8 +569,7 @@ fn mask(py: Python<'_>, session: &Bound<'_, PySession>, patterns: Vec<String>) -
         .get()
         .inner
         .snapshot()
-        .masked_all(&patterns)
-        .map(|s| s.text())
+        .masked_text(&patterns)
         .map_err(|e| raise(py, e))
 }
 

@@ -340,3 +340,11 @@ def test_pdb_s_long_path_is_matched_as_the_line_the_terminal_wrapped(tmp_path):
         s.wait_wrapped(whole)
         s.send(text="q", keys="Enter")
         s.wait_exit()
+
+
+@pytest.mark.parametrize("run", [9, 10])
+def test_a_mask_stands_for_text_of_any_length_in_a_snapshot(run):
+    # pytest's temporary folders grow a digit (pytest-9, pytest-10): one golden holds both.
+    with sh(f"echo /tmp/pytest-{run}/app ok; sleep 30", cols=40, rows=3) as s:
+        s.wait_text("app ok$")
+        tuipilot.assert_snapshot(s, "grown-mask", masks=[r"pytest-\d+"])

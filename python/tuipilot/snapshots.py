@@ -10,8 +10,9 @@ engine's tape snapshots follow (the same code decides):
 - when ``CI`` is set nothing is ever written — a missing snapshot fails too — unless
   ``TUIPILOT_UPDATE=force``.
 
-``masks`` are regexes whose matches are blotted out before comparing (a clock, a pid), as
-the engine masks screens everywhere else.
+``masks`` are regexes whose matches become ``[masked]`` before comparing, whatever their
+length (a clock, a pid, a temporary path whose ``pytest-9`` becomes ``pytest-10``), as the
+engine masks text goldens everywhere else.
 """
 
 from __future__ import annotations

@@ -537,8 +537,11 @@ pub enum Operation {
         /// the picture sets this false, and its reply stays small whatever the screen holds.
         #[serde(default = "yes", skip_serializing_if = "is_true")]
         text: bool,
-        /// Regexes whose matches are masked in the text and the PNG
-        /// ([`Snapshot::masked`](crate::Snapshot::masked)): clocks, timestamps, pids.
+        /// Regexes whose matches are masked: clocks, timestamps, pids, temporary paths. In
+        /// the text each match becomes [`MASK_PLACEHOLDER`](crate::snapshot::MASK_PLACEHOLDER)
+        /// whatever its length ([`Snapshot::masked_text`](crate::Snapshot::masked_text));
+        /// in the PNG, the SVG and the ANSI text each matched cell is painted flat, its
+        /// width kept ([`Snapshot::masked`](crate::Snapshot::masked)).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mask: Vec<String>,
         /// Show the screen scrolled back this many lines into the scrollback, the way a

@@ -256,6 +256,10 @@ impl Session {
                     }
                     None => (self.snapshot_scrolled_back(scrolled_back), None),
                 };
+                // The text: a mask's match becomes one placeholder whatever its length
+                // (`pytest-9`, `pytest-10`); the cells, so the picture and the ANSI text,
+                // keep its width, so no column moves.
+                let plain = (with_text && !ansi).then(|| crate::snapshot::mask_rows(&snapshot.text(), &mask));
                 let snapshot = if mask.is_empty() {
                     snapshot
                 } else {
@@ -264,7 +268,7 @@ impl Session {
                 let mut text = match (with_text, ansi) {
                     (false, _) => String::new(),
                     (true, true) => snapshot.ansi(),
-                    (true, false) => snapshot.text(),
+                    (true, false) => plain.unwrap_or_default(),
                 };
                 if with_text && scrollback {
                     let mut lines = self.scrollback();

@@ -10,17 +10,18 @@ use std::fmt;
 use regex::Regex;
 
 use crate::color::Color;
-use crate::error::Result;
 use crate::keys::InputModes;
 use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
 
 mod image;
+mod mask;
 mod search;
 mod window;
 
 pub(crate) use image::Picture;
 pub use image::{CellSize, Image, ImageProtocol};
+pub use mask::{MASK_CHAR, MASK_COLOR, MASK_PLACEHOLDER, mask_rows};
 pub use search::crosses_rows;
 pub(crate) use search::matches_rows;
 
@@ -379,66 +380,6 @@ impl Snapshot {
         self.lines.iter().any(|l| l.contains(needle))
     }
 
-    /// The screen with every match of `pattern` masked: each matched cell shows
-    /// [`MASK_CHAR`] in the text and is painted flat ([`MASK_COLOR`] on itself) in a
-    /// rendered image, so a clock, a timestamp or a pid cannot break a golden and no column
-    /// moves (a wide character becomes two mask cells).
-    ///
-    /// ```
-    /// use tuipilot::Terminal;
-    ///
-    /// let mut term = Terminal::new(20, 2).unwrap();
-    /// term.process(b"built at 12:34:56 ok");
-    /// let masked = term.snapshot().masked(r"\d\d:\d\d:\d\d").unwrap();
-    /// assert_eq!(masked.row(0), Some("built at ******** ok"));
-    /// ```
-    pub fn masked(&self, pattern: &str) -> Result<Snapshot> {
-        self.masked_all(&[pattern])
-    }
-
-    /// [`masked`](Self::masked) with several patterns at once.
-    pub fn masked_all(&self, patterns: &[&str]) -> Result<Snapshot> {
-        let regexes = patterns.iter().map(|p| compile(p)).collect::<Result<Vec<_>>>()?;
-        Ok(self.masked_regexes(&regexes))
-    }
-
-    /// [`masked_all`](Self::masked_all) with compiled regexes.
-    pub fn masked_regexes(&self, regexes: &[Regex]) -> Snapshot {
-        let mut out = self.clone();
-        let cols = usize::from(self.cols);
-        let mask = Cell {
-            text: CellText::new(MASK_STR),
-            style: Style {
-                fg: MASK_COLOR,
-                bg: MASK_COLOR,
-                ..Style::default()
-            },
-            wide: false,
-            wide_continuation: false,
-        };
-        for row in 0..usize::from(self.rows) {
-            let start = row * cols;
-            let (line, columns) = row_text(&self.cells[start..start + cols]);
-            for re in regexes {
-                for m in re.find_iter(&line) {
-                    for &(byte, col) in &columns {
-                        if byte < m.start() || byte >= m.end() {
-                            continue;
-                        }
-                        let at = start + usize::from(col);
-                        let wide = self.cells[at].wide;
-                        out.cells[at] = mask.clone();
-                        if wide && usize::from(col) + 1 < cols {
-                            out.cells[at + 1] = mask.clone();
-                        }
-                    }
-                }
-            }
-            out.lines[row] = row_text(&out.cells[start..start + cols]).0;
-        }
-        out
-    }
-
     /// The screen as text with its styles as a layer a person can read and a snapshot
     /// tool can diff: each row, then (if any cell in it is styled) a line that marks every
     /// styled cell with a letter, then a legend of the letters. Stable for the same
@@ -538,13 +479,6 @@ impl fmt::Display for Snapshot {
 }
 
 /// A row's text and, for each cell that starts a character, its byte offset and column.
-/// What a masked cell shows in text ([`Snapshot::masked`]).
-pub const MASK_CHAR: char = '*';
-const MASK_STR: &str = "*";
-
-/// The flat colour a masked cell is painted in an image, text and background alike.
-pub const MASK_COLOR: Color = Color::Rgb(0x80, 0x80, 0x80);
-
 fn row_text(cells: &[Cell]) -> (String, Vec<(usize, u16)>) {
     let (mut line, columns) = row_text_untrimmed(cells);
     let trimmed = line.trim_end_matches(' ').len();

@@ -130,8 +130,21 @@ pub fn compare_text(text: &str, golden: &Path, policy: &SnapshotPolicy) -> Resul
         let _ = std::fs::create_dir_all(dir);
     }
     let _ = crate::files::write_file_atomically(&new_path, actual.as_bytes());
+    // A golden written while masks kept the length they hid (`*` runs) reads differently
+    // now: say why, once.
+    let placeholder = crate::snapshot::MASK_PLACEHOLDER;
+    let older_masks = if actual.contains(placeholder)
+        && !expected.contains(placeholder)
+        && expected.contains('*')
+    {
+        format!(
+            "; masks now write {placeholder} for a match of any length where this golden has `*` runs: if the diff shows only that, accept it once"
+        )
+    } else {
+        String::new()
+    };
     Err(format!(
-        "the screen differs from {} (new screen written to {}; accept it with {}):\n{}",
+        "the screen differs from {} (new screen written to {}; accept it with {}{older_masks}):\n{}",
         golden.display(),
         new_path.display(),
         policy.update_hint,
@@ -153,6 +166,24 @@ mod tests {
         assert!(p.write_new && !p.write_changed);
         let p = SnapshotPolicy::decide(true, None, false);
         assert!(p.write_new && p.write_changed);
+    }
+
+    #[test]
+    fn a_golden_with_the_older_fixed_width_masks_is_told_why_it_differs() {
+        let dir = crate::files::TempDir::new("snapshots-test").unwrap();
+        let golden = dir.path().join("clock.snap");
+        std::fs::write(&golden, "at ********\n").unwrap();
+        let policy = SnapshotPolicy::decide(false, None, true);
+        let report = compare_text("at [masked]", &golden, &policy).unwrap_err();
+        assert!(
+            report.contains(
+                "masks now write [masked] for a match of any length where this golden has `*` runs"
+            ),
+            "{report}"
+        );
+        std::fs::write(&golden, "at noon\n").unwrap();
+        let report = compare_text("at [masked]", &golden, &policy).unwrap_err();
+        assert!(!report.contains("masks now write"), "{report}");
     }
 
     #[test]

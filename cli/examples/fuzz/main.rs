@@ -17,6 +17,8 @@
 //!   encoded paste must hold no marker between its own;
 //! - `export`: any text a session logged, exported as a tape, parses back into exactly
 //!   the operations logged, and as a Rust test adds no line of its own;
+//! - `masks`: a program's text whose changing parts (pids, counters, temporary folders)
+//!   grow or shrink masks to the same golden text, with nothing the mask matched left;
 //! - `typed`: any bytes a person types into a watched or recorded session, exported,
 //!   parse back into tape commands that send exactly those bytes; mouse reports read back
 //!   as the events that encode them.
@@ -35,6 +37,7 @@
 mod error;
 mod export;
 mod keys;
+mod masks;
 mod paste;
 #[path = "../../src/host/protocol.rs"]
 mod protocol;
@@ -50,6 +53,7 @@ use std::time::{Duration, Instant};
 
 use export::{check_export, export_input};
 use keys::{check_keys, keys_input};
+use masks::{check_masks, masks_input};
 use paste::{check_paste, paste_input};
 use requests::{check_protocol, protocol_input};
 use tapes::{check_tape, tape_input};
@@ -128,13 +132,15 @@ fn main() {
     std::panic::set_hook(Box::new(|_| {}));
     println!("fuzz: seed {seed}, {seconds} s");
     let mut rng = Rng(seed);
-    let mut counts = [0u64; 7];
+    let mut counts = [0u64; 8];
     let mut bytes = 0u64;
     let deadline = Instant::now() + Duration::from_secs(seconds);
     while Instant::now() < deadline {
-        for (i, target) in ["terminal", "keys", "protocol", "tape", "paste", "export", "typed"]
-            .into_iter()
-            .enumerate()
+        for (i, target) in [
+            "terminal", "keys", "protocol", "tape", "paste", "export", "typed", "masks",
+        ]
+        .into_iter()
+        .enumerate()
         {
             let input = match i {
                 0 => terminal_input(&mut rng),
@@ -143,7 +149,8 @@ fn main() {
                 3 => tape_input(&mut rng),
                 4 => paste_input(&mut rng).into_bytes(),
                 5 => export_input(&mut rng).into_bytes(),
-                _ => typed_input(&mut rng),
+                6 => typed_input(&mut rng),
+                _ => masks_input(&mut rng),
             };
             *current.lock().unwrap_or_else(|p| p.into_inner()) = (target, input.clone(), Instant::now());
             bytes += input.len() as u64;
@@ -155,14 +162,15 @@ fn main() {
                 3 => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
                 4 => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
                 5 => run_one(target, &input, || check_export(&String::from_utf8_lossy(&input))),
-                _ => run_one(target, &input, || check_typed(&input)),
+                6 => run_one(target, &input, || check_typed(&input)),
+                _ => run_one(target, &input, || check_masks(&mut split_rng, &input)),
             }
             counts[i] += 1;
         }
         done.fetch_add(1, Ordering::Relaxed);
     }
     println!(
-        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes, {} exports round-tripped, {} typed inputs replayed; {:.1} MB of input",
+        "fuzz: no panics, hangs or faults in {} terminal streams (whole, split, byte by byte), {} key specs, {} protocol lines, {} tapes, {} pastes, {} exports round-tripped, {} typed inputs replayed, {} masked screens; {:.1} MB of input",
         counts[0],
         counts[1],
         counts[2],
@@ -170,6 +178,7 @@ fn main() {
         counts[4],
         counts[5],
         counts[6],
+        counts[7],
         bytes as f64 / 1e6
     );
 }

@@ -377,8 +377,9 @@ pub(super) struct ScreenView {
     /// `empty_rows_below` says how many there were). The default prints every row.
     #[arg(long, conflicts_with_all = ["ansi", "changed"])]
     pub(super) trim: bool,
-    /// Mask every match of this regex, in the text (as `*`) and the PNG (flat grey),
-    /// keeping columns: clocks, timestamps, pids (repeatable).
+    /// Mask every match of this regex: clocks, timestamps, pids, temporary paths
+    /// (repeatable). In the text a match becomes `[masked]` whatever its length; in the
+    /// PNG, the SVG and --ansi each matched cell is flat grey, keeping columns.
     #[arg(long, value_name = "REGEX")]
     pub(super) mask: Vec<String>,
     /// Also write the screen as a PNG (default: a numbered file in the runtime

@@ -217,8 +217,9 @@ pub(super) struct TerminalArgs {
     /// capture: include a PNG screenshot (default true).
     #[serde(default)]
     pub(super) image: Option<bool>,
-    /// capture: regexes whose matches are masked in the text (as `*`) and the image (flat
-    /// grey), keeping columns — clocks, timestamps, pids.
+    /// capture: regexes whose matches are masked — clocks, timestamps, pids, temporary
+    /// paths. In the text a match becomes `[masked]` whatever its length; in the image
+    /// each matched cell is flat grey, keeping columns.
     #[serde(default)]
     pub(super) mask: Option<Vec<String>>,
     /// capture: screenshot theme, "dark" (default) or "light".

@@ -215,7 +215,7 @@ pub fn to_rust(
             Step2::Final { masks, text } => {
                 let masks: Vec<String> = masks.iter().map(|m| rust_string(m)).collect();
                 format!(
-                    "    let screen = s.snapshot().masked_all(&[{}])?;\n    assert_eq!(screen.text().trim_end(), {});",
+                    "    let screen = s.snapshot().masked_text(&[{}])?;\n    assert_eq!(screen.trim_end(), {});",
                     masks.join(", "),
                     rust_string(text.trim_end())
                 )

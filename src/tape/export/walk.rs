@@ -95,7 +95,7 @@ fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
     };
     terminal.process(text.replace('\n', "\r\n").as_bytes());
     let regexes: Vec<regex::Regex> = masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
-    terminal.snapshot().masked_regexes(&regexes).text()
+    crate::snapshot::mask_rows(&terminal.snapshot().text(), &regexes)
 }
 
 /// The walk: the log as steps.
