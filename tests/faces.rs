@@ -29,6 +29,7 @@ const FACES: &[(&str, &[&str])] = &[
             "src/tape/parse.rs",
             "src/tape/parse/names.rs",
             "src/tape/parse/keys.rs",
+            "src/tape/parse/waits.rs",
             "src/tape/run.rs",
             "src/tape/lex.rs",
         ],
@@ -106,6 +107,12 @@ fn wait(wait: &WaitFor) -> [Spelling; 4] {
             Is("pub(super) wait_pattern"),
             Is("fn wait_text"),
             Is("\"Screen\""),
+        ],
+        WaitFor::TextIn { .. } => [
+            Is("WaitFor::TextIn"),
+            Is("pub(super) wait_in_rows"),
+            Is("in_rows=None"),
+            Is("\"Rows\""),
         ],
         WaitFor::NoText(_) => [
             Is("WaitFor::NoText"),
@@ -264,6 +271,11 @@ fn every_face_spells_every_step_wait_and_operation_or_says_why_not() {
         WaitFor::NoText(String::new()),
         WaitFor::Line(String::new()),
         WaitFor::Wrapped(String::new()),
+        WaitFor::TextIn {
+            pattern: String::new(),
+            rows: None,
+            cols: None,
+        },
         WaitFor::Output(String::new()),
         WaitFor::StableMs(0),
         WaitFor::Exit,

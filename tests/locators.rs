@@ -7,7 +7,8 @@ use common::sh;
 
 use std::time::Duration;
 
-use tuipilot::{ErrorKind, Session, StyleMatch, UnderlineStyle};
+use tuipilot::operation::WaitFor;
+use tuipilot::{Condition, ErrorKind, Reply, Session, StyleMatch, UnderlineStyle};
 
 /// A menu whose selection is drawn in inverse video and moves with Down.
 fn menu() -> Session {
@@ -305,4 +306,41 @@ fn nth_first_and_last_pick_one_match_and_say_how_many_there_were() {
         "{err}"
     );
     assert!(err.contains("found only 3 matches"), "{err}");
+}
+
+#[test]
+fn a_text_wait_in_a_region_waits_for_the_table_and_says_where_the_text_was_instead() {
+    let s = search_results();
+    s.wait_for_text("search: Tokyo").unwrap();
+    // In the table's rows the wait holds; limited to rows the status bar is not in.
+    let held = s
+        .apply(&common::wait_op(WaitFor::TextIn {
+            pattern: "^Tokyo".into(),
+            rows: Some((2, 22)),
+            cols: None,
+        }))
+        .unwrap();
+    let Reply::Screen { screen } = held else {
+        panic!("{held:?}")
+    };
+    assert_eq!(
+        screen.waited.as_deref(),
+        Some("text matching /^Tokyo/ in rows 2-22 on the screen: held")
+    );
+    // `search` is only in the status bar: a wait limited to the table fails and says so.
+    let err = s
+        .wait_timeout(
+            &Condition::text_in("search", Some((0, 22)), Some((0, 79))).unwrap(),
+            Duration::from_millis(200),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("waiting for text matching /search/ in rows 0-22, columns 0-79 on the screen"),
+        "{err}"
+    );
+    assert!(
+        err.contains("found only at row 23 column 0, outside the region (in rows 0-22, columns 0-79)"),
+        "{err}"
+    );
 }

@@ -223,3 +223,44 @@ async fn wait_wrapped_joins_the_rows_the_terminal_wrapped() {
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn wait_in_rows_limits_wait_pattern_to_a_region() {
+    let client = connect(&[]).await;
+    call(
+        &client,
+        json!({"action": "start", "command": ["sh", "-c", "printf 'city\\nTokyo 37.4\\n'; printf '\\033[24;1Hsearch: Tokyo'; exec sleep 600"]}),
+    )
+    .await;
+    let seen = call(
+        &client,
+        json!({"action": "wait", "wait_pattern": "Tokyo", "wait_in_rows": "0-22"}),
+    )
+    .await;
+    assert_eq!(
+        seen.structured_content.unwrap()["waited"],
+        "text matching /Tokyo/ in rows 0-22 on the screen: held"
+    );
+    let outside = call(
+        &client,
+        json!({"action": "wait", "wait_pattern": "search", "wait_in_rows": "0-22", "timeout_ms": 300}),
+    )
+    .await;
+    assert!(is_error(&outside));
+    assert!(
+        texts(&outside)
+            .join("\n")
+            .contains("outside the region (in rows 0-22)"),
+        "{:?}",
+        texts(&outside)
+    );
+    let alone = call(&client, json!({"action": "wait", "wait_in_rows": "0-22"})).await;
+    assert!(
+        texts(&alone)
+            .join("\n")
+            .contains("wait_in_rows and wait_in_cols limit wait_pattern"),
+        "{:?}",
+        texts(&alone)
+    );
+    client.cancel().await.unwrap();
+}

@@ -304,3 +304,55 @@ fn wait_wrapped_matches_the_line_the_terminal_wrapped_where_text_sees_rows() {
         "{joined}"
     );
 }
+
+#[test]
+fn wait_text_in_rows_counts_only_the_matches_inside_them() {
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "t",
+        "--",
+        "sh",
+        "-c",
+        "printf 'city\\nTokyo 37.4\\n'; printf '\\033[24;1Hsearch: Tokyo'; exec sleep 600",
+    ]);
+    let held = dir.json(&[
+        "wait",
+        "-s",
+        "t",
+        "--text",
+        "Tokyo",
+        "--in-rows",
+        "0-22",
+        "--json",
+    ]);
+    assert_eq!(
+        held["waited"], "text matching /Tokyo/ in rows 0-22 on the screen: held",
+        "{held}"
+    );
+    let out = dir.run(&[
+        "wait",
+        "-s",
+        "t",
+        "--text",
+        "search",
+        "--in-rows",
+        "0-22",
+        "--timeout-ms",
+        "300",
+    ]);
+    assert!(!out.status.success());
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("found only at row 23 column 0, outside the region (in rows 0-22)"),
+        "{said}"
+    );
+    let bad = dir.run(&["wait", "-s", "t", "--text", "x", "--in-rows", "9-2"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
+    assert!(
+        text(&bad.stderr).contains("--in-rows `9-2` runs backwards"),
+        "{}",
+        text(&bad.stderr)
+    );
+}

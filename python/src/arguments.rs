@@ -31,6 +31,25 @@ pub(crate) fn millis(py: Python<'_>, what: &str, value: Option<f64>) -> PyResult
         .transpose()
 }
 
+/// Python's `(start, stop)` (stop exclusive, as in `range`) as the vocabulary's first
+/// and last; refused when it holds nothing.
+pub(crate) fn first_last(
+    py: Python<'_>,
+    what: &str,
+    span: Option<(u16, u16)>,
+) -> PyResult<Option<(u16, u16)>> {
+    match span {
+        None => Ok(None),
+        Some((start, stop)) if start < stop => Ok(Some((start, stop - 1))),
+        Some((start, stop)) => Err(bad_input(
+            py,
+            format!(
+                "{what}=({start}, {stop}) holds nothing: give (start, stop) with start < stop (stop is exclusive, as in range)"
+            ),
+        )),
+    }
+}
+
 /// How a program ended, as Python's `subprocess` says it: the exit code, or minus the
 /// signal's number.
 pub(crate) fn returncode(status: ExitStatus) -> i32 {

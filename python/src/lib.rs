@@ -14,7 +14,7 @@
 //!
 //! This file holds the `Session` class and the module; `errors` the exceptions,
 //! `arguments` how Python's arguments become the vocabulary's, `screen` the `Match` and
-//! `Style` classes.
+//! `Style` classes, `locate` the `Locator` class.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -29,6 +29,7 @@ use tuipilot::{Operation, Reply, Session, StartSpec};
 
 mod arguments;
 mod errors;
+mod locate;
 mod screen;
 
 use arguments::{caller, command_words, millis, one_or_list, returncode, seconds, timeout_ms};
@@ -38,6 +39,42 @@ use screen::{PyMatch, PyStyle};
 /// How often a call that waits checks for signals (Ctrl-C) while the engine works.
 const SIGNAL_CHECK: Duration = Duration::from_millis(50);
 
+/// Runs `work` on a thread of its own with the interpreter's lock released, while this
+/// one checks for signals every [`SIGNAL_CHECK`]: Ctrl-C cancels `cancel` (which `work`
+/// must heed), waits for `work` to stop and raises `KeyboardInterrupt`.
+pub(crate) fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &tuipilot::Cancel,
+    work: impl FnOnce() -> tuipilot::Result<T> + Send,
+) -> PyResult<tuipilot::Result<T>> {
+    let (done, mut answer) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let _ = done.send(work());
+        });
+        loop {
+            let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_CHECK), answer));
+            answer = back;
+            match got {
+                Ok(result) => return Ok(result),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupt) = py.check_signals() {
+                        cancel.cancel();
+                        let _ = py.detach(move || answer.recv());
+                        return Err(interrupt);
+                    }
+                }
+                // Only a panic in the engine drops the sender; the scope re-raises it.
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err(
+                        "the engine's thread ended without an answer: report this as a bug",
+                    ));
+                }
+            }
+        }
+    })
+}
+
 /// A program running under a pseudo-terminal (see the package's documentation).
 #[pyclass(frozen, module = "tuipilot._native", name = "Session")]
 struct PySession {
@@ -46,43 +83,17 @@ struct PySession {
 }
 
 impl PySession {
-    /// Hands `operation` to the executor with the interpreter's lock released. It runs on
-    /// a thread of its own while this one checks for signals every [`SIGNAL_CHECK`]:
-    /// Ctrl-C during a long wait cancels it and raises `KeyboardInterrupt` at once, as it
-    /// would in a Python loop.
+    /// Hands `operation` to the executor with the interpreter's lock released, as
+    /// [`interruptible`] runs it: Ctrl-C during a long wait cancels it and raises
+    /// `KeyboardInterrupt` at once, as it would in a Python loop.
     fn apply(&self, py: Python<'_>, operation: Operation) -> PyResult<Reply> {
         let cancel = self.inner.canceller();
         let source = caller(py);
-        let (done, mut answer) = mpsc::channel();
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let result = match source {
-                    Some(source) => self.inner.apply_from(&operation, &cancel, source),
-                    None => self.inner.apply_cancellable(&operation, &cancel),
-                };
-                let _ = done.send(result);
-            });
-            loop {
-                let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_CHECK), answer));
-                answer = back;
-                match got {
-                    Ok(result) => return result.map_err(|e| raise(py, e)),
-                    Err(RecvTimeoutError::Timeout) => {
-                        if let Err(interrupt) = py.check_signals() {
-                            cancel.cancel();
-                            let _ = py.detach(move || answer.recv());
-                            return Err(interrupt);
-                        }
-                    }
-                    // Only a panic in the engine drops the sender; the scope re-raises it.
-                    Err(RecvTimeoutError::Disconnected) => {
-                        return Err(PyRuntimeError::new_err(
-                            "the engine's thread ended without an answer: report this as a bug",
-                        ));
-                    }
-                }
-            }
-        })
+        interruptible(py, &cancel, || match source {
+            Some(source) => self.inner.apply_from(&operation, &cancel, source),
+            None => self.inner.apply_cancellable(&operation, &cancel),
+        })?
+        .map_err(|e| raise(py, e))
     }
 
     /// A wait for `condition`; the screen's text when it held.
@@ -246,10 +257,27 @@ impl PySession {
     }
 
     /// Waits until a row of the screen matches the regex `pattern` (rows are matched
-    /// with trailing spaces removed; `^` and `$` match at each row). Returns the screen.
-    #[pyo3(signature = (pattern, *, timeout=None))]
-    fn wait_text(&self, py: Python<'_>, pattern: String, timeout: Option<f64>) -> PyResult<String> {
-        self.wait(py, WaitFor::Text(pattern), timeout)
+    /// with trailing spaces removed; `^` and `$` match at each row). With `in_rows` or
+    /// `in_cols` (`(start, stop)`, 0-based, `stop` exclusive as in `range`) only matches
+    /// inside count. Returns the screen.
+    #[pyo3(signature = (pattern, *, in_rows=None, in_cols=None, timeout=None))]
+    fn wait_text(
+        &self,
+        py: Python<'_>,
+        pattern: String,
+        in_rows: Option<(u16, u16)>,
+        in_cols: Option<(u16, u16)>,
+        timeout: Option<f64>,
+    ) -> PyResult<String> {
+        let condition = match (in_rows, in_cols) {
+            (None, None) => WaitFor::Text(pattern),
+            _ => WaitFor::TextIn {
+                pattern,
+                rows: arguments::first_last(py, "in_rows", in_rows)?,
+                cols: arguments::first_last(py, "in_cols", in_cols)?,
+            },
+        };
+        self.wait(py, condition, timeout)
     }
 
     /// Waits until the cursor's row matches the regex `pattern` (a prompt, an input line;
@@ -376,6 +404,34 @@ impl PySession {
     #[getter]
     fn cursor_visible(&self) -> bool {
         self.inner.snapshot().cursor().visible
+    }
+
+    /// Every match of the regex `pattern` on the live screen, as a `Locator` whose
+    /// assertions retry until the screen bears them out; limit it with `in_rows`,
+    /// `in_cols`, `in_rect`, `below`, `above`, `right_of`, `left_of`, `inside`, and pick
+    /// with `nth`, `first`, `last`. The pattern is checked here.
+    fn locate(slf: &Bound<'_, Self>, pattern: String) -> PyResult<locate::PyLocator> {
+        let py = slf.py();
+        tuipilot::Condition::text(&pattern).map_err(|e| raise(py, e))?;
+        Ok(locate::PyLocator::pattern(slf.clone().unbind(), pattern))
+    }
+
+    /// One row of the live screen (0-based), as a `Locator`.
+    fn locate_row(slf: &Bound<'_, Self>, row: u16) -> locate::PyLocator {
+        locate::PyLocator::row(slf.clone().unbind(), row)
+    }
+
+    /// The cells `start` to `stop` (0-based, `stop` exclusive) of one row, as a `Locator`.
+    fn locate_cells(slf: &Bound<'_, Self>, row: u16, start: u16, stop: u16) -> PyResult<locate::PyLocator> {
+        if start >= stop {
+            return Err(bad_input(
+                slf.py(),
+                format!(
+                    "locate_cells({row}, {start}, {stop}) holds no cell: give start < stop (stop is exclusive)"
+                ),
+            ));
+        }
+        Ok(locate::PyLocator::cells(slf.clone().unbind(), row, start, stop))
     }
 
     /// Every match of the regex `pattern` on the screen, row by row.
@@ -578,6 +634,7 @@ fn mask(py: Python<'_>, session: &Bound<'_, PySession>, patterns: Vec<String>) -
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PySession>()?;
     module.add_class::<PyMatch>()?;
+    module.add_class::<locate::PyLocator>()?;
     module.add_class::<PyStyle>()?;
     module.add_function(wrap_pyfunction!(compare_snapshot, module)?)?;
     module.add_function(wrap_pyfunction!(mask, module)?)?;

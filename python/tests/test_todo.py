@@ -122,3 +122,41 @@ def test_an_unknown_key_name_is_refused_before_anything_is_sent(app):
         app.send(text="milk", keys="Ender")
     app.wait_ready()
     assert app.screen().split("\n")[10] == "New task:", app.screen()
+
+
+def test_a_locator_limited_to_the_list_ignores_the_prompt_that_repeats_the_text(app):
+    add(app, "buy milk")
+    add(app, "buy bread")
+    app.send(keys="a")
+    app.wait_text("^New task: $")
+    app.send(text="buy", wait="^New task: buy$")
+    # The prompt repeats `buy`: only the list's rows count.
+    app.locate("buy").assert_count(3)
+    tasks = app.locate(r"buy \w+").in_rows(2, 10)
+    tasks.assert_count(2)
+    tasks.last().assert_text("^buy bread$")
+    tasks.last().assert_style(inverse=True)
+    tasks.first().assert_style(inverse=False)
+    # Relative to another locator, found again on every screen.
+    app.locate(r"\[ \]").left_of(app.locate("bread")).assert_count(1)
+    assert [m.row for m in app.locate(r"buy \w+").below(app.locate("milk")).matches()] == [3]
+    assert [(m.row, m.col) for m in tasks.matches()] == [(2, 6), (3, 6)]
+    # A text wait limited the same way: the prompt's `buy` is outside.
+    app.wait_text("buy", in_rows=(2, 10))
+    with pytest.raises(tuipilot.TimeoutError, match=r"outside the region \(in rows 0-1\)"):
+        app.wait_text("buy", in_rows=(0, 2), timeout=0.3)
+    with pytest.raises(tuipilot.InvalidInput, match="holds nothing"):
+        app.wait_text("buy", in_cols=(4, 4))
+
+
+def test_a_scoped_locator_that_finds_nothing_says_where_it_looked_and_what_was_outside(app):
+    add(app, "buy milk")
+    with pytest.raises(tuipilot.MismatchError) as failure:
+        app.locate("milk").in_rows(0, 2).within(0.3).assert_visible()
+    message = str(failure.value)
+    first = message.splitlines()[0]
+    assert first.startswith(f"{__file__}:"), first
+    assert "outside the region" in first and "row 2" in first, first
+    assert "retried for 0.30s" in first, first
+    with pytest.raises(tuipilot.InvalidInput, match="holds nothing"):
+        app.locate("milk").in_rows(5, 5)

@@ -20,7 +20,7 @@ and recording when it fails (see ``tuipilot.pytest_plugin``).
 
 from __future__ import annotations
 
-from tuipilot._native import ENGINE_VERSION, Match, Session, Style
+from tuipilot._native import ENGINE_VERSION, Locator, Match, Session, Style
 from tuipilot.errors import (
     Error,
     ExitedError,
@@ -38,6 +38,7 @@ __all__ = [
     "Error",
     "ExitedError",
     "InvalidInput",
+    "Locator",
     "Match",
     "MismatchError",
     "Session",

@@ -49,6 +49,51 @@ class Style:
     @property
     def overline(self) -> bool: ...
 
+_Span = Tuple[Optional[int], Optional[int]]
+
+class Locator:
+    """A part of the live screen (a regex's matches, a row, some cells), limited and
+    picked, whose assertions retry until the screen bears them out. Each method that
+    limits returns a new locator; rows and columns are 0-based, ``stop`` exclusive."""
+    def in_rows(self, start: Optional[int] = None, stop: Optional[int] = None) -> Locator: ...
+    def in_cols(self, start: Optional[int] = None, stop: Optional[int] = None) -> Locator: ...
+    def in_rect(self, rows: _Span = (None, None), cols: _Span = (None, None)) -> Locator: ...
+    def below(self, other: Locator) -> Locator: ...
+    def above(self, other: Locator) -> Locator: ...
+    def right_of(self, other: Locator) -> Locator: ...
+    def left_of(self, other: Locator) -> Locator: ...
+    def inside(self, other: Locator) -> Locator:
+        """Only the matches inside the box drawn around ``other``'s first match."""
+    def nth(self, n: int) -> Locator: ...
+    def first(self) -> Locator: ...
+    def last(self) -> Locator: ...
+    def within(self, seconds: float) -> Locator:
+        """The same locator, retrying for ``seconds`` instead of the session's timeout."""
+    def matches(self) -> List[Match]:
+        """What it locates on the screen now, without retrying."""
+    def assert_visible(self) -> str: ...
+    def assert_gone(self) -> str: ...
+    def assert_count(self, expected: int) -> str: ...
+    def assert_text(self, pattern: str) -> str: ...
+    def assert_style(
+        self,
+        *,
+        fg: Optional[str] = None,
+        bg: Optional[str] = None,
+        bold: Optional[bool] = None,
+        dim: Optional[bool] = None,
+        italic: Optional[bool] = None,
+        underline: Optional[bool] = None,
+        inverse: Optional[bool] = None,
+        strikethrough: Optional[bool] = None,
+        blink: Optional[bool] = None,
+        hidden: Optional[bool] = None,
+        overline: Optional[bool] = None,
+    ) -> str:
+        """Every located cell has the style asked for (colours by name, attributes
+        ``True``/``False``); returns the screen it held on, or raises ``MismatchError``
+        at the caller's line with what was found."""
+
 class Session:
     """A program running under a pseudo-terminal; a context manager that ends it (and
     everything it started) when the block ends.
@@ -107,8 +152,16 @@ class Session:
         the text is typed a character at a time with that pause after each. With ``wait``
         (a regex) it then waits for a row to match, the baseline taken before the first
         byte, and returns the screen; without, it returns ``None`` at once."""
-    def wait_text(self, pattern: str, *, timeout: Optional[float] = None) -> str:
-        """Waits until a row of the screen matches the regex; returns the screen."""
+    def wait_text(
+        self,
+        pattern: str,
+        *,
+        in_rows: Optional[Tuple[int, int]] = None,
+        in_cols: Optional[Tuple[int, int]] = None,
+        timeout: Optional[float] = None,
+    ) -> str:
+        """Waits until a row of the screen matches the regex (only inside ``in_rows`` and
+        ``in_cols``, ``(start, stop)`` as in ``range``, when given); returns the screen."""
     def wait_line(self, pattern: str, *, timeout: Optional[float] = None) -> str:
         """Waits until the cursor's row matches the regex (a prompt, an input line)."""
     def wait_wrapped(self, pattern: str, *, timeout: Optional[float] = None) -> str:
@@ -147,6 +200,10 @@ class Session:
         """The cursor's ``(row, col)``, 0-based."""
     @property
     def cursor_visible(self) -> bool: ...
+    def locate(self, pattern: str) -> Locator:
+        """Every match of the regex on the live screen, as a retrying ``Locator``."""
+    def locate_row(self, row: int) -> Locator: ...
+    def locate_cells(self, row: int, start: int, stop: int) -> Locator: ...
     def find(self, pattern: str) -> List[Match]:
         """Every match of the regex on the screen."""
     def style_at(self, row: int, col: int) -> Style:

@@ -485,7 +485,7 @@ impl Locator {
 
     /// What was found instead of a located match: where the text was outside the region,
     /// why the region is not there, or nothing.
-    fn nothing_found(&self) -> String {
+    pub(crate) fn nothing_found(&self) -> String {
         if let Some(why) = &self.unplaced {
             return format!("nothing ({why})");
         }
@@ -519,6 +519,18 @@ impl Locator {
     /// How many matches (or rows) were located.
     pub fn count(&self) -> usize {
         self.spans.len()
+    }
+
+    /// Every located part as a [`Match`](crate::Match): its row, first column and text.
+    pub fn matches(&self) -> Vec<crate::Match> {
+        self.spans
+            .iter()
+            .map(|span| crate::Match {
+                row: span.row,
+                col: span.cols.0,
+                text: self.snapshot.cells_text(span.row, span.cols.0, span.cols.1),
+            })
+            .collect()
     }
 
     /// The located text (the first match, or the row or cells).

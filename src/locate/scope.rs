@@ -5,9 +5,13 @@
 //! A scope only filters: the locator finds every match on the whole screen, then keeps
 //! those whose cells all lie inside the region. What it left out is kept too, so a
 //! failure can say where the text was instead ("found only at row 29, outside rows 3-27").
+//! A wait limited to a region ([`Condition::text_in`], the faces' `--in-rows`) is the
+//! same filter on every new screen.
 
-use super::Span;
-use crate::snapshot::Snapshot;
+use super::{Locator, Span};
+use crate::error::Result;
+use crate::snapshot::{Snapshot, compile};
+use crate::wait::Condition;
 
 /// A rectangle of cells: rows and columns, each end exclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,4 +275,29 @@ pub(crate) fn rect(rows: impl std::ops::RangeBounds<u16>, cols: impl std::ops::R
         rows: bounds(rows),
         cols: bounds(cols),
     })
+}
+
+impl Condition {
+    /// Text matching `pattern` inside a region of the screen: `rows` and `cols` each the
+    /// first and last (0-based, inclusive, as `--rows 3-27` and `Expect+Rows 3-27` say
+    /// them; `None` for all). A match outside does not count — a status bar repeating a
+    /// search term — and a failed wait says where the text was instead.
+    pub fn text_in(pattern: &str, rows: Option<(u16, u16)>, cols: Option<(u16, u16)>) -> Result<Condition> {
+        let re = compile(pattern)?;
+        let bounds =
+            |range: Option<(u16, u16)>| range.map_or((0, u16::MAX), |(a, b)| (a, b.saturating_add(1)));
+        let (rows, cols) = (bounds(rows), bounds(cols));
+        let within = Scope::Within(rect(rows.0..rows.1, cols.0..cols.1));
+        let what = format!("text matching /{pattern}/ {} on the screen", within.words());
+        let words = format!("/{pattern}/");
+        let region = [within];
+        let located =
+            move |snap: &Snapshot| Locator::of_matches(snap, &re, words.clone()).with_scopes(&region);
+        let (test, explain) = (located.clone(), located);
+        Ok(Condition::explained(
+            what,
+            move |snap| test(snap).count() > 0,
+            move |snap| Some(format!("found {}", explain(snap).nothing_found())),
+        ))
+    }
 }

@@ -18,13 +18,14 @@
 //! `render::FONT_SIZES`), the exit grace ([`DEFAULT_EXIT_GRACE`]) and the longest
 //! timeout or pause ([`MAX_DURATION_MS`]).
 //!
-//! This file holds the operations; `reply` their answers, `start` the [`StartSpec`], and
-//! `execute` the executor.
+//! This file holds the operations; `wait` what a wait waits for ([`WaitFor`]), `reply`
+//! their answers, `start` the [`StartSpec`], and `execute` the executor.
 
 mod check;
 mod log;
 mod reply;
 mod start;
+mod wait;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,7 +33,6 @@ use std::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::Result;
-use crate::wait::Condition;
 
 pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
@@ -40,6 +40,7 @@ pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub(crate) use reply::NOT_READY;
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
 pub use start::{StartSpec, split_command};
+pub use wait::{WaitFor, parse_span, region_words};
 
 /// How long `exit` waits after each of SIGHUP and SIGTERM before escalating, unless the
 /// session or the operation says otherwise.
@@ -107,92 +108,6 @@ pub enum Step {
     Mouse(String),
     /// A focus change (`in` or `out`), refused when the program did not enable focus events.
     Focus(crate::keys::Focus),
-}
-
-/// What a wait waits for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WaitFor {
-    /// A regex matching some row of the screen (trailing spaces trimmed).
-    Text(String),
-    /// No row of the screen matches the regex.
-    NoText(String),
-    /// A regex matching the cursor's row (trailing spaces trimmed): a prompt, an input line.
-    Line(String),
-    /// A regex matching a logical line: rows the terminal wrapped joined into the line the
-    /// program wrote ([`Condition::Wrapped`]).
-    Wrapped(String),
-    /// A regex matching the program's output (escape sequences removed): since the session
-    /// started for `wait`, since the input for `send`.
-    Output(String),
-    /// The screen unchanged for this many milliseconds, counted from the call.
-    StableMs(u64),
-    /// The program's exit.
-    Exit,
-    /// The next shell command to finish (its OSC 133;D mark) after the call's baseline; the
-    /// reply carries its exit code (`command_exit`) whatever it is.
-    Command,
-    /// A bell after the call's baseline.
-    Bell,
-    /// The window title matching the regex.
-    Title(String),
-    /// The working directory the program reports (OSC 7) matching the regex.
-    Cwd(String),
-    /// The program has finished reacting and waits for input, as the kernel sees it
-    /// ([`Condition::Ready`]); a quiet screen where the kernel cannot tell.
-    Ready,
-    /// A shell waits at its prompt ([`Condition::Prompt`]).
-    Prompt,
-    /// [`Ready`](WaitFor::Ready) that never fails: when the time is up first, or the
-    /// program exits, the operation still succeeds with the screen as it is then, and its
-    /// `waited` says so (`not ready within 3000 ms: busy: sleep (pid 88) …`,
-    /// `exited with code 0`). What a face waits for when input has no wait of its own and
-    /// the caller wants to see what it did.
-    Settle,
-}
-
-impl WaitFor {
-    /// The library condition, with its regex compiled.
-    pub fn condition(&self) -> Result<Condition> {
-        Ok(match self {
-            WaitFor::Text(re) => Condition::text(re)?,
-            WaitFor::NoText(re) => Condition::no_text(re)?,
-            WaitFor::Line(re) => Condition::line(re)?,
-            WaitFor::Wrapped(re) => Condition::wrapped(re)?,
-            WaitFor::Output(re) => Condition::output(re)?,
-            WaitFor::StableMs(ms) => Condition::Stable(checked_duration("stable_ms", *ms)?),
-            WaitFor::Exit => Condition::Exit,
-            WaitFor::Command => Condition::CommandDone,
-            WaitFor::Bell => Condition::Bell,
-            WaitFor::Title(re) => Condition::title(re)?,
-            WaitFor::Cwd(re) => Condition::cwd(re)?,
-            WaitFor::Ready => Condition::Ready,
-            WaitFor::Prompt => Condition::Prompt,
-            WaitFor::Settle => Condition::Ready,
-        })
-    }
-}
-
-impl WaitFor {
-    /// A short description: `text /re/`, `stable 300ms`, `exit`.
-    pub fn label(&self) -> String {
-        match self {
-            WaitFor::Text(re) => format!("text /{re}/"),
-            WaitFor::NoText(re) => format!("no text /{re}/"),
-            WaitFor::Line(re) => format!("line /{re}/"),
-            WaitFor::Wrapped(re) => format!("wrapped /{re}/"),
-            WaitFor::Output(re) => format!("output /{re}/"),
-            WaitFor::StableMs(ms) => format!("stable {ms}ms"),
-            WaitFor::Exit => "exit".into(),
-            WaitFor::Command => "command".into(),
-            WaitFor::Bell => "bell".into(),
-            WaitFor::Title(re) => format!("title /{re}/"),
-            WaitFor::Cwd(re) => format!("cwd /{re}/"),
-            WaitFor::Ready => "ready".into(),
-            WaitFor::Prompt => "prompt".into(),
-            WaitFor::Settle => "settle".into(),
-        }
-    }
 }
 
 impl Operation {

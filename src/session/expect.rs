@@ -85,6 +85,8 @@ pub struct LiveLocator<'s> {
     /// Where it looks and which matches it keeps (see [`Locator::in_rows`]).
     scopes: Vec<Scope>,
     timeout: Duration,
+    /// Ends a retry early (a face whose caller pressed Ctrl-C).
+    cancel: Option<super::Cancel>,
 }
 
 impl Session {
@@ -110,6 +112,7 @@ impl Session {
             target,
             scopes: Vec::new(),
             timeout: self.timeout(),
+            cancel: None,
         }
     }
 }
@@ -119,6 +122,20 @@ impl LiveLocator<'_> {
     pub fn within(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
+    }
+
+    /// Lets `cancel` end its assertions' retries early, with
+    /// [`Error::Cancelled`](crate::Error::Cancelled) (for a face whose caller can
+    /// interrupt, as Python's Ctrl-C).
+    pub fn cancellable(mut self, cancel: &super::Cancel) -> Self {
+        self.cancel = Some(cancel.clone());
+        self
+    }
+
+    /// What it locates on the screen as it is now, scoped, without retrying: to read
+    /// ([`Locator::matches`], [`Locator::count`]) rather than assert.
+    pub fn now(&self) -> Locator {
+        self.on(&self.session.snapshot())
     }
 
     /// What it locates on `screen`, scoped.
@@ -265,7 +282,13 @@ impl LiveLocator<'_> {
             test(&located.on_screen(screen)).is_none()
         });
         let session = self.session;
-        match session.wait_screen(&condition, session.baseline_now(), self.timeout, None, None) {
+        match session.wait_screen(
+            &condition,
+            session.baseline_now(),
+            self.timeout,
+            self.cancel.as_ref(),
+            None,
+        ) {
             Ok(screen) => Ok(screen),
             Err(e) if matches!(e.kind(), ErrorKind::Timeout | ErrorKind::ExitedWhileWaiting) => {
                 let last = session.snapshot();

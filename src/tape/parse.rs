@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::lex::{Kind, Lexer, Token};
-use super::program::{Command, CommandKind, Location, Scope, Tape, WaitKind};
+use super::program::{Command, CommandKind, Location, Tape};
 use keys::key_command;
 
 mod keys;
@@ -26,6 +26,7 @@ mod set;
 mod source;
 #[cfg(test)]
 mod tests;
+mod waits;
 
 use names::{OUR_COMMANDS, VHS_COMMANDS, did_you_mean};
 use source::Sourced;
@@ -411,32 +412,7 @@ impl<'a> Parser<'a> {
                     count: 1,
                 })
             }
-            "Expect" | "ExpectNot" => {
-                let scope = match self.plus_word() {
-                    None => Scope::Screen,
-                    Some(w) if w.text == "Screen" => Scope::Screen,
-                    Some(w) if w.text == "Line" => Scope::Line,
-                    Some(w) if w.text == "Wrapped" => Scope::Wrapped,
-                    Some(w) => {
-                        self.error(
-                            &w,
-                            format!(
-                                "`{word}+{}` is not a scope: use `{word}+Line`, `{word}+Screen` or `{word}+Wrapped`",
-                                w.text
-                            ),
-                        );
-                        return None;
-                    }
-                };
-                let timeout = self.at_time(token);
-                let pattern = self.regex(token, true)?;
-                one(CommandKind::Expect {
-                    scope,
-                    pattern,
-                    negated: word == "ExpectNot",
-                    timeout,
-                })
-            }
+            "Expect" | "ExpectNot" => self.expect(token, word).map(|k| vec![Sourced::Here(k)]),
             "ExpectExit" => {
                 let timeout = self.at_time(token);
                 let code = self.peek().clone();
@@ -543,43 +519,6 @@ impl<'a> Parser<'a> {
             return None;
         }
         Some(parts.join(" "))
-    }
-
-    fn wait(&mut self, token: &Token) -> Option<CommandKind> {
-        let scope = self.plus_word();
-        let timeout = self.at_time(token);
-        if timeout == Some(Duration::ZERO) {
-            self.error(token, "`Wait@0` never waits: give a positive timeout");
-            return None;
-        }
-        let kind = match scope {
-            None => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
-            Some(word) => match word.text.as_str() {
-                "Line" => WaitKind::Pattern(Scope::Line, self.regex(token, false)),
-                "Screen" => WaitKind::Pattern(Scope::Screen, self.regex(token, false)),
-                "Wrapped" => WaitKind::Pattern(Scope::Wrapped, self.regex(token, false)),
-                "Stable" => WaitKind::Stable(self.time(token)?),
-                "Exit" => WaitKind::Exit,
-                "Output" => WaitKind::Output(self.regex(token, true)?),
-                "Command" => WaitKind::Command,
-                "Bell" => WaitKind::Bell,
-                "Title" => WaitKind::Title(self.regex(token, true)?),
-                "Cwd" => WaitKind::Cwd(self.regex(token, true)?),
-                "Ready" => WaitKind::Ready,
-                "Prompt" => WaitKind::Prompt,
-                other => {
-                    const WAITS: &[&str] = &[
-                        "Line", "Screen", "Wrapped", "Stable", "Exit", "Output", "Command", "Bell", "Title",
-                        "Cwd", "Ready", "Prompt",
-                    ];
-                    let hint = did_you_mean(other, WAITS);
-                    let message = format!("`Wait+{other}` is not a wait{hint} ({})", WAITS.join(", "));
-                    self.error(&word, message);
-                    return None;
-                }
-            },
-        };
-        Some(CommandKind::Wait { kind, timeout })
     }
 }
 

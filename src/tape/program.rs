@@ -64,6 +64,14 @@ pub enum Scope {
     /// Every logical line of the screen: rows the terminal wrapped joined into the line the
     /// program wrote (`Wait+Wrapped`, `Expect+Wrapped`).
     Wrapped,
+    /// A region: rows and columns, each the first and last, 0-based and inclusive (`None`:
+    /// all) — `Expect+Rows 3-27`, `Expect+Cols 0-39`, `Expect+Rect 3-27 0-39`.
+    Region {
+        /// The first and last row.
+        rows: Option<(u16, u16)>,
+        /// The first and last column.
+        cols: Option<(u16, u16)>,
+    },
 }
 
 /// What a `Wait` waits for.

@@ -551,6 +551,11 @@ impl Runner<'_> {
                     (Scope::Line, false) => WaitFor::Line(pattern.clone()),
                     (Scope::Screen, false) => WaitFor::Text(pattern.clone()),
                     (Scope::Wrapped, false) => WaitFor::Wrapped(pattern.clone()),
+                    (Scope::Region { rows, cols }, false) => WaitFor::TextIn {
+                        pattern: pattern.clone(),
+                        rows: *rows,
+                        cols: *cols,
+                    },
                 };
                 self.wait(command, condition, *timeout)?;
                 Ok(true)
@@ -584,6 +589,11 @@ impl Runner<'_> {
                     Scope::Line => WaitFor::Line(pattern),
                     Scope::Screen => WaitFor::Text(pattern),
                     Scope::Wrapped => WaitFor::Wrapped(pattern),
+                    Scope::Region { rows, cols } => WaitFor::TextIn {
+                        pattern,
+                        rows: *rows,
+                        cols: *cols,
+                    },
                 }
             }
             WaitKind::Stable(quiet) => WaitFor::StableMs(millis(*quiet)),

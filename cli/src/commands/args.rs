@@ -112,6 +112,13 @@ pub(super) enum Command {
         /// A regex on the visible screen.
         #[arg(long, value_name = "REGEX")]
         text: Option<String>,
+        /// With --text: only matches in these rows count (FIRST-LAST, 0-based and
+        /// inclusive: `3-27`), so a status bar repeating the text does not.
+        #[arg(long, value_name = "FIRST-LAST", requires = "text")]
+        in_rows: Option<String>,
+        /// With --text: only matches in these columns count (`0-39`).
+        #[arg(long, value_name = "FIRST-LAST", requires = "text")]
+        in_cols: Option<String>,
         /// Until no row of the screen matches this regex.
         #[arg(long, value_name = "REGEX")]
         no_text: Option<String>,

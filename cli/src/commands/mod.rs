@@ -174,6 +174,8 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
         }
         Command::Wait {
             text,
+            in_rows,
+            in_cols,
             no_text,
             line,
             wrapped,
@@ -197,6 +199,17 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                 _ if cwd.is_some() => WaitFor::Cwd(cwd.unwrap_or_default()),
                 _ if line.is_some() => WaitFor::Line(line.unwrap_or_default()),
                 _ if wrapped.is_some() => WaitFor::Wrapped(wrapped.unwrap_or_default()),
+                (Some(pattern), ..) if in_rows.is_some() || in_cols.is_some() => {
+                    let span = |what, text: Option<String>| {
+                        text.map(|t| tuipilot::operation::parse_span(what, &t))
+                            .transpose()
+                    };
+                    WaitFor::TextIn {
+                        pattern,
+                        rows: span("--in-rows", in_rows)?,
+                        cols: span("--in-cols", in_cols)?,
+                    }
+                }
                 (Some(re), ..) => WaitFor::Text(re),
                 (_, Some(re), ..) => WaitFor::NoText(re),
                 (_, _, Some(re), _) => WaitFor::Output(re),

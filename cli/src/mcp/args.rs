@@ -157,6 +157,13 @@ pub(super) struct TerminalArgs {
     /// capturing. wait: wait for it.
     #[serde(default)]
     pub(super) wait_pattern: Option<String>,
+    /// With wait_pattern: only matches in these rows count ("3-27": first and last,
+    /// 0-based and inclusive), so a status bar repeating the text does not.
+    #[serde(default)]
+    pub(super) wait_in_rows: Option<String>,
+    /// With wait_pattern: only matches in these columns count ("0-39").
+    #[serde(default)]
+    pub(super) wait_in_cols: Option<String>,
     /// Like wait_pattern, but wait until NO row matches the regex (a spinner or dialog gone).
     #[serde(default)]
     pub(super) wait_absent: Option<String>,
@@ -261,8 +268,27 @@ impl TerminalArgs {
     /// The one wait these arguments ask for, if any; two at once is a mistake.
     pub(super) fn wait(&self) -> Result<Option<WaitFor>, Failure> {
         let mut waits = Vec::new();
-        if let Some(re) = &self.wait_pattern {
-            waits.push(WaitFor::Text(re.clone()));
+        let span = |what, text: &Option<String>| {
+            text.as_deref()
+                .map(|t| tuipilot::operation::parse_span(what, t))
+                .transpose()
+                .map_err(|e| Failure::bad_request(e.to_string()))
+        };
+        let (rows, cols) = (
+            span("wait_in_rows", &self.wait_in_rows)?,
+            span("wait_in_cols", &self.wait_in_cols)?,
+        );
+        match (&self.wait_pattern, rows.is_some() || cols.is_some()) {
+            (Some(re), false) => waits.push(WaitFor::Text(re.clone())),
+            (Some(re), true) => waits.push(WaitFor::TextIn {
+                pattern: re.clone(),
+                rows,
+                cols,
+            }),
+            (None, true) => {
+                return fail("wait_in_rows and wait_in_cols limit wait_pattern: give the pattern too");
+            }
+            (None, false) => {}
         }
         if let Some(re) = &self.wait_absent {
             waits.push(WaitFor::NoText(re.clone()));

@@ -88,6 +88,7 @@ impl ExportOptions {
                 };
                 if let Some(
                     WaitFor::Text(re)
+                    | WaitFor::TextIn { pattern: re, .. }
                     | WaitFor::NoText(re)
                     | WaitFor::Line(re)
                     | WaitFor::Wrapped(re)
@@ -333,6 +334,16 @@ pub fn to_tape(
                 lines.push(match condition {
                     WaitFor::Text(re) => format!("Wait+Screen{at} {}", tape_regex(&re)),
                     WaitFor::Line(re) => format!("Wait+Line{at} {}", tape_regex(&re)),
+                    WaitFor::TextIn { pattern, rows, cols } => {
+                        let span = |(a, b): (u16, u16)| format!("{a}-{b}");
+                        let region = match (rows, cols) {
+                            (Some(r), Some(c)) => format!("Rect{at} {} {}", span(r), span(c)),
+                            (Some(r), None) => format!("Rows{at} {}", span(r)),
+                            (None, Some(c)) => format!("Cols{at} {}", span(c)),
+                            (None, None) => format!("Screen{at}"),
+                        };
+                        format!("Expect+{region} {}", tape_regex(&pattern))
+                    }
                     WaitFor::Wrapped(re) => format!("Wait+Wrapped{at} {}", tape_regex(&re)),
                     WaitFor::NoText(re) => format!("ExpectNot{at} {}", tape_regex(&re)),
                     WaitFor::Output(re) => format!("Wait+Output{at} {}", tape_regex(&re)),

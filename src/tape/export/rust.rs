@@ -128,6 +128,12 @@ pub fn to_rust(
     let wait_call = |condition: &WaitFor, timeout: Option<u64>, since: bool| -> String {
         let condition = match condition {
             WaitFor::Text(re) => format!("Condition::text({})?", rust_string(re)),
+            WaitFor::TextIn { pattern, rows, cols } => {
+                format!(
+                    "Condition::text_in({}, {rows:?}, {cols:?})?",
+                    rust_string(pattern)
+                )
+            }
             WaitFor::NoText(re) => format!("Condition::no_text({})?", rust_string(re)),
             WaitFor::Line(re) => format!("Condition::line({})?", rust_string(re)),
             WaitFor::Wrapped(re) => format!("Condition::wrapped({})?", rust_string(re)),

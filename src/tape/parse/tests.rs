@@ -95,3 +95,63 @@ fn an_unquoted_absolute_path_says_to_quote_it_and_is_reported_once() {
         ]
     );
 }
+
+#[test]
+fn a_region_scope_reads_its_spans_and_refuses_what_it_cannot_mean() {
+    use crate::tape::{CommandKind, Scope};
+    let tape = Tape::parse_str(
+        "Expect+Rows 3-27 /Tokyo/\nExpect+Cols@2s 40-79 /x/\nExpect+Rect 0-2 5 /y/\nWait+Rows 1-1",
+        "t.tape",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let scopes: Vec<Scope> = tape
+        .commands
+        .iter()
+        .map(|c| match &c.kind {
+            CommandKind::Expect { scope, .. } => *scope,
+            CommandKind::Wait {
+                kind: crate::tape::WaitKind::Pattern(scope, _),
+                ..
+            } => *scope,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        scopes,
+        [
+            Scope::Region {
+                rows: Some((3, 27)),
+                cols: None
+            },
+            Scope::Region {
+                rows: None,
+                cols: Some((40, 79))
+            },
+            Scope::Region {
+                rows: Some((0, 2)),
+                cols: Some((5, 5))
+            },
+            Scope::Region {
+                rows: Some((1, 1)),
+                cols: None
+            },
+        ]
+    );
+    for (src, says) in [
+        (
+            "Expect+Rows /x/",
+            "t.tape:1:13: `Expect` needs the rows here (FIRST-LAST, 0-based and inclusive: `3-27`), found the regex /x/",
+        ),
+        (
+            "Expect+Rows 9-2 /x/",
+            "t.tape:1:13: rows `9-2` runs backwards: give the first, then the last (2-9)",
+        ),
+        (
+            "ExpectNot+Rows 1-2 /x/",
+            "t.tape:1:11: `ExpectNot+Rows` is not supported: ExpectNot looks at the whole screen",
+        ),
+    ] {
+        let error = Tape::parse_str(src, "t.tape").unwrap_err().to_string();
+        assert!(error.starts_with(says), "{src}: {error}");
+    }
+}
