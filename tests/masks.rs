@@ -30,19 +30,11 @@ fn two_runs_whose_pid_and_counter_grew_a_digit_capture_the_same_masked_text() {
             "echo \"pid $$ run {n} /tmp/pytest-{n}/app done\"; sleep 30"
         ));
         s.wait_for_text("done$").unwrap();
-        let screen = s
-            .apply(&tuipilot::Operation::Capture {
-                wait: None,
-                timeout_ms: None,
-                ansi: false,
-                scrollback: false,
-                png: None,
-                svg: None,
-                text: true,
-                mask: vec![r"pid \d+".into(), r"run \d+".into(), r"pytest-\d+".into()],
-                scrolled_back: 0,
-            })
-            .unwrap();
+        let mut capture = tuipilot::Operation::capture_text();
+        if let tuipilot::Operation::Capture { mask, .. } = &mut capture {
+            *mask = vec![r"pid \d+".into(), r"run \d+".into(), r"pytest-\d+".into()];
+        }
+        let screen = s.apply(&capture).unwrap();
         let tuipilot::Reply::Screen { screen } = screen else {
             panic!("{screen:?}")
         };

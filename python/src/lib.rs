@@ -437,14 +437,7 @@ impl PySession {
     /// Every match of the regex `pattern` on the screen, row by row.
     fn find(&self, py: Python<'_>, pattern: &str) -> PyResult<Vec<PyMatch>> {
         let found = self.inner.snapshot().find(pattern).map_err(|e| raise(py, e))?;
-        Ok(found
-            .into_iter()
-            .map(|m| PyMatch {
-                row: m.row,
-                col: m.col,
-                text: m.text,
-            })
-            .collect())
+        Ok(found.into_iter().map(PyMatch::from).collect())
     }
 
     /// The style of the cell at `row`, `col` (0-based).

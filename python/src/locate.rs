@@ -249,16 +249,7 @@ impl PyLocator {
     fn matches(&self, py: Python<'_>) -> PyResult<Vec<PyMatch>> {
         let session = &self.session.get().inner;
         let live = self.recipe.build(session).map_err(|e| raise(py, e))?;
-        Ok(live
-            .now()
-            .matches()
-            .into_iter()
-            .map(|m| PyMatch {
-                row: m.row,
-                col: m.col,
-                text: m.text,
-            })
-            .collect())
+        Ok(live.now().matches().into_iter().map(PyMatch::from).collect())
     }
 
     /// Asserts that something is located, once it is; returns the screen it held on.

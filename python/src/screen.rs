@@ -28,6 +28,16 @@ pub(crate) struct PyMatch {
     pub(crate) text: String,
 }
 
+impl From<tuipilot::Match> for PyMatch {
+    fn from(m: tuipilot::Match) -> PyMatch {
+        PyMatch {
+            row: m.row,
+            col: m.col,
+            text: m.text,
+        }
+    }
+}
+
 #[pymethods]
 impl PyMatch {
     fn __repr__(&self) -> String {
