@@ -119,6 +119,10 @@ impl Responder {
                     Ok(format!("\x1b[?{row};{col};1R")),
                     "extended cursor position report",
                 ),
+                // As xterm answers at the VT220 level primary device attributes claim.
+                Some(15) => (Ok("\x1b[?13n".to_string()), "printer status: no printer"),
+                Some(25) => (Ok("\x1b[?20n".to_string()), "user-defined keys status: unlocked"),
+                Some(26) => (Ok("\x1b[?27;1n".to_string()), "keyboard status: North American"),
                 _ => (Err("unsupported private device status report"), ""),
             },
             (None, [], b'c') if first.unwrap_or(0) == 0 => (

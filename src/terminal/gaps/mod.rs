@@ -116,6 +116,21 @@ pub(crate) struct GapLayer {
     rep_earned_at: u64,
     /// The stream position of the end of the sequence being decided.
     here: u64,
+    /// What `ESC 7` saved beside what vt100 saves.
+    saved: Saved,
+    /// Whether the last thing in the stream was a graphic character: REP repeats one only
+    /// then, as xterm does (any control or sequence in between, and it repeats nothing).
+    last_graphic: bool,
+}
+
+/// What `ESC 7` (DECSC, and `CSI s`, mode 1048, mode 1049) saves beside the cursor and the
+/// attributes vt100 saves itself: the character sets and the SGR attributes vt100 drops,
+/// which `ESC 8` restores as xterm does.
+#[derive(Clone, Copy, Debug, Default)]
+struct Saved {
+    graphics: [bool; 2],
+    shift_out: bool,
+    style: ExtraStyle,
 }
 
 impl GapLayer {
@@ -137,6 +152,8 @@ impl GapLayer {
             stream_offset: 0,
             rep_earned_at: 0,
             here: 0,
+            saved: Saved::default(),
+            last_graphic: false,
         }
     }
 
@@ -153,6 +170,26 @@ impl GapLayer {
         self.shift_out = false;
         self.modes = EmulatedModes::default();
         self.style = ExtraStyle::default();
+        self.saved = Saved::default();
+    }
+
+    /// DECSC: what vt100 does not save itself.
+    fn save_cursor(&mut self) {
+        self.saved = Saved {
+            graphics: self.graphics,
+            shift_out: self.shift_out,
+            style: self.style,
+        };
+    }
+
+    /// DECRC: what [`save_cursor`](Self::save_cursor) saved.
+    fn restore_cursor(&mut self) {
+        let Saved {
+            graphics,
+            shift_out,
+            style,
+        } = self.saved;
+        (self.graphics, self.shift_out, self.style) = (graphics, shift_out, style);
     }
 
     /// Feeds one chunk of program output through the layer into `parser`.
@@ -172,6 +209,9 @@ impl GapLayer {
                 State::Ground => {
                     let next = memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
                     if next > i {
+                        // A control character ends what REP may repeat; UTF-8 bytes are
+                        // parts of graphic characters.
+                        self.last_graphic = bytes[next - 1] >= 0x20 && bytes[next - 1] != 0x7f;
                         if self.graphics_active() || self.per_char_text() {
                             run.flush_to(i, parser);
                             self.text(&bytes[i..next], parser);
@@ -194,6 +234,7 @@ impl GapLayer {
                         b => {
                             run.flush_to(i, parser);
                             self.shift_out = b == SO;
+                            self.last_graphic = false;
                             run.pass = i + 1;
                         }
                     }
@@ -290,6 +331,7 @@ impl GapLayer {
                     match bytes[i] {
                         ESC => self.start_escape(&mut run, i, State::StrEsc(kind)),
                         BEL => {
+                            self.last_graphic = false;
                             // Signals read the cursor: everything before the end is parsed.
                             run.flush_to(i, parser);
                             if let Some(after) = self.string_done(kind, true, responder, parser) {
@@ -369,6 +411,7 @@ impl GapLayer {
         }
         self.carried = 0;
         run.seq_start = None;
+        self.last_graphic = false;
     }
 
     /// Acts on a consumed sequence (in `self.seq`) in place of passing it on.
@@ -449,6 +492,14 @@ impl GapLayer {
                 self.graphics[1] = set == b'0';
                 Action::Replace(Vec::new())
             }
+            [b'7'] => {
+                self.save_cursor();
+                Action::Pass
+            }
+            [b'8'] => {
+                self.restore_cursor();
+                Action::Pass
+            }
             [b'D'] => Action::Replace(b"\n".to_vec()),
             [b'E'] => Action::Replace(b"\r\n".to_vec()),
             [b'c'] => {
@@ -502,12 +553,20 @@ impl GapLayer {
                 }
                 Action::Replace(Vec::new())
             }
-            (None, [], b's') if csi.params.is_empty() => Action::Replace(b"\x1b7".to_vec()),
-            (None, [], b'u') if csi.params.is_empty() => Action::Replace(b"\x1b8".to_vec()),
+            (None, [], b's') if csi.params.is_empty() => {
+                self.save_cursor();
+                Action::Replace(b"\x1b7".to_vec())
+            }
+            (None, [], b'u') if csi.params.is_empty() => {
+                self.restore_cursor();
+                Action::Replace(b"\x1b8".to_vec())
+            }
             (None, [b'!'], b'p') => {
                 self.reset();
                 Action::Pass
             }
+            // REP repeats a graphic character written just before it, nothing else.
+            (None, [], b'b') if !self.last_graphic => Action::Replace(Vec::new()),
             (None, [], b'b') => {
                 let asked = repeat_param(csi.params);
                 match self.repeat_count(asked) {

@@ -59,6 +59,12 @@ impl GapLayer {
             } else if number == Some(2026) {
                 self.modes.synchronized = set;
             }
+            // 1049 saves and restores the cursor as DECSC and DECRC do (vt100 does its part).
+            match (number, set) {
+                (Some(1048 | 1049), true) => self.save_cursor(),
+                (Some(1048 | 1049), false) => self.restore_cursor(),
+                _ => {}
+            }
             match (number, set) {
                 (Some(7), _) => self.modes.autowrap = set,
                 (Some(1047), true) => out.extend_from_slice(b"\x1b[?47h\x1b[2J"),
