@@ -61,3 +61,54 @@ fn dsr_printer_keyboard_and_key_status_answer_as_a_vt220() {
     assert_eq!(reply_to(&s, "ESC[?25n").as_deref(), Some("ESC[?20n"));
     assert_eq!(reply_to(&s, "ESC[?26n").as_deref(), Some("ESC[?27;1n"));
 }
+
+#[test]
+fn cpr_counts_rows_from_the_top_margin_in_origin_mode() {
+    let (s, _) = after_printf(r"\033[5;10r\033[?6h\033[2;3H\033[6n\033[?6l\033[2;3H\033[6n");
+    let replies: Vec<Option<String>> = s
+        .transcript()
+        .into_iter()
+        .filter(|q| q.query == "ESC[6n")
+        .map(|q| q.reply)
+        .collect();
+    // In origin mode row 2 of the region is screen row 6; outside it, row 2 is row 2.
+    assert_eq!(
+        replies,
+        [Some("ESC[2;3R".to_string()), Some("ESC[2;3R".to_string())]
+    );
+    let (s, screen) = after_printf(r"\033[5;10r\033[?6h\033[2;3H*\033[?6$p");
+    assert_eq!(screen.find(r"\*").unwrap()[0].row, 5);
+    assert_eq!(reply_to(&s, "ESC[?6$p").as_deref(), Some("ESC[?6;1$y"));
+}
+
+#[test]
+fn decstbm_puts_the_cursor_home_outside_origin_mode() {
+    // vt100 put it at the top margin (row 5).
+    let (_s, screen) = after_printf(r"abc\033[5;10rX");
+    assert_eq!(screen.row(0), Some("Xbc"));
+    assert_eq!(screen.row(4), Some(""));
+}
+
+#[test]
+fn il_and_dl_leave_the_cursor_in_column_1_inside_the_margins() {
+    let (_s, screen) = after_printf(r"abc\033[1;5H\033[L*");
+    assert_eq!((screen.row(0), screen.row(1)), (Some("*"), Some("abc")));
+    let (_s, screen) = after_printf(r"abc\r\ndef\033[1;3H\033[M*");
+    assert_eq!(screen.row(0), Some("*ef"));
+    // Outside the margins IL does nothing, and the cursor stays where it was.
+    let (_s, screen) = after_printf(r"\033[2;3r\033[5;4H\033[L*");
+    assert_eq!(screen.row(4), Some("   *"));
+}
+
+#[test]
+fn decaln_fills_the_screen_with_e_and_resets_margins_origin_and_attributes() {
+    let (_s, screen) = after_printf(r"\033[31m\033[5;10r\033[?6h\033#8\033[3;3H\033[1J");
+    // Origin mode and the margins are gone: row 3 column 3 is the screen's own.
+    assert_eq!(screen.row(0), Some(""));
+    assert_eq!(screen.row(1), Some(""));
+    assert_eq!(screen.row(2), Some(&*format!("   {}", "E".repeat(77))));
+    for row in 3..24 {
+        assert_eq!(screen.row(row), Some(&*"E".repeat(80)), "row {row}");
+    }
+    assert_eq!(screen.cell(23, 79).unwrap().style.fg, tuipilot::Color::Default);
+}

@@ -107,6 +107,8 @@ impl Responder {
         let first = numbers.first().copied().flatten();
         let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
         let (row, col) = screen.cursor_position();
+        // In origin mode rows are counted from the top margin, as the program addresses them.
+        let row = row.saturating_sub(modes.origin.unwrap_or(0));
         let (row, col) = (row.min(rows - 1) + 1, col.min(cols - 1) + 1);
         let (reply, note) = match (csi.marker, csi.intermediates, csi.final_byte) {
             (None, [], b'n') => match first {
@@ -289,6 +291,7 @@ fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -
     let flag = |on: bool| if on { 1 } else { 2 };
     match mode {
         1 => flag(screen.application_cursor()),
+        6 => flag(modes.origin.is_some()),
         7 => flag(modes.autowrap),
         25 => flag(!screen.hide_cursor()),
         47 | 1047 | 1049 => flag(screen.alternate_screen()),

@@ -27,6 +27,9 @@ pub(crate) struct EmulatedModes {
     pub synchronized: bool,
     /// The kitty keyboard protocol's flag stacks.
     pub kitty: KittyStacks,
+    /// Origin mode (DECOM), with the top margin rows are then counted from (0-based);
+    /// `None` when it is off.
+    pub origin: Option<u16>,
 }
 
 impl Default for EmulatedModes {
@@ -40,6 +43,7 @@ impl Default for EmulatedModes {
             grapheme_clusters: false,
             synchronized: false,
             kitty: KittyStacks::default(),
+            origin: None,
         }
     }
 }

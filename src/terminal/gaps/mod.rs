@@ -13,7 +13,12 @@
 //! - `CSI s` / `CSI u` → `ESC 7` / `ESC 8`; `ESC D` → LF; `ESC E` → CR LF;
 //! - `CSI ? 1047 h/l` and `CSI ? 1048 h/l` → their `?47` and `ESC 7/8` equivalents;
 //! - REP (`CSI n b`) clipped to the cells it can change, so eight bytes of output cannot
-//!   buy seconds of CPU (see [`GapLayer::repeat_count`]);
+//!   buy seconds of CPU (see [`GapLayer::repeat_count`]), and dropped unless a graphic
+//!   character came just before it, as in xterm;
+//! - DECSC/DECRC (`ESC 7`/`ESC 8`, `CSI s`/`CSI u`, 1048, 1049) save and restore the
+//!   character sets and the SGR attributes vt100 drops, beside what vt100 saves;
+//! - the scrolling margins and origin mode mirrored (`margins`): the cursor position report
+//!   in origin mode, DECSTBM's cursor home, IL/DL ending in column 1, DECALN (`ESC # 8`);
 //! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
 //!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
 //!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
@@ -21,13 +26,16 @@
 //! - VS16 and the character after a zero-width joiner get `wcwidth`'s widths (or the
 //!   cluster's, in mode 2027) through stand-ins (`clusters`).
 //!
+//! `text` rewrites printable text (line drawing, insert mode, autowrap off), `modes` keeps
+//! the modes and the REP budget, `margins` mirrors the margins.
+//!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
 //! is right. Bytes that need no change are passed to the parser in large runs.
 
+mod margins;
 mod modes;
-
-use unicode_width::UnicodeWidthChar;
+mod text;
 
 use super::Parser;
 use super::clusters::Clusters;
@@ -36,6 +44,7 @@ use super::params::{ExtraStyle, repeat_param, sgr};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
 use super::signals::Signals;
+use margins::ScreenMargins;
 
 const ESC: u8 = 0x1b;
 const BEL: u8 = 0x07;
@@ -52,12 +61,6 @@ const MAX_CAPTURE: usize = (super::signals::MAX_CLIPBOARD_BYTES / 3 + 1) * 4 + 6
 
 /// Cells of REP allowed per byte of output once the burst allowance is spent.
 const REP_CELLS_PER_BYTE: u64 = 256;
-
-/// The DEC special graphics set for bytes 0x5f–0x7e.
-const DEC_GRAPHICS: [char; 32] = [
-    '\u{a0}', '◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺', '⎻', '─', '⎼',
-    '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
-];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -81,6 +84,8 @@ enum Action {
     KittyKeyboard,
     /// `CSI 22 t` / `CSI 23 t`: push or pop the window title.
     TitleStack(bool),
+    /// IL or DL: passed on, then the cursor to column 1 when it was inside the margins.
+    LineEdit,
 }
 
 /// The layer's state, carried across chunks of output.
@@ -118,6 +123,8 @@ pub(crate) struct GapLayer {
     here: u64,
     /// What `ESC 7` saved beside what vt100 saves.
     saved: Saved,
+    /// The scrolling margins and origin mode of both screens, as vt100 keeps them.
+    margins: ScreenMargins,
     /// Whether the last thing in the stream was a graphic character: REP repeats one only
     /// then, as xterm does (any control or sequence in between, and it repeats nothing).
     last_graphic: bool,
@@ -154,6 +161,7 @@ impl GapLayer {
             here: 0,
             saved: Saved::default(),
             last_graphic: false,
+            margins: ScreenMargins::new(),
         }
     }
 
@@ -175,6 +183,7 @@ impl GapLayer {
 
     /// DECSC: what vt100 does not save itself.
     fn save_cursor(&mut self) {
+        self.margins.save();
         self.saved = Saved {
             graphics: self.graphics,
             shift_out: self.shift_out,
@@ -189,6 +198,7 @@ impl GapLayer {
             shift_out,
             style,
         } = self.saved;
+        self.margins.restore();
         (self.graphics, self.shift_out, self.style) = (graphics, shift_out, style);
     }
 
@@ -196,6 +206,7 @@ impl GapLayer {
     pub(crate) fn process(&mut self, bytes: &[u8], parser: &mut Parser, responder: &mut Responder) {
         let (rows, cols) = parser.screen().size();
         self.size = (rows.get(), cols.get());
+        self.margins.sized(self.size.0);
         let chunk_start = self.stream_offset;
         self.stream_offset += bytes.len() as u64;
         let mut run = Run {
@@ -421,7 +432,21 @@ impl GapLayer {
             Action::Replace(bytes) => give(parser, &bytes),
             Action::Query => {
                 if let Some(csi) = Csi::parse(&self.seq) {
-                    responder.answer_csi(&self.seq, &csi, parser.screen(), self.modes);
+                    let margins = self.margins.current();
+                    let modes = EmulatedModes {
+                        origin: margins.origin.then_some(margins.top),
+                        ..self.modes
+                    };
+                    responder.answer_csi(&self.seq, &csi, parser.screen(), modes);
+                }
+            }
+            Action::LineEdit => {
+                // IL and DL inside the margins leave the cursor in column 1, as xterm's do;
+                // outside them nothing happens.
+                let inside = self.margins.current().holds(parser.screen().cursor_position().0);
+                give(parser, &self.seq);
+                if inside {
+                    give(parser, b"\r");
                 }
             }
             Action::TitleStack(push) => {
@@ -504,8 +529,10 @@ impl GapLayer {
             [b'E'] => Action::Replace(b"\r\n".to_vec()),
             [b'c'] => {
                 self.reset();
+                self.margins.reset();
                 Action::Pass
             }
+            [b'#', b'8'] => Action::Replace(self.alignment_pattern()),
             _ => Action::Pass,
         }
     }
@@ -553,6 +580,19 @@ impl GapLayer {
                 }
                 Action::Replace(Vec::new())
             }
+            (None, [], b'r') => {
+                let numbers = csi.numbers();
+                let number = |i: usize| numbers.get(i).copied().flatten();
+                self.margins.set_region(number(0), number(1));
+                // vt100 puts the cursor at the top margin; outside origin mode xterm puts it
+                // at the screen's top-left corner.
+                if self.margins.current().origin {
+                    Action::Pass
+                } else {
+                    Action::Replace([seq, b"\x1b[H"].concat())
+                }
+            }
+            (None, [], b'L' | b'M') => Action::LineEdit,
             (None, [], b's') if csi.params.is_empty() => {
                 self.save_cursor();
                 Action::Replace(b"\x1b7".to_vec())
@@ -576,83 +616,6 @@ impl GapLayer {
                 }
             }
             _ => Action::Pass,
-        }
-    }
-
-    /// Printable text that needs rewriting: DEC graphics, insert mode or autowrap off.
-    /// A run never ends inside a character at a chunk's end (`Terminal::process` holds an
-    /// incomplete one back), so an incomplete tail here is invalid and goes to the parser.
-    fn text(&mut self, run: &[u8], parser: &mut Parser) {
-        let rewritten = self
-            .clusters
-            .rewrite(run, self.modes.grapheme_clusters, &self.style);
-        let run = rewritten.as_deref().unwrap_or(run);
-        if !self.per_char_text() {
-            let mut out = Vec::with_capacity(run.len() * 3);
-            for &b in run {
-                match b {
-                    0x5f..=0x7e => {
-                        let c = DEC_GRAPHICS[usize::from(b - 0x5f)];
-                        out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                    }
-                    _ => out.push(b),
-                }
-            }
-            give(parser, &out);
-            return;
-        }
-        let mut rest = run;
-        while !rest.is_empty() {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    self.chars(s, parser);
-                    break;
-                }
-                Err(e) => {
-                    let (valid, after) = rest.split_at(e.valid_up_to());
-                    // `valid` is valid UTF-8 by construction.
-                    self.chars(std::str::from_utf8(valid).unwrap_or_default(), parser);
-                    match e.error_len() {
-                        Some(n) => {
-                            give(parser, &after[..n]);
-                            rest = &after[n..];
-                        }
-                        None => {
-                            give(parser, after);
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Prints characters one at a time, emulating insert mode and autowrap off.
-    fn chars(&mut self, s: &str, parser: &mut Parser) {
-        let graphics = self.graphics_active();
-        let mut buf = [0u8; 4];
-        for c in s.chars() {
-            let c = match c {
-                '\u{5f}'..='\u{7e}' if graphics => DEC_GRAPHICS[c as usize - 0x5f],
-                c => c,
-            };
-            let width = if c.is_control() {
-                0
-            } else {
-                c.width().unwrap_or(0).min(2) as u16
-            };
-            if width > 0 {
-                let cols = parser.screen().size().1.get();
-                let (_, col) = parser.screen().cursor_position();
-                if !self.modes.autowrap && col + width > cols {
-                    give(parser, format!("\x1b[{}G", cols - width + 1).as_bytes());
-                }
-                let (_, col) = parser.screen().cursor_position();
-                if self.modes.insert && col < cols {
-                    give(parser, format!("\x1b[{width}@").as_bytes());
-                }
-            }
-            give(parser, c.encode_utf8(&mut buf).as_bytes());
         }
     }
 }

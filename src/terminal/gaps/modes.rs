@@ -3,6 +3,7 @@
 //! budget that bounds REP.
 
 use super::{Action, GapLayer, REP_CELLS_PER_BYTE};
+use crate::terminal::params::ExtraStyle;
 use crate::terminal::sequence::Csi;
 
 impl GapLayer {
@@ -29,6 +30,29 @@ impl GapLayer {
         let allowed = clipped.min(self.rep_budget);
         self.rep_budget -= allowed;
         allowed
+    }
+
+    /// DECALN (`ESC # 8`) as xterm does it: origin mode off, the SGR attributes reset, the
+    /// margins reset, the screen filled with `E` and the cursor home. The fill is bounded
+    /// by REP's budget: three bytes may not buy a screenful of work over and over.
+    pub(super) fn alignment_pattern(&mut self) -> Vec<u8> {
+        let (rows, cols) = (self.size.0, u64::from(self.size.1));
+        self.style = ExtraStyle::default();
+        self.margins.set_origin(false);
+        self.margins.set_region(None, None);
+        let mut left = self.repeat_count(self.area());
+        let mut out = b"\x1b[?6l\x1b[0m\x1b[r".to_vec();
+        for row in 1..=rows {
+            if left == 0 {
+                break;
+            }
+            let cells = left.min(cols);
+            out.extend_from_slice(format!("\x1b[{row};1H").as_bytes());
+            out.resize(out.len() + cells as usize, b'E');
+            left -= cells;
+        }
+        out.extend_from_slice(b"\x1b[H");
+        out
     }
 
     /// DECSET/DECRST: emulates 7, 1047 and 1048; keeps the mouse and focus modes (which
@@ -59,10 +83,21 @@ impl GapLayer {
             } else if number == Some(2026) {
                 self.modes.synchronized = set;
             }
-            // 1049 saves and restores the cursor as DECSC and DECRC do (vt100 does its part).
+            // 1049 saves and restores the cursor as DECSC and DECRC do (vt100 does its part),
+            // on the main screen: saved before switching, restored after.
             match (number, set) {
-                (Some(1048 | 1049), true) => self.save_cursor(),
-                (Some(1048 | 1049), false) => self.restore_cursor(),
+                (Some(6), _) => self.margins.set_origin(set),
+                (Some(47 | 1047), _) => self.margins.switch(set, false),
+                (Some(1048), true) => self.save_cursor(),
+                (Some(1048), false) => self.restore_cursor(),
+                (Some(1049), true) => {
+                    self.save_cursor();
+                    self.margins.switch(true, true);
+                }
+                (Some(1049), false) => {
+                    self.margins.switch(false, false);
+                    self.restore_cursor();
+                }
                 _ => {}
             }
             match (number, set) {
