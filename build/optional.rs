@@ -19,6 +19,7 @@ const PROGRAMS: &[(&str, &[&str])] = &[
     ("chafa", &["chafa"]),
     ("timg", &["timg"]),
     ("chromium", &["chromium", "chromium-browser"]),
+    ("tabs", &["tabs"]),
 ];
 
 /// Python modules: (cfg name, module).

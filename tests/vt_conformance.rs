@@ -112,3 +112,52 @@ fn decaln_fills_the_screen_with_e_and_resets_margins_origin_and_attributes() {
     }
     assert_eq!(screen.cell(23, 79).unwrap().style.fg, tuipilot::Color::Default);
 }
+
+#[test]
+fn cbt_moves_back_to_the_previous_tab_stop() {
+    let (_s, screen) = after_printf(r"\033[1;20Hx\033[Zy\033[2;20H\033[2Zz");
+    assert_eq!(screen.row(0), Some(&*format!("{}y  x", " ".repeat(16))));
+    assert_eq!(screen.row(1), Some(&*format!("{}z", " ".repeat(8))));
+}
+
+#[test]
+fn cht_moves_forward_over_tab_stops() {
+    let (_s, screen) = after_printf(r"\033[2Ix");
+    assert_eq!(screen.find("x").unwrap()[0].col, 16);
+}
+
+#[test]
+fn hts_and_tbc_set_and_clear_the_stops_ht_uses() {
+    // All stops cleared, one set at column 5: a tab from column 1 lands there.
+    let (_s, screen) = after_printf(r"\033[3g\033[1;5H\033H\r\tA\r\n\tB\tC");
+    assert_eq!(screen.row(0), Some("    A"));
+    // From column 5 on there is no stop: to the last column (C overwrites B there).
+    assert_eq!(screen.find("C").unwrap()[0].col, 79);
+    // TBC 0 clears the stop under the cursor; the default ones come back with RIS.
+    let (_s, screen) = after_printf(r"\033[1;9H\033[g\r\tA");
+    assert_eq!(screen.find("A").unwrap()[0].col, 16);
+    let (_s, screen) = after_printf(r"\033[3g\033c\tB");
+    assert_eq!(screen.find("B").unwrap()[0].col, 8);
+}
+
+#[test]
+#[cfg_attr(not(have_tabs), ignore = "needs tabs from ncurses-bin (.ci/run installs it)")]
+fn tabs_4_sets_stops_every_four_columns_for_the_programs_after_it() {
+    let s = Session::builder("sh")
+        .args([
+            "-c",
+            "TERM=xterm-256color tabs -4 && printf 'a\\tb\\tc\\n'; read x",
+        ])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    let screen = s.wait_for_text("^a   b   c$").unwrap();
+    assert_eq!(screen.find("c").unwrap()[0].col, 8);
+}
+
+#[test]
+fn bs_after_a_character_in_the_last_column_moves_to_the_column_before_it() {
+    let (_s, screen) = after_printf(r"\033[1;80HA\bBC");
+    assert_eq!(screen.row(0), Some(&*format!("{}BC", " ".repeat(78))));
+    assert_eq!(screen.row(1), Some(""));
+}

@@ -19,6 +19,8 @@
 //!   character sets and the SGR attributes vt100 drops, beside what vt100 saves;
 //! - the scrolling margins and origin mode mirrored (`margins`): the cursor position report
 //!   in origin mode, DECSTBM's cursor home, IL/DL ending in column 1, DECALN (`ESC # 8`);
+//! - tab stops set and cleared (HTS, TBC) and used by HT, CHT and CBT; BS right after a
+//!   character in the last column;
 //! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
 //!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
 //!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
@@ -27,14 +29,18 @@
 //!   cluster's, in mode 2027) through stand-ins (`clusters`).
 //!
 //! `text` rewrites printable text (line drawing, insert mode, autowrap off), `modes` keeps
-//! the modes and the REP budget, `margins` mirrors the margins.
+//! the modes and the REP budget, `margins` mirrors the margins, `tabs` keeps the tab
+//! stops, `cursor` what DECSC saves beyond vt100 and the controls vt100 moves wrong.
 //!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
 //! is right. Bytes that need no change are passed to the parser in large runs.
 
+mod cursor;
+mod feed;
 mod margins;
 mod modes;
+mod tabs;
 mod text;
 
 use super::Parser;
@@ -44,9 +50,14 @@ use super::params::{ExtraStyle, repeat_param, sgr};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
 use super::signals::Signals;
+use cursor::Saved;
+use feed::{Run, give};
 use margins::ScreenMargins;
+use tabs::{TabControl, TabStops};
 
 const ESC: u8 = 0x1b;
+const BS: u8 = 0x08;
+const HT: u8 = 0x09;
 const BEL: u8 = 0x07;
 const SO: u8 = 0x0e;
 const SI: u8 = 0x0f;
@@ -86,6 +97,8 @@ enum Action {
     TitleStack(bool),
     /// IL or DL: passed on, then the cursor to column 1 when it was inside the margins.
     LineEdit,
+    /// HTS, TBC, CHT or CBT, on the tab stops kept here.
+    Tab(TabControl),
 }
 
 /// The layer's state, carried across chunks of output.
@@ -125,19 +138,11 @@ pub(crate) struct GapLayer {
     saved: Saved,
     /// The scrolling margins and origin mode of both screens, as vt100 keeps them.
     margins: ScreenMargins,
+    /// The tab stops, once a program sets its own.
+    tabs: TabStops,
     /// Whether the last thing in the stream was a graphic character: REP repeats one only
     /// then, as xterm does (any control or sequence in between, and it repeats nothing).
     last_graphic: bool,
-}
-
-/// What `ESC 7` (DECSC, and `CSI s`, mode 1048, mode 1049) saves beside the cursor and the
-/// attributes vt100 saves itself: the character sets and the SGR attributes vt100 drops,
-/// which `ESC 8` restores as xterm does.
-#[derive(Clone, Copy, Debug, Default)]
-struct Saved {
-    graphics: [bool; 2],
-    shift_out: bool,
-    style: ExtraStyle,
 }
 
 impl GapLayer {
@@ -162,6 +167,7 @@ impl GapLayer {
             saved: Saved::default(),
             last_graphic: false,
             margins: ScreenMargins::new(),
+            tabs: TabStops::default(),
         }
     }
 
@@ -181,27 +187,6 @@ impl GapLayer {
         self.saved = Saved::default();
     }
 
-    /// DECSC: what vt100 does not save itself.
-    fn save_cursor(&mut self) {
-        self.margins.save();
-        self.saved = Saved {
-            graphics: self.graphics,
-            shift_out: self.shift_out,
-            style: self.style,
-        };
-    }
-
-    /// DECRC: what [`save_cursor`](Self::save_cursor) saved.
-    fn restore_cursor(&mut self) {
-        let Saved {
-            graphics,
-            shift_out,
-            style,
-        } = self.saved;
-        self.margins.restore();
-        (self.graphics, self.shift_out, self.style) = (graphics, shift_out, style);
-    }
-
     /// Feeds one chunk of program output through the layer into `parser`.
     pub(crate) fn process(&mut self, bytes: &[u8], parser: &mut Parser, responder: &mut Responder) {
         let (rows, cols) = parser.screen().size();
@@ -218,7 +203,10 @@ impl GapLayer {
         while i < bytes.len() {
             match self.state {
                 State::Ground => {
-                    let next = memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                    let stop = memchr::memchr3(ESC, SO, SI, &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                    // BS and (with stops of the program's own) HT, which vt100 gets wrong,
+                    // end a run of text too.
+                    let next = self.fixed_control(&bytes[i..stop]).map_or(stop, |p| i + p);
                     if next > i {
                         // A control character ends what REP may repeat; UTF-8 bytes are
                         // parts of graphic characters.
@@ -242,6 +230,12 @@ impl GapLayer {
                     }
                     match bytes[i] {
                         ESC => self.start_escape(&mut run, i, State::Escape),
+                        BS | HT => {
+                            run.flush_to(i, parser);
+                            self.control(bytes[i], parser);
+                            self.last_graphic = false;
+                            run.pass = i + 1;
+                        }
                         b => {
                             run.flush_to(i, parser);
                             self.shift_out = b == SO;
@@ -440,6 +434,13 @@ impl GapLayer {
                     responder.answer_csi(&self.seq, &csi, parser.screen(), modes);
                 }
             }
+            Action::Tab(control) => {
+                let cols = parser.screen().size().1.get();
+                let col = parser.screen().cursor_position().1;
+                if let Some(to) = self.tabs.apply(control, col, cols) {
+                    give(parser, format!("\x1b[{}G", to + 1).as_bytes());
+                }
+            }
             Action::LineEdit => {
                 // IL and DL inside the margins leave the cursor in column 1, as xterm's do;
                 // outside them nothing happens.
@@ -530,8 +531,10 @@ impl GapLayer {
             [b'c'] => {
                 self.reset();
                 self.margins.reset();
+                self.tabs.reset();
                 Action::Pass
             }
+            [b'H'] => Action::Tab(TabControl::Set),
             [b'#', b'8'] => Action::Replace(self.alignment_pattern()),
             _ => Action::Pass,
         }
@@ -593,6 +596,18 @@ impl GapLayer {
                 }
             }
             (None, [], b'L' | b'M') => Action::LineEdit,
+            (None, [], b'g') => match csi.numbers().first().copied().flatten().unwrap_or(0) {
+                0 => Action::Tab(TabControl::Clear),
+                3 => Action::Tab(TabControl::ClearAll),
+                _ => Action::Replace(Vec::new()),
+            },
+            (None, [], b'I' | b'Z') => {
+                let n = csi.numbers().first().copied().flatten().unwrap_or(1).max(1);
+                Action::Tab(match csi.final_byte {
+                    b'I' => TabControl::Forward(n),
+                    _ => TabControl::Back(n),
+                })
+            }
             (None, [], b's') if csi.params.is_empty() => {
                 self.save_cursor();
                 Action::Replace(b"\x1b7".to_vec())
@@ -617,77 +632,5 @@ impl GapLayer {
             }
             _ => Action::Pass,
         }
-    }
-}
-
-/// The part of the current chunk not yet handed to the parser.
-/// Hands bytes to vt100, never ending a call inside a UTF-8 character: an incomplete
-/// character at the end is held (in the parser's callbacks, which travel with it) and
-/// given with the next bytes. vt100 decodes a character split across calls differently
-/// from the same character whole when invalid bytes follow, so without this the screen
-/// would depend on how the program's output happened to be split into reads.
-fn give(parser: &mut Parser, bytes: &[u8]) {
-    let held = std::mem::take(&mut parser.callbacks_mut().held_utf8);
-    let joined;
-    let bytes = if held.is_empty() {
-        bytes
-    } else {
-        joined = [held.as_slice(), bytes].concat();
-        joined.as_slice()
-    };
-    let cut = incomplete_tail(bytes);
-    let mut rest = &bytes[..cut];
-    // U+FE0F after a character in the last column would widen it off the row's end,
-    // which vt100 mishandles on the bottom row (a wide cell with no room, then a panic on
-    // later output). There the selector is dropped: the character stays one cell wide,
-    // as tmux and wcwidth count it anyway.
-    while let Some(at) = memchr::memmem::find(rest, VS16) {
-        parser.process(&rest[..at]);
-        let cols = parser.screen().size().1.get();
-        if parser.screen().cursor_position().1 < cols {
-            parser.process(VS16);
-        }
-        rest = &rest[at + VS16.len()..];
-    }
-    if !rest.is_empty() {
-        parser.process(rest);
-    }
-    parser.callbacks_mut().held_utf8.extend_from_slice(&bytes[cut..]);
-}
-
-/// VARIATION SELECTOR-16 (emoji presentation), in UTF-8.
-const VS16: &[u8] = "\u{fe0f}".as_bytes();
-
-/// Where a UTF-8 character cut off at the end of `bytes` starts (`bytes.len()` if none).
-fn incomplete_tail(bytes: &[u8]) -> usize {
-    let len = bytes.len();
-    for back in 1..=3.min(len) {
-        let b = bytes[len - back];
-        let needed = match b {
-            0x80..=0xbf => continue,
-            0xc2..=0xdf => 2,
-            0xe0..=0xef => 3,
-            0xf0..=0xf4 => 4,
-            _ => return len,
-        };
-        return if back < needed { len - back } else { len };
-    }
-    len
-}
-
-struct Run<'a> {
-    bytes: &'a [u8],
-    /// Start of the bytes that pass through unchanged but are not yet parsed.
-    pass: usize,
-    /// Where the current escape sequence started, if it started in this chunk.
-    seq_start: Option<usize>,
-}
-
-impl Run<'_> {
-    fn flush_to(&mut self, end: usize, parser: &mut Parser) {
-        if end > self.pass {
-            give(parser, &self.bytes[self.pass..end]);
-        }
-        self.pass = self.pass.max(end);
     }
 }
