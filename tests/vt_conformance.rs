@@ -7,7 +7,8 @@ mod common;
 
 use std::time::Duration;
 
-use tuipilot::{Session, Snapshot};
+use tuipilot::render::{Metrics, RenderOptions};
+use tuipilot::{Color, Session, Snapshot};
 
 /// A shell that prints `bytes` (a `printf` format) at 80×24 and then waits for input;
 /// the screen once it does.
@@ -160,4 +161,105 @@ fn bs_after_a_character_in_the_last_column_moves_to_the_column_before_it() {
     let (_s, screen) = after_printf(r"\033[1;80HA\bBC");
     assert_eq!(screen.row(0), Some(&*format!("{}BC", " ".repeat(78))));
     assert_eq!(screen.row(1), Some(""));
+}
+
+/// Whether every cell of `row` has the background `bg`.
+fn row_background_is(screen: &Snapshot, row: u16, bg: Color) -> bool {
+    (0..80).all(|col| screen.cell(row, col).unwrap().style.bg == bg)
+}
+
+const BLUE: Color = Color::Indexed(4);
+
+#[test]
+fn bce_colours_the_lines_a_line_feed_scrolls_in_text_cells_and_picture() {
+    let (_s, screen) = after_printf(r"\033[44m\033[2J\033[0mfirst\033[44m\033[24H\n\n\033[0m");
+    // The two line feeds scrolled: `first` is gone, two blue lines came in.
+    assert!(screen.find("first").unwrap().is_empty());
+    for row in 0..24 {
+        assert!(row_background_is(&screen, row, BLUE), "row {row}");
+    }
+    // And in the picture: the last row is painted the palette's blue.
+    let options = RenderOptions::default();
+    let image = screen.render(&options).unwrap();
+    let m = Metrics::of(&options);
+    let y = m.padding + 23 * m.cell_height + m.cell_height / 2;
+    assert_eq!(
+        image.pixel(m.padding + 40 * m.cell_width, y),
+        Some(options.theme.indexed(4))
+    );
+}
+
+#[test]
+fn bce_colours_what_ind_nel_ri_su_and_sd_scroll_in_and_nothing_else() {
+    let (_s, screen) = after_printf(r"\033[24H\033[44m\033D\033E\033[0m");
+    assert!(row_background_is(&screen, 23, BLUE));
+    assert!(!row_background_is(&screen, 21, BLUE));
+    let (_s, screen) = after_printf(r"\033[44m\033M\033[2S\033[0m");
+    // RI at the top brought in row 0 (then SU moved it up and away); SU brought in 22-23.
+    assert!(row_background_is(&screen, 22, BLUE) && row_background_is(&screen, 23, BLUE));
+    assert!(!row_background_is(&screen, 0, BLUE) && !row_background_is(&screen, 21, BLUE));
+    let (_s, screen) = after_printf(r"x\033[44m\033[T\033[0m");
+    assert!(row_background_is(&screen, 0, BLUE));
+    assert_eq!(screen.row(1), Some("x"));
+    // Inside a scrolling region only the region's new line.
+    let (_s, screen) = after_printf(r"\033[5;10r\033[44m\033[10;1H\n\033[0m");
+    assert!(row_background_is(&screen, 9, BLUE));
+    assert!(!row_background_is(&screen, 10, BLUE) && !row_background_is(&screen, 8, BLUE));
+}
+
+#[test]
+fn bce_colours_the_lines_il_and_dl_bring_in() {
+    let (_s, screen) = after_printf(r"a\r\nb\r\nc\033[44m\033[2;1H\033[L\033[0m");
+    assert!(row_background_is(&screen, 1, BLUE));
+    assert_eq!((screen.row(0), screen.row(2)), (Some("a"), Some("b")));
+    assert!(!row_background_is(&screen, 2, BLUE));
+    let (_s, screen) = after_printf(r"a\r\nb\r\nc\033[44m\033[1;1H\033[M\033[0m");
+    assert_eq!((screen.row(0), screen.row(1)), (Some("b"), Some("c")));
+    assert!(row_background_is(&screen, 23, BLUE));
+    assert!(!row_background_is(&screen, 22, BLUE));
+}
+
+#[test]
+fn bce_colours_the_cells_ich_and_dch_bring_in() {
+    let (_s, screen) = after_printf(r"abc\033[44m\033[1;2H\033[2@\033[0m");
+    assert_eq!(screen.row(0), Some("a  bc"));
+    let bgs: Vec<Color> = (0..5).map(|c| screen.cell(0, c).unwrap().style.bg).collect();
+    assert_eq!(bgs, [Color::Default, BLUE, BLUE, Color::Default, Color::Default]);
+    let (_s, screen) = after_printf(r"abcdef\033[44m\033[1;2H\033[2P\033[0mX");
+    // The cursor stayed where DCH left it.
+    assert_eq!(screen.row(0), Some("aXef"));
+    let bg = |c: u16| screen.cell(0, c).unwrap().style.bg;
+    assert_eq!((bg(77), bg(78), bg(79)), (Color::Default, BLUE, BLUE));
+}
+
+#[test]
+#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
+fn bce_keeps_a_vim_colour_scheme_s_background_when_vim_scrolls() {
+    let dir = common::TempDir::new("vim-bce");
+    let file = dir.0.join("lines.txt");
+    let text: String = (1..=200).map(|n| format!("line {n}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let s = Session::builder("vim")
+        .args(["-u", "NONE", "-i", "NONE", "-N", "-n"])
+        .args(["-c", "hi Normal ctermbg=4 ctermfg=7"])
+        .arg(&file)
+        .env("TERM", "xterm-256color")
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^line 1 *$").unwrap();
+    // Scroll a line at a time: vim scrolls the screen and draws only the line it brought in.
+    for _ in 0..5 {
+        s.press("C-e").unwrap();
+    }
+    let screen = s.wait_for_text("^line 6 *$").unwrap();
+    let screen = s.wait(&tuipilot::Condition::Ready).map_or(screen, |ready| ready);
+    // Every text row is blue to its end, the rows scrolled in included.
+    for row in 0..22 {
+        assert!(
+            row_background_is(&screen, row, BLUE),
+            "row {row}: {:?}",
+            screen.row(row)
+        );
+    }
 }

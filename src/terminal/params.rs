@@ -121,6 +121,36 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
     changed.then(|| kept.join(";"))
 }
 
+/// Whether the background is a colour (not the default) after the SGR `params`, given
+/// whether it was before — read as vt100 reads them, so the gap layer knows without asking
+/// the parser (see `gaps::erase`).
+pub(super) fn background_after(params: &[u8], mut coloured: bool) -> bool {
+    // Read as bytes, without allocating: an SGR comes with every colour change.
+    let mut items = params.split(|&b| b == b';');
+    while let Some(item) = items.next() {
+        let code = item.split(|&b| b == b':').next().unwrap_or_default();
+        match code {
+            b"" | b"0" | b"49" => coloured = false,
+            b"48" => coloured = true,
+            [b'4', b'0'..=b'7'] | [b'1', b'0', b'0'..=b'7'] => coloured = true,
+            _ => {}
+        }
+        // An extended colour's arguments (`38;5;n`, `38;2;r;g;b`) are not codes of their own.
+        if code.len() == item.len() && matches!(code, b"38" | b"48" | b"58") {
+            let mut rest = items.clone();
+            let skip = match rest.next() {
+                Some(b"5") => 2,
+                Some(b"2") => 4,
+                _ => 0,
+            };
+            for _ in 0..skip {
+                items.next();
+            }
+        }
+    }
+    coloured
+}
+
 /// The colour of `5;n` or `2;r;g;b` (also `2::r:g:b`, with a colour space id); the
 /// default colour for anything else.
 fn extended_color(args: &[&str]) -> Color {
@@ -171,6 +201,21 @@ mod tests {
         assert_eq!(rewritten("4:0").0.as_deref(), Some("24"));
         // A plain underline needs nothing kept beside vt100's.
         assert_eq!(rewritten("4"), (None, ExtraStyle::default()));
+    }
+
+    #[test]
+    fn the_background_is_followed_through_sgr_as_vt100_reads_it() {
+        assert!(background_after(b"44", false));
+        assert!(background_after(b"1;48;5;0", false));
+        assert!(background_after(b"48:2::1:2:3", false));
+        assert!(background_after(b"104", false));
+        assert!(!background_after(b"44;0", false));
+        assert!(!background_after(b"", true));
+        assert!(!background_after(b"49", true));
+        // A foreground's arguments are not backgrounds.
+        assert!(!background_after(b"38;5;41", false));
+        assert!(!background_after(b"38;2;44;45;46", false));
+        assert!(background_after(b"1;31", true));
     }
 
     #[test]

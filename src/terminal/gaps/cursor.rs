@@ -1,9 +1,11 @@
 //! The cursor's state where vt100 keeps it wrong or not at all: what DECSC saves beyond
 //! vt100's own (the character sets, the SGR attributes vt100 drops, origin mode), BS right
-//! after a character in the last column, and HT with tab stops of the program's own.
+//! after a character in the last column, HT with tab stops of the program's own, and line
+//! feeds under a coloured background.
 
+use super::erase::Scrolling;
 use super::tabs::TabControl;
-use super::{BS, GapLayer, HT, Parser, give};
+use super::{BS, FF, GapLayer, HT, LF, Parser, VT, give};
 use crate::terminal::params::ExtraStyle;
 
 /// What `ESC 7` (DECSC, and `CSI s`, mode 1048, mode 1049) saves beside the cursor and the
@@ -14,13 +16,20 @@ pub(super) struct Saved {
     graphics: [bool; 2],
     shift_out: bool,
     style: ExtraStyle,
+    coloured_background: bool,
 }
 
 impl GapLayer {
     /// Where in `text` the first C0 control vt100 gets wrong is: BS always (after the
     /// last column), HT once the program set tab stops of its own.
+    /// And under a coloured background, the line feeds (LF, VT, FF): at the bottom margin
+    /// they bring in a line to colour (see `erase`).
     pub(super) fn fixed_control(&self, text: &[u8]) -> Option<usize> {
-        if self.tabs.custom() {
+        let custom_tabs = self.tabs.custom();
+        if self.coloured_background {
+            text.iter()
+                .position(|&b| matches!(b, BS | LF | VT | FF) || (b == HT && custom_tabs))
+        } else if custom_tabs {
             memchr::memchr2(BS, HT, text)
         } else {
             memchr::memchr(BS, text)
@@ -36,6 +45,7 @@ impl GapLayer {
         let col = parser.screen().cursor_position().1;
         match byte {
             BS if col >= cols => give(parser, b"\x08\x08"),
+            LF | VT | FF => self.scroll(Scrolling::LineFeed, &[byte], parser),
             HT => {
                 if let Some(to) = self.tabs.apply(TabControl::Forward(1), col, cols) {
                     give(parser, format!("\x1b[{}G", to + 1).as_bytes());
@@ -52,6 +62,7 @@ impl GapLayer {
             graphics: self.graphics,
             shift_out: self.shift_out,
             style: self.style,
+            coloured_background: self.coloured_background,
         };
     }
 
@@ -61,7 +72,9 @@ impl GapLayer {
             graphics,
             shift_out,
             style,
+            coloured_background,
         } = self.saved;
+        self.coloured_background = coloured_background;
         self.margins.restore();
         (self.graphics, self.shift_out, self.style) = (graphics, shift_out, style);
     }

@@ -21,6 +21,8 @@
 //!   in origin mode, DECSTBM's cursor home, IL/DL ending in column 1, DECALN (`ESC # 8`);
 //! - tab stops set and cleared (HTS, TBC) and used by HT, CHT and CBT; BS right after a
 //!   character in the last column;
+//! - background colour erase (`erase`) for the lines and cells that scrolling, IL/DL and
+//!   ICH/DCH bring in, which vt100 leaves in the default background;
 //! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
 //!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
 //!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
@@ -30,13 +32,15 @@
 //!
 //! `text` rewrites printable text (line drawing, insert mode, autowrap off), `modes` keeps
 //! the modes and the REP budget, `margins` mirrors the margins, `tabs` keeps the tab
-//! stops, `cursor` what DECSC saves beyond vt100 and the controls vt100 moves wrong.
+//! stops, `cursor` what DECSC saves beyond vt100 and the controls vt100 moves wrong,
+//! `erase` colours what scrolling brings in, `feed` hands bytes to vt100.
 //!
 //! Terminal queries are handed to the [`Responder`] at the exact point in the stream where
 //! they occur, after everything before them has been parsed, so a cursor position report
 //! is right. Bytes that need no change are passed to the parser in large runs.
 
 mod cursor;
+mod erase;
 mod feed;
 mod margins;
 mod modes;
@@ -46,11 +50,12 @@ mod text;
 use super::Parser;
 use super::clusters::Clusters;
 use super::graphics::{Context, Graphics, MAX_IMAGE_STRING};
-use super::params::{ExtraStyle, repeat_param, sgr};
+use super::params::{ExtraStyle, background_after, repeat_param, sgr};
 use super::respond::Responder;
 use super::sequence::{Csi, EmulatedModes, StrKind};
 use super::signals::Signals;
 use cursor::Saved;
+use erase::Scrolling;
 use feed::{Run, give};
 use margins::ScreenMargins;
 use tabs::{TabControl, TabStops};
@@ -58,6 +63,9 @@ use tabs::{TabControl, TabStops};
 const ESC: u8 = 0x1b;
 const BS: u8 = 0x08;
 const HT: u8 = 0x09;
+const LF: u8 = 0x0a;
+const VT: u8 = 0x0b;
+const FF: u8 = 0x0c;
 const BEL: u8 = 0x07;
 const SO: u8 = 0x0e;
 const SI: u8 = 0x0f;
@@ -95,8 +103,9 @@ enum Action {
     KittyKeyboard,
     /// `CSI 22 t` / `CSI 23 t`: push or pop the window title.
     TitleStack(bool),
-    /// IL or DL: passed on, then the cursor to column 1 when it was inside the margins.
-    LineEdit,
+    /// A control that brings in blank lines or cells, passed on as these bytes, then what
+    /// it brought in coloured with the background (see `erase`).
+    Scroll(Scrolling, Vec<u8>),
     /// HTS, TBC, CHT or CBT, on the tab stops kept here.
     Tab(TabControl),
 }
@@ -140,6 +149,9 @@ pub(crate) struct GapLayer {
     margins: ScreenMargins,
     /// The tab stops, once a program sets its own.
     tabs: TabStops,
+    /// Whether the current background is not the default (then line feeds are watched,
+    /// see `erase`): followed through SGR, DECSC/DECRC and resets as vt100 follows it.
+    coloured_background: bool,
     /// Whether the last thing in the stream was a graphic character: REP repeats one only
     /// then, as xterm does (any control or sequence in between, and it repeats nothing).
     last_graphic: bool,
@@ -168,6 +180,7 @@ impl GapLayer {
             last_graphic: false,
             margins: ScreenMargins::new(),
             tabs: TabStops::default(),
+            coloured_background: false,
         }
     }
 
@@ -185,6 +198,7 @@ impl GapLayer {
         self.modes = EmulatedModes::default();
         self.style = ExtraStyle::default();
         self.saved = Saved::default();
+        self.coloured_background = false;
     }
 
     /// Feeds one chunk of program output through the layer into `parser`.
@@ -230,7 +244,7 @@ impl GapLayer {
                     }
                     match bytes[i] {
                         ESC => self.start_escape(&mut run, i, State::Escape),
-                        BS | HT => {
+                        BS | HT | LF | VT | FF => {
                             run.flush_to(i, parser);
                             self.control(bytes[i], parser);
                             self.last_graphic = false;
@@ -441,15 +455,7 @@ impl GapLayer {
                     give(parser, format!("\x1b[{}G", to + 1).as_bytes());
                 }
             }
-            Action::LineEdit => {
-                // IL and DL inside the margins leave the cursor in column 1, as xterm's do;
-                // outside them nothing happens.
-                let inside = self.margins.current().holds(parser.screen().cursor_position().0);
-                give(parser, &self.seq);
-                if inside {
-                    give(parser, b"\r");
-                }
-            }
+            Action::Scroll(what, bytes) => self.scroll(what, &bytes, parser),
             Action::TitleStack(push) => {
                 if push {
                     let title = parser.callbacks().title.clone();
@@ -526,8 +532,9 @@ impl GapLayer {
                 self.restore_cursor();
                 Action::Pass
             }
-            [b'D'] => Action::Replace(b"\n".to_vec()),
-            [b'E'] => Action::Replace(b"\r\n".to_vec()),
+            [b'D'] => Action::Scroll(Scrolling::LineFeed, b"\n".to_vec()),
+            [b'E'] => Action::Scroll(Scrolling::NextLine, b"\r\n".to_vec()),
+            [b'M'] => Action::Scroll(Scrolling::ReverseIndex, b"\x1bM".to_vec()),
             [b'c'] => {
                 self.reset();
                 self.margins.reset();
@@ -557,11 +564,14 @@ impl GapLayer {
         }
         let set = csi.final_byte == b'h';
         match (csi.marker, csi.intermediates, csi.final_byte) {
-            (None, [], b'm') => match sgr(csi.params, &mut self.style) {
-                None => Action::Pass,
-                Some(params) if params.is_empty() => Action::Replace(Vec::new()),
-                Some(params) => Action::Replace(format!("\x1b[{params}m").into_bytes()),
-            },
+            (None, [], b'm') => {
+                self.coloured_background = background_after(csi.params, self.coloured_background);
+                match sgr(csi.params, &mut self.style) {
+                    None => Action::Pass,
+                    Some(params) if params.is_empty() => Action::Replace(Vec::new()),
+                    Some(params) => Action::Replace(format!("\x1b[{params}m").into_bytes()),
+                }
+            }
             (None, [], b'h' | b'l') => {
                 if csi.numbers().contains(&Some(4)) {
                     self.modes.insert = set;
@@ -595,7 +605,18 @@ impl GapLayer {
                     Action::Replace([seq, b"\x1b[H"].concat())
                 }
             }
-            (None, [], b'L' | b'M') => Action::LineEdit,
+            (None, [], b'L' | b'M' | b'S' | b'T' | b'@' | b'P') => {
+                let n = csi.numbers().first().copied().flatten().unwrap_or(1);
+                let what = match csi.final_byte {
+                    b'L' => Scrolling::InsertLines(n),
+                    b'M' => Scrolling::DeleteLines(n),
+                    b'S' => Scrolling::Up(n),
+                    b'T' => Scrolling::Down(n),
+                    b'@' => Scrolling::InsertChars(n),
+                    _ => Scrolling::DeleteChars(n),
+                };
+                Action::Scroll(what, seq.to_vec())
+            }
             (None, [], b'g') => match csi.numbers().first().copied().flatten().unwrap_or(0) {
                 0 => Action::Tab(TabControl::Clear),
                 3 => Action::Tab(TabControl::ClearAll),

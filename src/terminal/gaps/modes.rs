@@ -38,6 +38,7 @@ impl GapLayer {
     pub(super) fn alignment_pattern(&mut self) -> Vec<u8> {
         let (rows, cols) = (self.size.0, u64::from(self.size.1));
         self.style = ExtraStyle::default();
+        self.coloured_background = false;
         self.margins.set_origin(false);
         self.margins.set_region(None, None);
         let mut left = self.repeat_count(self.area());
