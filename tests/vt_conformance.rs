@@ -263,3 +263,56 @@ fn bce_keeps_a_vim_colour_scheme_s_background_when_vim_scrolls() {
         );
     }
 }
+
+#[test]
+fn decscnm_shows_the_whole_screen_in_reverse_video_in_pictures() {
+    let (_s, screen) = after_printf(r"x\033[?5h");
+    assert!(screen.reverse_screen());
+    assert_eq!(screen.row(0), Some("x"), "the text is the same");
+    let (s, _) = after_printf(r"\033[?5h\033[?5$p");
+    assert_eq!(reply_to(&s, "ESC[?5$p").as_deref(), Some("ESC[?5;1$y"));
+    // A blank cell is painted in the theme's foreground: the whole screen is light.
+    let options = RenderOptions::default();
+    let m = Metrics::of(&options);
+    let image = screen.render(&options).unwrap();
+    let (x, y) = (
+        m.padding + 40 * m.cell_width + 1,
+        m.padding + 12 * m.cell_height + 1,
+    );
+    assert_eq!(image.pixel(x, y), Some(options.theme.foreground));
+    let svg = screen.to_svg(&options, tuipilot::render::SvgFrame::None).unwrap();
+    let light = format!(
+        "{:02x}{:02x}{:02x}",
+        options.theme.foreground.0, options.theme.foreground.1, options.theme.foreground.2
+    );
+    assert!(
+        svg.to_lowercase().contains(&light),
+        "the SVG's background is the light one"
+    );
+    // Reset, the screen is dark again.
+    let (_s, screen) = after_printf(r"x\033[?5h\033[?5l");
+    assert!(!screen.reverse_screen());
+    let image = screen.render(&options).unwrap();
+    assert_eq!(image.pixel(x, y), Some(options.theme.background));
+}
+
+#[test]
+fn lnm_returns_the_carriage_on_line_feeds_and_makes_return_send_cr_lf() {
+    // VT, not LF: the terminal driver already turns a program's LF into CR LF (onlcr).
+    let (_s, screen) = after_printf(r"\033[20hab\013cd\033[20lef\013gh");
+    assert_eq!(screen.row(0), Some("ab"));
+    assert_eq!(screen.row(1), Some("cdef"));
+    assert_eq!(screen.row(2), Some("    gh"));
+    let keyecho = common::fixture("keyecho");
+    let s = Session::builder("sh")
+        .args(["-c", &format!("printf '\\033[20h'; exec {}", keyecho.display())])
+        .size(120, 24)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("ready").unwrap();
+    assert_eq!(
+        common::received_hex(&s, &tuipilot::Input::keys("Enter").unwrap()),
+        "0d 0a"
+    );
+}

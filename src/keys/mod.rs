@@ -132,6 +132,8 @@ pub struct KeyModes {
     pub kitty_flags: u8,
     /// xterm's modifyOtherKeys level (0: off; 1 or 2).
     pub modify_other_keys: u8,
+    /// Newline mode (LNM, `CSI 20 h`): Return sends CR LF.
+    pub newline: bool,
 }
 
 /// A change of the terminal window's focus, as mode 1004 reports it.
@@ -362,7 +364,11 @@ impl Key {
         {
             return bytes;
         }
-        self.encode_legacy(modes.application_cursor)
+        let mut bytes = self.encode_legacy(modes.application_cursor);
+        if modes.newline && bytes.last() == Some(&b'\r') && self.code == KeyCode::Enter {
+            bytes.push(b'\n');
+        }
+        bytes
     }
 
     /// xterm's bytes with no keyboard protocol enabled.

@@ -409,8 +409,25 @@ pub fn image_size(cols: u16, rows: u16, options: &RenderOptions) -> Result<(u32,
 /// The most pixels one image may have (64 million: 8000×8000, about 256 MB of RGBA).
 pub const MAX_PIXELS: u64 = 64_000_000;
 
+/// The options `snapshot` is drawn with: in reverse screen mode (DECSCNM) the theme's
+/// default foreground and background swapped, as xterm swaps them; colours a cell names
+/// itself stay.
+pub(crate) fn shown_with<'a>(
+    snapshot: &Snapshot,
+    options: &'a RenderOptions,
+) -> std::borrow::Cow<'a, RenderOptions> {
+    if !snapshot.reverse_screen() {
+        return std::borrow::Cow::Borrowed(options);
+    }
+    let mut reversed = options.clone();
+    let theme = &mut reversed.theme;
+    std::mem::swap(&mut theme.foreground, &mut theme.background);
+    std::borrow::Cow::Owned(reversed)
+}
+
 /// Renders a snapshot to pixels.
 pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
+    let options = &*shown_with(snapshot, options);
     let (cols, rows) = snapshot.size();
     // Checks the options and the pixel budget before anything is allocated.
     let (width, height) = image_size(cols, rows, options)?;

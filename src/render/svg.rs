@@ -367,6 +367,7 @@ pub fn overlays(
 
 /// Renders a snapshot as [`SvgParts`]: the SVG's pieces, row by row.
 pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgParts> {
+    let options = &*super::shown_with(snapshot, options);
     let (cols, rows) = snapshot.size();
     let (width, height) = image_size(cols, rows, options)?;
     let theme = &options.theme;

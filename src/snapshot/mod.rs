@@ -173,6 +173,8 @@ pub struct Snapshot {
     pub(crate) cursor: Cursor,
     pub(crate) title: String,
     pub(crate) alternate_screen: bool,
+    /// DECSCNM: the whole screen in reverse video.
+    pub(crate) reverse_screen: bool,
     pub(crate) input: InputModes,
     pub(crate) exit: Option<ExitStatus>,
     pub(crate) images: Vec<Image>,
@@ -205,6 +207,7 @@ impl Snapshot {
             cursor,
             title: title.to_string(),
             alternate_screen,
+            reverse_screen: false,
             input,
             exit: None,
             images,
@@ -326,6 +329,13 @@ impl Snapshot {
     /// Whether the program switched to the alternate screen (full-screen programs do).
     pub fn alternate_screen(&self) -> bool {
         self.alternate_screen
+    }
+
+    /// Whether the program put the whole screen in reverse video (DECSCNM, `CSI ? 5 h`;
+    /// terminfo's visual bell flashes it): pictures swap the default foreground and
+    /// background, as xterm does. The text and the cells' own styles are unchanged.
+    pub fn reverse_screen(&self) -> bool {
+        self.reverse_screen
     }
 
     /// Whether application cursor mode (DECCKM) is on.

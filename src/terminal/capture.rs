@@ -13,6 +13,7 @@ pub(super) fn snapshot_of(
     input: InputModes,
     clusters: &Clusters,
     images: Vec<Image>,
+    reverse_screen: bool,
 ) -> Snapshot {
     let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
     let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
@@ -65,7 +66,7 @@ pub(super) fn snapshot_of(
         blinking,
     };
     let wraps = (0..rows).map(|row| screen.row_wrapped(row)).collect();
-    Snapshot::from_cells(
+    let mut snapshot = Snapshot::from_cells(
         cols,
         rows,
         cells,
@@ -75,5 +76,7 @@ pub(super) fn snapshot_of(
         screen.alternate_screen(),
         input,
         images,
-    )
+    );
+    snapshot.reverse_screen = reverse_screen;
+    snapshot
 }

@@ -296,6 +296,7 @@ impl Terminal {
             self.input_modes(),
             &self.layer.clusters,
             self.layer.images.images(screen, self.responder.cell),
+            self.layer.modes.reverse_screen,
         )
     }
 
@@ -415,6 +416,7 @@ impl Terminal {
             application_cursor: screen.application_cursor(),
             kitty_flags: modes.kitty.flags(screen.alternate_screen()),
             modify_other_keys: modes.modify_other_keys,
+            newline: modes.newline,
         }
     }
 

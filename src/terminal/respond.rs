@@ -291,6 +291,7 @@ fn private_mode_state(mode: u16, screen: &vt100::Screen, modes: EmulatedModes) -
     let flag = |on: bool| if on { 1 } else { 2 };
     match mode {
         1 => flag(screen.application_cursor()),
+        5 => flag(modes.reverse_screen),
         6 => flag(modes.origin.is_some()),
         7 => flag(modes.autowrap),
         25 => flag(!screen.hide_cursor()),
@@ -316,7 +317,13 @@ fn ansi_mode_state(mode: u16, modes: EmulatedModes) -> u8 {
                 2
             }
         }
-        20 => 2,
+        20 => {
+            if modes.newline {
+                1
+            } else {
+                2
+            }
+        }
         _ => 0,
     }
 }

@@ -30,6 +30,11 @@ pub(crate) struct EmulatedModes {
     /// Origin mode (DECOM), with the top margin rows are then counted from (0-based);
     /// `None` when it is off.
     pub origin: Option<u16>,
+    /// Reverse video for the whole screen, DECSCNM (`CSI ? 5 h`; terminfo's `flash`).
+    pub reverse_screen: bool,
+    /// Newline mode, LNM (`CSI 20 h`): LF, VT and FF also return the carriage, and
+    /// Return sends CR LF.
+    pub newline: bool,
 }
 
 impl Default for EmulatedModes {
@@ -44,6 +49,8 @@ impl Default for EmulatedModes {
             synchronized: false,
             kitty: KittyStacks::default(),
             origin: None,
+            reverse_screen: false,
+            newline: false,
         }
     }
 }

@@ -23,10 +23,11 @@ impl GapLayer {
     /// Where in `text` the first C0 control vt100 gets wrong is: BS always (after the
     /// last column), HT once the program set tab stops of its own.
     /// And under a coloured background, the line feeds (LF, VT, FF): at the bottom margin
-    /// they bring in a line to colour (see `erase`).
+    /// they bring in a line to colour (see `erase`); in newline mode they also return the
+    /// carriage.
     pub(super) fn fixed_control(&self, text: &[u8]) -> Option<usize> {
         let custom_tabs = self.tabs.custom();
-        if self.coloured_background {
+        if self.coloured_background || self.modes.newline {
             text.iter()
                 .position(|&b| matches!(b, BS | LF | VT | FF) || (b == HT && custom_tabs))
         } else if custom_tabs {
@@ -45,6 +46,7 @@ impl GapLayer {
         let col = parser.screen().cursor_position().1;
         match byte {
             BS if col >= cols => give(parser, b"\x08\x08"),
+            LF | VT | FF if self.modes.newline => self.scroll(Scrolling::NextLine, &[b'\r', byte], parser),
             LF | VT | FF => self.scroll(Scrolling::LineFeed, &[byte], parser),
             HT => {
                 if let Some(to) = self.tabs.apply(TabControl::Forward(1), col, cols) {

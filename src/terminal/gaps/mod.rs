@@ -573,8 +573,12 @@ impl GapLayer {
                 }
             }
             (None, [], b'h' | b'l') => {
-                if csi.numbers().contains(&Some(4)) {
+                let numbers = csi.numbers();
+                if numbers.contains(&Some(4)) {
                     self.modes.insert = set;
+                }
+                if numbers.contains(&Some(20)) {
+                    self.modes.newline = set;
                 }
                 Action::Pass
             }

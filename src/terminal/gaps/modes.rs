@@ -77,6 +77,8 @@ impl GapLayer {
                 } else if mouse.encoding == encoding {
                     mouse.encoding = MouseEncoding::X10;
                 }
+            } else if number == Some(5) {
+                self.modes.reverse_screen = set;
             } else if number == Some(1004) {
                 self.modes.focus_events = set;
             } else if number == Some(2027) {
@@ -103,6 +105,8 @@ impl GapLayer {
             }
             match (number, set) {
                 (Some(7), _) => self.modes.autowrap = set,
+                // vt100 has no reverse screen: kept here only.
+                (Some(5), _) => {}
                 (Some(1047), true) => out.extend_from_slice(b"\x1b[?47h\x1b[2J"),
                 (Some(1047), false) => out.extend_from_slice(b"\x1b[?47l"),
                 (Some(1048), true) => out.extend_from_slice(b"\x1b7"),
