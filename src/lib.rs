@@ -103,6 +103,7 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/src/knowing-when-the-program-is-ready.md")]
 #[doc = include_str!("../docs/src/waits-and-frames.md")]
 #[doc = include_str!("../docs/src/what-the-terminal-answers.md")]
+#[doc = include_str!("../docs/src/fidelity.md")]
 #[doc = include_str!("../docs/src/limits.md")]
 #[doc = include_str!("../docs/src/screenshots.md")]
 #[doc = include_str!("../docs/src/recordings.md")]
