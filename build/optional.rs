@@ -20,6 +20,7 @@ const PROGRAMS: &[(&str, &[&str])] = &[
     ("timg", &["timg"]),
     ("chromium", &["chromium", "chromium-browser"]),
     ("tabs", &["tabs"]),
+    ("vttest", &["vttest"]),
 ];
 
 /// Python modules: (cfg name, module).

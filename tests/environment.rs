@@ -21,6 +21,7 @@ fn every_optional_program_module_and_font_the_tests_use_is_installed_on_ci() {
         ("timg", cfg!(have_timg)),
         ("chromium", cfg!(have_chromium)),
         ("tabs (ncurses-bin)", cfg!(have_tabs)),
+        ("vttest", cfg!(have_vttest)),
         ("Python's prompt_toolkit", cfg!(have_prompt_toolkit)),
         ("Python's fontTools", cfg!(have_fonttools)),
         ("fonts-noto-cjk and fonts-noto-color-emoji", cfg!(have_noto)),
