@@ -174,3 +174,229 @@ fn vttest_8_vt102_insert_and_delete_show_what_vttest_asks_for() {
         "back at the menu: {screen}"
     );
 }
+
+/// The style of the first cell of the first match of `pattern`.
+fn style_of(screen: &Snapshot, pattern: &str) -> tuipilot::Style {
+    let found = &screen.find(pattern).unwrap()[0];
+    screen.cell(found.row, found.col).unwrap().style
+}
+
+#[test]
+#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
+fn vttest_2_screen_features_show_what_vttest_asks_for() {
+    let s = vttest();
+    // "This should be three identical lines of *'s completely filling the top of the screen
+    // without any empty lines between."
+    let screen = answer(&s, "2");
+    assert!(
+        row(&screen, 4).starts_with("This should be three identical lines"),
+        "{screen}"
+    );
+    for r in 0..3 {
+        assert_eq!(row(&screen, r), run('*', 80), "row {r}");
+    }
+    assert_eq!(row(&screen, 3), "");
+    // "Test of TAB setting/resetting. These two lines should look the same."
+    let screen = next(&s);
+    assert!(row(&screen, 3).starts_with("Test of TAB setting"), "{screen}");
+    assert_eq!(row(&screen, 0), row(&screen, 1));
+    assert_eq!(screen.find(r"\*").unwrap().len(), 2 * 13);
+    // 132 and 80 columns, on a light background (DECSCNM) then a dark one.
+    for light in [true, false] {
+        let wide = next(&s);
+        assert_eq!(wide.reverse_screen(), light);
+        let screen = next(&s);
+        assert_eq!(screen.reverse_screen(), light);
+        let shade = if light { "light" } else { "dark" };
+        for (i, r) in (2..20).enumerate() {
+            let expected = format!("{}This is 80 column mode, {shade} background.", " ".repeat(2 + i));
+            assert!(
+                row(&screen, r).starts_with(&expected),
+                "row {r}: {:?}",
+                row(&screen, r)
+            );
+        }
+    }
+    // Soft and jump scrolling, in a two-line region and over the whole screen.
+    for kind in ["Soft", "Jump"] {
+        let screen = next(&s);
+        assert_eq!(row(&screen, 11), "Push <RETURN>");
+        assert_eq!(
+            row(&screen, 12),
+            format!("{kind} scroll down region [12..13] size 2 Line 29")
+        );
+        let screen = next(&s);
+        assert_eq!(row(&screen, 0), "Push <RETURN>");
+        for r in 1..24u16 {
+            let line = format!("{kind} scroll down region [1..24] size 24 Line {}", 30 - r);
+            assert_eq!(row(&screen, r), line, "row {r}");
+        }
+    }
+    // "Origin mode test. This line should be at the bottom of the screen."
+    let screen = next(&s);
+    assert!(row(&screen, 22).starts_with("This line should be the one above the bottom"));
+    assert_eq!(
+        row(&screen, 23),
+        "Origin mode test. This line should be at the bottom of the screen."
+    );
+    let screen = next(&s);
+    assert!(row(&screen, 0).starts_with("This line should be at the top of the screen."));
+    assert_eq!(
+        row(&screen, 23),
+        "Origin mode test. This line should be at the bottom of the screen."
+    );
+    // The graphic rendition test pattern, on a dark then a light background.
+    for light in [false, true] {
+        let screen = next(&s);
+        assert!(
+            row(&screen, 0).contains("Graphic rendition test pattern"),
+            "{screen}"
+        );
+        assert_eq!(screen.reverse_screen(), light);
+        let style = style_of(&screen, "bold underline blink negative");
+        assert!(
+            style.bold && style.underline && style.blink && style.inverse,
+            "{style:?}"
+        );
+        let style = style_of(&screen, "^vanilla");
+        assert!(
+            !style.bold && !style.underline && !style.blink && !style.inverse,
+            "{style:?}"
+        );
+        let style = style_of(&screen, "^ +underline negative");
+        assert!(
+            !style.bold && !style.underline,
+            "the spaces before are plain: {style:?}"
+        );
+        let style = style_of(&screen, "underline negative");
+        assert!(style.underline && style.inverse && !style.bold, "{style:?}");
+    }
+    // "Test of the SAVE/RESTORE CURSOR feature. There should be ten characters of each
+    // flavour, and a rectangle of 5 x 4 A's filling the top left of the screen."
+    let screen = next(&s);
+    assert!(
+        screen.contains("Test of the SAVE/RESTORE CURSOR feature"),
+        "{screen}"
+    );
+    for r in 0..4 {
+        assert_eq!(row(&screen, r), "AAAAA", "row {r}");
+    }
+    for (label, flavour) in [
+        ("stars:", '*'),
+        ("line:", '─'),
+        ("x'es:", 'x'),
+        ("diamonds:", '◆'),
+    ] {
+        let line = screen
+            .rows()
+            .iter()
+            .find(|l| l.starts_with(label))
+            .unwrap()
+            .clone();
+        let groups: Vec<&str> = line[label.len()..].split_whitespace().collect();
+        assert_eq!(groups, [run(flavour, 10).as_str(); 5], "{line}");
+    }
+    let stars = screen.find(r"^stars:").unwrap()[0].row;
+    let at = |col: u16| screen.cell(stars, col).unwrap().style;
+    let (normal, bold, underline, blink, reverse) = (at(11), at(23), at(35), at(47), at(59));
+    assert!(!normal.bold && bold.bold && underline.underline && blink.blink && reverse.inverse);
+    let screen = next(&s);
+    assert!(
+        screen.contains("Enter choice number"),
+        "back at the menu: {screen}"
+    );
+}
+
+#[test]
+#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
+fn vttest_3_character_sets_show_what_vttest_asks_for() {
+    let s = vttest();
+    let menu = answer(&s, "3");
+    assert!(menu.contains("Menu 3: Character-Set Tests"), "{menu}");
+    // "These are the installed character sets": each set the same as G0 (with SI) and as
+    // G1 (with SO); the DEC special graphics drawn as line drawing.
+    let screen = answer(&s, "8");
+    assert!(
+        screen.contains("These are the installed character sets"),
+        "{screen}"
+    );
+    let ascii = "`abcdefghijklmnopqrstuvwxyz{|}~";
+    let graphics = "◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·";
+    let set = screen.find(r"^Character set 0 \(DEC Special graphics").unwrap()[0].row;
+    for (r, line) in screen.rows().iter().enumerate() {
+        if line.trim_start().starts_with('`') {
+            assert_eq!(
+                line.matches(ascii).count(),
+                2,
+                "row {r}: both columns ASCII: {line:?}"
+            );
+        }
+    }
+    let drawn = row(&screen, set + 3);
+    assert_eq!(
+        drawn.matches(graphics).count(),
+        2,
+        "G0 and G1 draw lines: {drawn:?}"
+    );
+    next(&s);
+    // "These are the G0 and G1 character sets", selected with SI and SO.
+    let screen = answer(&s, "9");
+    assert!(
+        screen.contains("These are the G0 and G1 character sets"),
+        "{screen}"
+    );
+    assert!(screen.contains(ascii), "{screen}");
+    let menu = next(&s);
+    assert!(menu.contains("Menu 3: Character-Set Tests"), "{menu}");
+}
+
+#[test]
+#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
+fn vttest_6_terminal_reports_answer_as_vttest_expects() {
+    let s = vttest();
+    let menu = answer(&s, "6");
+    assert!(menu.contains("Menu 6: Terminal Reports/Responses"), "{menu}");
+    // The answerback message: empty, as xterm's is by default; Return ends the test.
+    let screen = answer(&s, "1");
+    assert!(
+        screen.contains("This is a test of the ANSWERBACK MESSAGE"),
+        "{screen}"
+    );
+    let screen = next(&s);
+    assert!(screen.contains(" <13>"), "{screen}");
+    next(&s);
+    // Newline mode: Return sends CR LF while it is set, CR once it is reset.
+    let screen = answer(&s, "2");
+    assert!(
+        screen.contains("NewLine mode set. Push the RETURN key:"),
+        "{screen}"
+    );
+    let screen = next(&s);
+    assert!(screen.contains("<13> <10>  -- OK"), "{screen}");
+    assert!(
+        screen.contains("NewLine mode reset. Push the RETURN key:"),
+        "{screen}"
+    );
+    let screen = next(&s);
+    assert_eq!(screen.find(r"-- OK").unwrap().len(), 2, "{screen}");
+    next(&s);
+    // Device status: "TERMINAL OK" and the cursor position, "-- OK".
+    let screen = answer(&s, "3");
+    assert!(
+        screen.contains(r#"<27> [ 0 n  -- means "TERMINAL OK""#),
+        "{screen}"
+    );
+    assert_eq!(screen.find(r"R  -- OK").unwrap().len(), 2, "{screen}");
+    next(&s);
+    // Primary and secondary device attributes.
+    let screen = answer(&s, "4");
+    assert!(
+        screen.contains("<27> [ ? 6 2 ; 4 ; 2 2 c  VT200 family"),
+        "{screen}"
+    );
+    next(&s);
+    let screen = answer(&s, "5");
+    assert!(screen.contains("<27> [ > 0 ; 2 7 6 ; 0 c"), "{screen}");
+    let menu = next(&s);
+    assert!(menu.contains("Menu 6: Terminal Reports/Responses"), "{menu}");
+}
