@@ -82,7 +82,7 @@ pub use session::{
     Cancel, DEFAULT_LOG_CAPACITY, DEFAULT_TIMEOUT, Input, LiveLocator, Mark, Session, SessionBuilder,
     WaitStart,
 };
-pub use snapshot::{Cell, Cursor, CursorShape, Match, Snapshot, Style, UnderlineStyle};
+pub use snapshot::{Cell, Cursor, CursorShape, LineSize, Match, Snapshot, Style, UnderlineStyle};
 pub use terminal::{
     CellSize, Image, ImageProtocol, MAX_IMAGE_MEMORY, MAX_IMAGE_PIXELS, QueryRecord, Terminal,
     TerminalOptions,

@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use tuipilot::render::{Metrics, RenderOptions};
-use tuipilot::{Color, Session, Snapshot};
+use tuipilot::{Color, LineSize, Session, Snapshot};
 
 /// A shell that prints `bytes` (a `printf` format) at 80×24 and then waits for input;
 /// the screen once it does.
@@ -315,4 +315,66 @@ fn lnm_returns_the_carriage_on_line_feeds_and_makes_return_send_cr_lf() {
         common::received_hex(&s, &tuipilot::Input::keys("Enter").unwrap()),
         "0d 0a"
     );
+}
+
+#[test]
+fn decdwl_and_decdhl_are_kept_per_row_and_move_with_the_rows() {
+    let (_s, screen) = after_printf(r"\033#6wide\r\n\033#3tall\r\n\033#4tall\r\nplain");
+    let sizes: Vec<LineSize> = (0..4).map(|r| screen.line_size(r)).collect();
+    assert_eq!(
+        sizes,
+        [
+            LineSize::DoubleWidth,
+            LineSize::DoubleTop,
+            LineSize::DoubleBottom,
+            LineSize::Single
+        ]
+    );
+    // The text keeps one character a cell, as xterm's does.
+    assert_eq!((screen.row(0), screen.row(3)), (Some("wide"), Some("plain")));
+    // A line feed at the bottom scrolls the sizes with the rows; IL moves them down; a
+    // clear makes every row single again.
+    let (_s, screen) = after_printf(r"\033[2H\033#6x\033[24H\n");
+    assert_eq!(
+        (screen.line_size(0), screen.line_size(1)),
+        (LineSize::DoubleWidth, LineSize::Single)
+    );
+    let (_s, screen) = after_printf(r"\033#6x\033[H\033[2L");
+    assert_eq!(
+        (screen.line_size(0), screen.line_size(2)),
+        (LineSize::Single, LineSize::DoubleWidth)
+    );
+    let (_s, screen) = after_printf(r"\033#6x\033[2J");
+    assert_eq!(screen.line_size(0), LineSize::Single);
+}
+
+#[test]
+fn decdwl_and_decdhl_rows_are_drawn_double_in_the_png_and_the_svg() {
+    // A full block, an upper half block twice as tall (top, then bottom half), and a
+    // single-size full block for comparison.
+    // (The cursor hidden, so that it is not the cell after the last block.)
+    let (_s, screen) = after_printf(r"\033[?25l\033#6█\r\n\033#3▀\r\n\033#4▀\r\n█");
+    let options = RenderOptions::default();
+    let m = Metrics::of(&options);
+    let image = screen.render(&options).unwrap();
+    let fg = options.theme.foreground;
+    let bg = options.theme.background;
+    let at = |row: u32, col: u32, down: u32| {
+        image.pixel(
+            m.padding + col * m.cell_width + m.cell_width / 2,
+            m.padding + row * m.cell_height + down,
+        )
+    };
+    let middle = m.cell_height / 2;
+    // Double width: the block covers the second cell too; single size it does not.
+    assert_eq!(at(0, 1, middle), Some(fg));
+    assert_eq!(at(3, 1, middle), Some(bg));
+    // The top half of a doubled upper half block fills the row; its bottom half is empty.
+    assert_eq!(at(1, 1, m.cell_height - 2), Some(fg));
+    assert_eq!(at(2, 0, middle), Some(bg));
+    let svg = screen.to_svg(&options, tuipilot::render::SvgFrame::None).unwrap();
+    // Each double row's text is drawn in a viewport of the row, scaled.
+    assert_eq!(svg.matches(r#"overflow="hidden""#).count(), 3, "{svg}");
+    assert!(svg.contains("<g transform=\"matrix(2 0 0 1 "), "{svg}");
+    assert!(svg.contains("<g transform=\"matrix(2 0 0 2 "), "{svg}");
 }

@@ -400,3 +400,59 @@ fn vttest_6_terminal_reports_answer_as_vttest_expects() {
     let menu = next(&s);
     assert!(menu.contains("Menu 6: Terminal Reports/Responses"), "{menu}");
 }
+
+#[test]
+#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
+fn vttest_4_double_sized_lines_are_kept_per_row() {
+    use tuipilot::LineSize;
+    let s = vttest();
+    // "This is a normal-sized line", "This is a Double-width line", two rows of each
+    // double-width-and-height line, and "This is not a double-width line".
+    let screen = answer(&s, "4");
+    let size_of = |screen: &Snapshot, text: &str| -> Vec<LineSize> {
+        screen
+            .find(text)
+            .unwrap()
+            .iter()
+            .map(|m| screen.line_size(m.row))
+            .collect()
+    };
+    assert_eq!(
+        size_of(&screen, "This is a normal-sized line"),
+        [LineSize::Single]
+    );
+    assert_eq!(
+        size_of(&screen, "This is a Double-width line"),
+        [LineSize::DoubleWidth]
+    );
+    assert_eq!(
+        size_of(&screen, "This is a Double-width-and-height line"),
+        [LineSize::DoubleTop, LineSize::DoubleBottom]
+    );
+    assert_eq!(
+        size_of(&screen, "This is another such line"),
+        [LineSize::DoubleTop, LineSize::DoubleBottom]
+    );
+    assert_eq!(
+        size_of(&screen, "This is not a double-width line"),
+        [LineSize::Single]
+    );
+    // The same line made double width in place.
+    let screen = next(&s);
+    assert_eq!(
+        size_of(&screen, r"This \*\*is\*\* a double-width line"),
+        [LineSize::DoubleWidth]
+    );
+    // The 132-column passes and the frame patterns stepped through, then the menu.
+    let mut screen = next(&s);
+    for _ in 0..10 {
+        if screen.contains("Enter choice number") {
+            break;
+        }
+        screen = next(&s);
+    }
+    assert!(
+        screen.contains("Enter choice number"),
+        "back at the menu: {screen}"
+    );
+}

@@ -26,6 +26,7 @@ mod fonts;
 mod frame_image;
 pub mod gif;
 mod images;
+mod lines;
 mod outline;
 mod procedural;
 mod surface;
@@ -446,6 +447,12 @@ pub fn render(snapshot: &Snapshot, options: &RenderOptions) -> Result<Image> {
         px: options.font_size * options.scale.max(1) as f32,
     }
     .screen(snapshot);
+    lines::double_rows(
+        &mut canvas,
+        snapshot,
+        &Metrics::of(options),
+        options.theme.background,
+    );
     Ok(Image {
         width,
         height,

@@ -28,7 +28,7 @@ use super::surface::{Seg, Surface};
 use super::{Metrics, PngCompression, RenderOptions, encode_png, image_size};
 use crate::color::Rgb;
 use crate::error::Result;
-use crate::snapshot::{Cell, Snapshot};
+use crate::snapshot::{Cell, LineSize, Snapshot};
 
 /// The font families asked for, in order.
 const FONT_STACK: &str = "'DejaVu Sans Mono','Menlo','Consolas','Noto Sans Mono','Noto Sans CJK SC',\
@@ -378,8 +378,9 @@ pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgPart
     for row in 0..rows {
         let (background, row_text) =
             row_pieces(snapshot, (row, row), &colors[usize::from(row)], (&m, options));
-        backgrounds.push(background);
-        text.push(row_text);
+        let size = snapshot.line_size(row);
+        backgrounds.push(sized(background, size, row, &m, width));
+        text.push(sized(row_text, size, row, &m, width));
     }
     let (below, above) = overlays(snapshot, &colors, (&m, options))?;
     Ok(SvgParts {
@@ -392,6 +393,27 @@ pub fn svg_parts(snapshot: &Snapshot, options: &RenderOptions) -> Result<SvgPart
         rows: text,
         above,
     })
+}
+
+/// `piece` (a row's backgrounds or text) drawn at the row's size, as the PNG draws it
+/// (see `render::lines`): twice as wide — the row's first half of the columns — and, for
+/// the halves of a double-height line, twice as tall, clipped to the row by a nested
+/// viewport (no ids, so a page of many screens cannot mix two rows' clips up).
+fn sized(piece: String, size: LineSize, row: u16, m: &Metrics, width: u32) -> String {
+    if size == LineSize::Single || piece.is_empty() {
+        return piece;
+    }
+    let (x0, y0) = m.origin(row, 0);
+    let ch = m.cell_height as i32;
+    let (sy, ty) = match size {
+        LineSize::DoubleTop => (2, -2 * y0),
+        LineSize::DoubleBottom => (2, -2 * y0 - ch),
+        _ => (1, -y0),
+    };
+    format!(
+        "<svg x=\"0\" y=\"{y0}\" width=\"{width}\" height=\"{ch}\" overflow=\"hidden\"><g transform=\"matrix(2 0 0 {sy} {} {ty})\">{piece}</g></svg>\n",
+        -x0
+    )
 }
 
 /// One row's text runs, its procedural glyphs and its decorations, drawn where row

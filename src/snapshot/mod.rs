@@ -150,6 +150,23 @@ pub struct Match {
     pub text: String,
 }
 
+/// How a row is drawn: the DEC double-width and double-height lines (`ESC # 6`, `ESC # 3`
+/// and `ESC # 4`). The text keeps one character a cell either way; pictures draw the
+/// row's first half of the columns at twice the width (and, for the double-height
+/// halves, the top or bottom half of characters twice as tall).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineSize {
+    /// Normal size.
+    #[default]
+    Single,
+    /// Double width (DECDWL).
+    DoubleWidth,
+    /// Double width and height, the top half (DECDHL, `ESC # 3`).
+    DoubleTop,
+    /// Double width and height, the bottom half (DECDHL, `ESC # 4`).
+    DoubleBottom,
+}
+
 /// An immutable copy of the screen.
 ///
 /// ```
@@ -175,6 +192,8 @@ pub struct Snapshot {
     pub(crate) alternate_screen: bool,
     /// DECSCNM: the whole screen in reverse video.
     pub(crate) reverse_screen: bool,
+    /// Each row's size (all single unless the program asked otherwise).
+    pub(crate) line_sizes: Vec<LineSize>,
     pub(crate) input: InputModes,
     pub(crate) exit: Option<ExitStatus>,
     pub(crate) images: Vec<Image>,
@@ -208,6 +227,7 @@ impl Snapshot {
             title: title.to_string(),
             alternate_screen,
             reverse_screen: false,
+            line_sizes: Vec::new(),
             input,
             exit: None,
             images,
@@ -336,6 +356,11 @@ impl Snapshot {
     /// background, as xterm does. The text and the cells' own styles are unchanged.
     pub fn reverse_screen(&self) -> bool {
         self.reverse_screen
+    }
+
+    /// How `row` is drawn (0-based): single, or a DEC double-width or double-height line.
+    pub fn line_size(&self, row: u16) -> LineSize {
+        self.line_sizes.get(usize::from(row)).copied().unwrap_or_default()
     }
 
     /// Whether application cursor mode (DECCKM) is on.

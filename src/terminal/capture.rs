@@ -4,7 +4,7 @@
 
 use super::clusters::Clusters;
 use crate::keys::InputModes;
-use crate::snapshot::{Cell, Cursor, CursorShape, Image, Snapshot, Style, UnderlineStyle};
+use crate::snapshot::{Cell, Cursor, CursorShape, Image, LineSize, Snapshot, Style, UnderlineStyle};
 
 /// The screen `screen` shows, with its title, input modes and images.
 pub(super) fn snapshot_of(
@@ -14,6 +14,7 @@ pub(super) fn snapshot_of(
     clusters: &Clusters,
     images: Vec<Image>,
     reverse_screen: bool,
+    line_sizes: Vec<LineSize>,
 ) -> Snapshot {
     let (rows, cols) = (screen.size().0.get(), screen.size().1.get());
     let mut cells = Vec::with_capacity(usize::from(rows) * usize::from(cols));
@@ -78,5 +79,6 @@ pub(super) fn snapshot_of(
         images,
     );
     snapshot.reverse_screen = reverse_screen;
+    snapshot.line_sizes = line_sizes;
     snapshot
 }

@@ -297,6 +297,7 @@ impl Terminal {
             &self.layer.clusters,
             self.layer.images.images(screen, self.responder.cell),
             self.layer.modes.reverse_screen,
+            self.layer.line_sizes(screen.size().0.get()),
         )
     }
 

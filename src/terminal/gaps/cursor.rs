@@ -27,7 +27,7 @@ impl GapLayer {
     /// carriage.
     pub(super) fn fixed_control(&self, text: &[u8]) -> Option<usize> {
         let custom_tabs = self.tabs.custom();
-        if self.coloured_background || self.modes.newline {
+        if self.coloured_background || self.modes.newline || self.lines.any(self.margins.alternate()) {
             text.iter()
                 .position(|&b| matches!(b, BS | LF | VT | FF) || (b == HT && custom_tabs))
         } else if custom_tabs {

@@ -6,7 +6,8 @@
 //! delete (IL, DL) and character insert and delete (ICH, DCH) bring in with the default
 //! background. Here each of those is passed on and, when the background is not the
 //! default, followed by an erase of exactly what it brought in — with EL or ECH, which
-//! vt100 colours — and the cursor put back.
+//! vt100 colours — and the cursor put back. The same controls move the rows' sizes
+//! (`lines`) with the rows.
 
 use super::margins::Margins;
 use super::{GapLayer, Parser, give};
@@ -47,10 +48,26 @@ impl GapLayer {
         if line_edit && inside {
             give(parser, b"\r");
         }
+        let Margins { top, bottom, .. } = margins;
+        // Double-size rows move with the rows.
+        let alternate = self.margins.alternate();
+        if self.lines.any(alternate) {
+            let lines = &mut self.lines;
+            match what {
+                Scrolling::Up(n) => lines.shift_up(alternate, top, bottom, n.max(1)),
+                Scrolling::Down(n) => lines.shift_down(alternate, top, bottom, n.max(1)),
+                Scrolling::InsertLines(n) if inside => lines.shift_down(alternate, row, bottom, n.max(1)),
+                Scrolling::DeleteLines(n) if inside => lines.shift_up(alternate, row, bottom, n.max(1)),
+                Scrolling::ReverseIndex if row == top => lines.shift_down(alternate, top, bottom, 1),
+                Scrolling::LineFeed | Scrolling::NextLine if row == bottom => {
+                    lines.shift_up(alternate, top, bottom, 1)
+                }
+                _ => {}
+            }
+        }
         if parser.screen().bgcolor() == vt100::Color::Default {
             return;
         }
-        let Margins { top, bottom, .. } = margins;
         let lines = |first: u16, last: u16| Some((first.max(top), last.min(bottom)));
         let brought = match what {
             Scrolling::Up(n) => lines(bottom.saturating_sub(n.max(1) - 1), bottom),

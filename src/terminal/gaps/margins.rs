@@ -56,6 +56,11 @@ impl ScreenMargins {
         }
     }
 
+    /// Whether the alternate screen is the current one.
+    pub(super) fn alternate(&self) -> bool {
+        self.alternate
+    }
+
     /// The current screen's margins.
     pub(super) fn current(&self) -> Margins {
         self.screens[usize::from(self.alternate)]

@@ -23,6 +23,8 @@
 //!   character in the last column;
 //! - background colour erase (`erase`) for the lines and cells that scrolling, IL/DL and
 //!   ICH/DCH bring in, which vt100 leaves in the default background;
+//! - double-width and double-height lines (`lines`), each row's size kept and moved with
+//!   the rows;
 //! - the input modes vt100 lacks are kept here (mouse 1015/1016 and every tracking mode,
 //!   focus 1004, modifyOtherKeys, the kitty keyboard stacks, consumed so vt100 never
 //!   reads them as colours or cursor moves), and the title stack (`CSI 22/23 t`);
@@ -42,6 +44,7 @@
 mod cursor;
 mod erase;
 mod feed;
+mod lines;
 mod margins;
 mod modes;
 mod tabs;
@@ -57,6 +60,7 @@ use super::signals::Signals;
 use cursor::Saved;
 use erase::Scrolling;
 use feed::{Run, give};
+use lines::{LineSize, LineSizes};
 use margins::ScreenMargins;
 use tabs::{TabControl, TabStops};
 
@@ -108,6 +112,11 @@ enum Action {
     Scroll(Scrolling, Vec<u8>),
     /// HTS, TBC, CHT or CBT, on the tab stops kept here.
     Tab(TabControl),
+    /// DECDWL, DECDHL or DECSWL: the cursor's row's size.
+    LineSize(LineSize),
+    /// ED (its mode) while a row is double size: passed on, then the rows it erased whole
+    /// single again.
+    EraseDisplay(u16),
 }
 
 /// The layer's state, carried across chunks of output.
@@ -149,6 +158,8 @@ pub(crate) struct GapLayer {
     margins: ScreenMargins,
     /// The tab stops, once a program sets its own.
     tabs: TabStops,
+    /// Each row's size: double width or height.
+    lines: LineSizes,
     /// Whether the current background is not the default (then line feeds are watched,
     /// see `erase`): followed through SGR, DECSC/DECRC and resets as vt100 follows it.
     coloured_background: bool,
@@ -180,6 +191,7 @@ impl GapLayer {
             last_graphic: false,
             margins: ScreenMargins::new(),
             tabs: TabStops::default(),
+            lines: LineSizes::default(),
             coloured_background: false,
         }
     }
@@ -206,6 +218,7 @@ impl GapLayer {
         let (rows, cols) = parser.screen().size();
         self.size = (rows.get(), cols.get());
         self.margins.sized(self.size.0);
+        self.lines.sized(self.size.0);
         let chunk_start = self.stream_offset;
         self.stream_offset += bytes.len() as u64;
         let mut run = Run {
@@ -456,6 +469,22 @@ impl GapLayer {
                 }
             }
             Action::Scroll(what, bytes) => self.scroll(what, &bytes, parser),
+            Action::LineSize(size) => {
+                let row = parser.screen().cursor_position().0;
+                self.lines.set(self.margins.alternate(), row, size);
+            }
+            Action::EraseDisplay(mode) => {
+                give(parser, &self.seq);
+                let row = parser.screen().cursor_position().0;
+                let last = parser.screen().size().0.get() - 1;
+                let alternate = self.margins.alternate();
+                match mode {
+                    0 if row < last => self.lines.clear(alternate, row + 1, last),
+                    1 if row > 0 => self.lines.clear(alternate, 0, row - 1),
+                    2 | 3 => self.lines.clear(alternate, 0, last),
+                    _ => {}
+                }
+            }
             Action::TitleStack(push) => {
                 if push {
                     let title = parser.callbacks().title.clone();
@@ -513,6 +542,11 @@ impl GapLayer {
         after
     }
 
+    /// The current screen's row sizes, for a snapshot of `rows` rows.
+    pub(crate) fn line_sizes(&self, rows: u16) -> Vec<LineSize> {
+        self.lines.current(self.margins.alternate(), rows)
+    }
+
     /// Decides what to do with a complete non-CSI escape sequence.
     fn escape_action(&mut self) -> Action {
         match self.seq[1..] {
@@ -539,8 +573,14 @@ impl GapLayer {
                 self.reset();
                 self.margins.reset();
                 self.tabs.reset();
+                self.lines.reset(false);
+                self.lines.reset(true);
                 Action::Pass
             }
+            [b'#', b'3'] => Action::LineSize(LineSize::DoubleTop),
+            [b'#', b'4'] => Action::LineSize(LineSize::DoubleBottom),
+            [b'#', b'5'] => Action::LineSize(LineSize::Single),
+            [b'#', b'6'] => Action::LineSize(LineSize::DoubleWidth),
             [b'H'] => Action::Tab(TabControl::Set),
             [b'#', b'8'] => Action::Replace(self.alignment_pattern()),
             _ => Action::Pass,
@@ -608,6 +648,9 @@ impl GapLayer {
                 } else {
                     Action::Replace([seq, b"\x1b[H"].concat())
                 }
+            }
+            (None, [], b'J') if self.lines.any(self.margins.alternate()) => {
+                Action::EraseDisplay(csi.numbers().first().copied().flatten().unwrap_or(0))
             }
             (None, [], b'L' | b'M' | b'S' | b'T' | b'@' | b'P') => {
                 let n = csi.numbers().first().copied().flatten().unwrap_or(1);

@@ -41,6 +41,7 @@ impl GapLayer {
         self.coloured_background = false;
         self.margins.set_origin(false);
         self.margins.set_region(None, None);
+        self.lines.reset(self.margins.alternate());
         let mut left = self.repeat_count(self.area());
         let mut out = b"\x1b[?6l\x1b[0m\x1b[r".to_vec();
         for row in 1..=rows {
@@ -96,6 +97,7 @@ impl GapLayer {
                 (Some(1049), true) => {
                     self.save_cursor();
                     self.margins.switch(true, true);
+                    self.lines.reset(true);
                 }
                 (Some(1049), false) => {
                     self.margins.switch(false, false);
