@@ -378,3 +378,10 @@ fn decdwl_and_decdhl_rows_are_drawn_double_in_the_png_and_the_svg() {
     assert!(svg.contains("<g transform=\"matrix(2 0 0 1 "), "{svg}");
     assert!(svg.contains("<g transform=\"matrix(2 0 0 2 "), "{svg}");
 }
+
+#[test]
+fn hpr_and_vpr_move_right_and_down_as_cuf_and_cud() {
+    let (_s, screen) = after_printf(r"a\033[3ab\033[2ec");
+    assert_eq!(screen.row(0), Some("a   b"));
+    assert_eq!(screen.row(2), Some(&*format!("{}c", " ".repeat(5))));
+}

@@ -113,6 +113,9 @@ impl GapLayer {
             (None, [], b'J') if self.lines.any(self.margins.alternate()) => {
                 Action::EraseDisplay(csi.numbers().first().copied().flatten().unwrap_or(0))
             }
+            // HPR and VPR move as CUF and CUD do in xterm; vt100 ignores them.
+            (None, [], b'a') => Action::Replace([b"\x1b[", csi.params, b"C"].concat()),
+            (None, [], b'e') => Action::Replace([b"\x1b[", csi.params, b"B"].concat()),
             (None, [], b'L' | b'M' | b'S' | b'T' | b'@' | b'P') => {
                 let n = csi.numbers().first().copied().flatten().unwrap_or(1);
                 let what = match csi.final_byte {
