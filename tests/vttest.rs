@@ -443,14 +443,32 @@ fn vttest_4_double_sized_lines_are_kept_per_row() {
         size_of(&screen, r"This \*\*is\*\* a double-width line"),
         [LineSize::DoubleWidth]
     );
-    // The 132-column passes and the frame patterns stepped through, then the menu.
+    // The 132-column passes and the frame of double-size lines stepped through; then the
+    // frame scrolled down by reverse index: "Exactly half of the box should remain", its
+    // top half in the last five rows, each at its size.
     let mut screen = next(&s);
     for _ in 0..10 {
-        if screen.contains("Enter choice number") {
+        if screen.contains("Exactly half of the box should remain") {
             break;
         }
         screen = next(&s);
     }
+    assert!(
+        screen.contains("Exactly half of the box should remain"),
+        "{screen}"
+    );
+    let box_rows: Vec<(LineSize, &str)> = (19..24).map(|r| (screen.line_size(r), row(&screen, r))).collect();
+    assert_eq!(
+        box_rows[0],
+        (LineSize::DoubleTop, "┌──────────────────────────────────────┐")
+    );
+    assert_eq!(box_rows[1].0, LineSize::DoubleBottom);
+    assert!(
+        box_rows[4].1.contains("The mad programmer strikes again"),
+        "{box_rows:?}"
+    );
+    assert!((1..19).all(|r| row(&screen, r).is_empty()), "{screen}");
+    let screen = next(&s);
     assert!(
         screen.contains("Enter choice number"),
         "back at the menu: {screen}"
