@@ -38,6 +38,31 @@ fn next(s: &Session) -> Snapshot {
     answer(s, "")
 }
 
+/// Steps with Return until a screen shows `text` (at most ten screens), and returns it.
+fn step_until(s: &Session, text: &str) -> Snapshot {
+    let mut screen = next(s);
+    for _ in 0..10 {
+        if screen.contains(text) {
+            break;
+        }
+        screen = next(s);
+    }
+    assert!(
+        screen.contains(text),
+        "no screen showed {text:?}; the last: {screen}"
+    );
+    screen
+}
+
+/// Asserts that `screen` shows `text` somewhere, printing the screen when it does not.
+#[track_caller]
+fn assert_shows(screen: &Snapshot, text: &str) {
+    assert!(
+        screen.contains(text),
+        "expected {text:?} on the screen:\n{screen}"
+    );
+}
+
 fn row(screen: &Snapshot, row: u16) -> &str {
     screen.row(row).unwrap_or("")
 }
@@ -108,10 +133,7 @@ fn vttest_1_cursor_movements_show_what_vttest_asks_for() {
     assert!(row(&screen, 0).contains("leading zeros"), "{screen}");
     assert_eq!(row(&screen, 3), "This is a correct sentence");
     let screen = next(&s);
-    assert!(
-        screen.contains("Enter choice number"),
-        "back at the menu: {screen}"
-    );
+    assert_shows(&screen, "Enter choice number");
 }
 
 #[test]
@@ -162,17 +184,7 @@ fn vttest_8_vt102_insert_and_delete_show_what_vttest_asks_for() {
     assert!(row(&screen, 0).contains("'Insert Character'"), "{screen}");
     assert_eq!(row(&screen, 5), row(&screen, 2));
     // The same tests at 132 columns, stepped through, then the menu.
-    let mut screen = next(&s);
-    for _ in 0..10 {
-        if screen.contains("Enter choice number") {
-            break;
-        }
-        screen = next(&s);
-    }
-    assert!(
-        screen.contains("Enter choice number"),
-        "back at the menu: {screen}"
-    );
+    step_until(&s, "Enter choice number");
 }
 
 /// The style of the first cell of the first match of `pattern`.
@@ -274,10 +286,7 @@ fn vttest_2_screen_features_show_what_vttest_asks_for() {
     // "Test of the SAVE/RESTORE CURSOR feature. There should be ten characters of each
     // flavour, and a rectangle of 5 x 4 A's filling the top left of the screen."
     let screen = next(&s);
-    assert!(
-        screen.contains("Test of the SAVE/RESTORE CURSOR feature"),
-        "{screen}"
-    );
+    assert_shows(&screen, "Test of the SAVE/RESTORE CURSOR feature");
     for r in 0..4 {
         assert_eq!(row(&screen, r), "AAAAA", "row {r}");
     }
@@ -301,10 +310,7 @@ fn vttest_2_screen_features_show_what_vttest_asks_for() {
     let (normal, bold, underline, blink, reverse) = (at(11), at(23), at(35), at(47), at(59));
     assert!(!normal.bold && bold.bold && underline.underline && blink.blink && reverse.inverse);
     let screen = next(&s);
-    assert!(
-        screen.contains("Enter choice number"),
-        "back at the menu: {screen}"
-    );
+    assert_shows(&screen, "Enter choice number");
 }
 
 #[test]
@@ -312,14 +318,11 @@ fn vttest_2_screen_features_show_what_vttest_asks_for() {
 fn vttest_3_character_sets_show_what_vttest_asks_for() {
     let s = vttest();
     let menu = answer(&s, "3");
-    assert!(menu.contains("Menu 3: Character-Set Tests"), "{menu}");
+    assert_shows(&menu, "Menu 3: Character-Set Tests");
     // "These are the installed character sets": each set the same as G0 (with SI) and as
     // G1 (with SO); the DEC special graphics drawn as line drawing.
     let screen = answer(&s, "8");
-    assert!(
-        screen.contains("These are the installed character sets"),
-        "{screen}"
-    );
+    assert_shows(&screen, "These are the installed character sets");
     let ascii = "`abcdefghijklmnopqrstuvwxyz{|}~";
     let graphics = "◆▒␉␌␍␊°±␤␋┘┐┌└┼⎺⎻─⎼⎽├┤┴┬│≤≥π≠£·";
     let set = screen.find(r"^Character set 0 \(DEC Special graphics").unwrap()[0].row;
@@ -341,13 +344,10 @@ fn vttest_3_character_sets_show_what_vttest_asks_for() {
     next(&s);
     // "These are the G0 and G1 character sets", selected with SI and SO.
     let screen = answer(&s, "9");
-    assert!(
-        screen.contains("These are the G0 and G1 character sets"),
-        "{screen}"
-    );
+    assert_shows(&screen, "These are the G0 and G1 character sets");
     assert!(screen.contains(ascii), "{screen}");
     let menu = next(&s);
-    assert!(menu.contains("Menu 3: Character-Set Tests"), "{menu}");
+    assert_shows(&menu, "Menu 3: Character-Set Tests");
 }
 
 #[test]
@@ -355,28 +355,19 @@ fn vttest_3_character_sets_show_what_vttest_asks_for() {
 fn vttest_6_terminal_reports_answer_as_vttest_expects() {
     let s = vttest();
     let menu = answer(&s, "6");
-    assert!(menu.contains("Menu 6: Terminal Reports/Responses"), "{menu}");
+    assert_shows(&menu, "Menu 6: Terminal Reports/Responses");
     // The answerback message: empty, as xterm's is by default; Return ends the test.
     let screen = answer(&s, "1");
-    assert!(
-        screen.contains("This is a test of the ANSWERBACK MESSAGE"),
-        "{screen}"
-    );
+    assert_shows(&screen, "This is a test of the ANSWERBACK MESSAGE");
     let screen = next(&s);
-    assert!(screen.contains(" <13>"), "{screen}");
+    assert_shows(&screen, " <13>");
     next(&s);
     // Newline mode: Return sends CR LF while it is set, CR once it is reset.
     let screen = answer(&s, "2");
-    assert!(
-        screen.contains("NewLine mode set. Push the RETURN key:"),
-        "{screen}"
-    );
+    assert_shows(&screen, "NewLine mode set. Push the RETURN key:");
     let screen = next(&s);
-    assert!(screen.contains("<13> <10>  -- OK"), "{screen}");
-    assert!(
-        screen.contains("NewLine mode reset. Push the RETURN key:"),
-        "{screen}"
-    );
+    assert_shows(&screen, "<13> <10>  -- OK");
+    assert_shows(&screen, "NewLine mode reset. Push the RETURN key:");
     let screen = next(&s);
     assert_eq!(screen.find(r"-- OK").unwrap().len(), 2, "{screen}");
     next(&s);
@@ -390,15 +381,12 @@ fn vttest_6_terminal_reports_answer_as_vttest_expects() {
     next(&s);
     // Primary and secondary device attributes.
     let screen = answer(&s, "4");
-    assert!(
-        screen.contains("<27> [ ? 6 2 ; 4 ; 2 2 c  VT200 family"),
-        "{screen}"
-    );
+    assert_shows(&screen, "<27> [ ? 6 2 ; 4 ; 2 2 c  VT200 family");
     next(&s);
     let screen = answer(&s, "5");
-    assert!(screen.contains("<27> [ > 0 ; 2 7 6 ; 0 c"), "{screen}");
+    assert_shows(&screen, "<27> [ > 0 ; 2 7 6 ; 0 c");
     let menu = next(&s);
-    assert!(menu.contains("Menu 6: Terminal Reports/Responses"), "{menu}");
+    assert_shows(&menu, "Menu 6: Terminal Reports/Responses");
 }
 
 #[test]
@@ -446,17 +434,7 @@ fn vttest_4_double_sized_lines_are_kept_per_row() {
     // The 132-column passes and the frame of double-size lines stepped through; then the
     // frame scrolled down by reverse index: "Exactly half of the box should remain", its
     // top half in the last five rows, each at its size.
-    let mut screen = next(&s);
-    for _ in 0..10 {
-        if screen.contains("Exactly half of the box should remain") {
-            break;
-        }
-        screen = next(&s);
-    }
-    assert!(
-        screen.contains("Exactly half of the box should remain"),
-        "{screen}"
-    );
+    let screen = step_until(&s, "Exactly half of the box should remain");
     let box_rows: Vec<(LineSize, &str)> = (19..24).map(|r| (screen.line_size(r), row(&screen, r))).collect();
     assert_eq!(
         box_rows[0],
@@ -469,8 +447,5 @@ fn vttest_4_double_sized_lines_are_kept_per_row() {
     );
     assert!((1..19).all(|r| row(&screen, r).is_empty()), "{screen}");
     let screen = next(&s);
-    assert!(
-        screen.contains("Enter choice number"),
-        "back at the menu: {screen}"
-    );
+    assert_shows(&screen, "Enter choice number");
 }

@@ -60,36 +60,31 @@ impl LineSizes {
 
     /// Rows `top..=bottom` moved up `n` (scrolling up, a line deleted at `top`).
     pub(super) fn shift_up(&mut self, alternate: bool, top: u16, bottom: u16, n: u16) {
-        let rows = self.rows(alternate);
-        let (top, bottom) = (
-            usize::from(top),
-            usize::from(bottom).min(rows.len().saturating_sub(1)),
-        );
-        if top > bottom {
-            return;
-        }
-        let n = usize::from(n).min(bottom - top + 1);
-        rows[top..=bottom].rotate_left(n);
-        for slot in &mut rows[bottom + 1 - n..=bottom] {
-            *slot = LineSize::Single;
+        if let Some((rows, n)) = self.region(alternate, top, bottom, n) {
+            rows.rotate_left(n);
+            let len = rows.len();
+            rows[len - n..].fill(LineSize::Single);
         }
     }
 
     /// Rows `top..=bottom` moved down `n` (scrolling down, a line inserted at `top`).
     pub(super) fn shift_down(&mut self, alternate: bool, top: u16, bottom: u16, n: u16) {
+        if let Some((rows, n)) = self.region(alternate, top, bottom, n) {
+            rows.rotate_right(n);
+            rows[..n].fill(LineSize::Single);
+        }
+    }
+
+    /// The sizes of rows `top..=bottom` (clipped to the screen) and `n` clipped to them.
+    fn region(&mut self, alternate: bool, top: u16, bottom: u16, n: u16) -> Option<(&mut [LineSize], usize)> {
         let rows = self.rows(alternate);
         let (top, bottom) = (
             usize::from(top),
-            usize::from(bottom).min(rows.len().saturating_sub(1)),
+            usize::from(bottom).min(rows.len().checked_sub(1)?),
         );
-        if top > bottom {
-            return;
-        }
-        let n = usize::from(n).min(bottom - top + 1);
-        rows[top..=bottom].rotate_right(n);
-        for slot in &mut rows[top..top + n] {
-            *slot = LineSize::Single;
-        }
+        let region = rows.get_mut(top..=bottom)?;
+        let n = usize::from(n).min(region.len());
+        Some((region, n))
     }
 
     /// RIS, DECALN, or entering the alternate screen with 1049: every row single.
