@@ -27,9 +27,9 @@ impl GapLayer {
                 self.restore_cursor();
                 Action::Pass
             }
-            [b'D'] => Action::Scroll(Scrolling::LineFeed, b"\n".to_vec()),
-            [b'E'] => Action::Scroll(Scrolling::NextLine, b"\r\n".to_vec()),
-            [b'M'] => Action::Scroll(Scrolling::ReverseIndex, b"\x1bM".to_vec()),
+            [b'D'] => Action::Scroll(Scrolling::LineFeed, Some(b"\n")),
+            [b'E'] => Action::Scroll(Scrolling::NextLine, Some(b"\r\n")),
+            [b'M'] => Action::Scroll(Scrolling::ReverseIndex, None),
             [b'c'] => {
                 self.reset();
                 self.margins.reset();
@@ -126,7 +126,7 @@ impl GapLayer {
                     b'@' => Scrolling::InsertChars(n),
                     _ => Scrolling::DeleteChars(n),
                 };
-                Action::Scroll(what, seq.to_vec())
+                Action::Scroll(what, None)
             }
             (None, [], b'g') => match csi.numbers().first().copied().flatten().unwrap_or(0) {
                 0 => Action::Tab(TabControl::Clear),

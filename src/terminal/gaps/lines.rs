@@ -11,6 +11,9 @@ pub use crate::snapshot::LineSize;
 #[derive(Clone, Debug, Default)]
 pub(super) struct LineSizes {
     screens: [Vec<LineSize>; 2],
+    /// Per screen, whether any row is not single size: asked before every run of text,
+    /// so kept up to date by each change rather than found by a walk over the rows.
+    doubled: [bool; 2],
 }
 
 impl LineSizes {
@@ -21,9 +24,13 @@ impl LineSizes {
     /// Whether any row of the current screen is not single size (then line feeds are
     /// watched, to move the sizes with the rows).
     pub(super) fn any(&self, alternate: bool) -> bool {
-        self.screens[usize::from(alternate)]
-            .iter()
-            .any(|s| *s != LineSize::Single)
+        self.doubled[usize::from(alternate)]
+    }
+
+    /// After a change to a screen's sizes: whether any row is still not single size.
+    fn settle(&mut self, alternate: bool) {
+        let screen = usize::from(alternate);
+        self.doubled[screen] = self.screens[screen].iter().any(|s| *s != LineSize::Single);
     }
 
     /// The sizes of the current screen's `rows` rows.
@@ -35,9 +42,10 @@ impl LineSizes {
 
     /// The screen has `rows` rows: on a change, every row single again.
     pub(super) fn sized(&mut self, rows: u16) {
-        for screen in &mut self.screens {
+        for (screen, doubled) in self.screens.iter_mut().zip(&mut self.doubled) {
             if screen.len() != usize::from(rows) {
                 *screen = vec![LineSize::Single; usize::from(rows)];
+                *doubled = false;
             }
         }
     }
@@ -47,6 +55,7 @@ impl LineSizes {
         if let Some(slot) = self.rows(alternate).get_mut(usize::from(row)) {
             *slot = size;
         }
+        self.settle(alternate);
     }
 
     /// Rows `first..=last` erased whole (or brought in blank): single size.
@@ -56,6 +65,7 @@ impl LineSizes {
         for slot in rows.iter_mut().take(end + 1).skip(usize::from(first)) {
             *slot = LineSize::Single;
         }
+        self.settle(alternate);
     }
 
     /// Rows `top..=bottom` moved up `n` (scrolling up, a line deleted at `top`).
@@ -65,6 +75,7 @@ impl LineSizes {
             let len = rows.len();
             rows[len - n..].fill(LineSize::Single);
         }
+        self.settle(alternate);
     }
 
     /// Rows `top..=bottom` moved down `n` (scrolling down, a line inserted at `top`).
@@ -73,6 +84,7 @@ impl LineSizes {
             rows.rotate_right(n);
             rows[..n].fill(LineSize::Single);
         }
+        self.settle(alternate);
     }
 
     /// The sizes of rows `top..=bottom` (clipped to the screen) and `n` clipped to them.
@@ -89,7 +101,7 @@ impl LineSizes {
 
     /// RIS, DECALN, or entering the alternate screen with 1049: every row single.
     pub(super) fn reset(&mut self, alternate: bool) {
-        let rows = self.rows(alternate);
-        rows.iter_mut().for_each(|slot| *slot = LineSize::Single);
+        self.rows(alternate).fill(LineSize::Single);
+        self.doubled[usize::from(alternate)] = false;
     }
 }

@@ -108,9 +108,10 @@ enum Action {
     KittyKeyboard,
     /// `CSI 22 t` / `CSI 23 t`: push or pop the window title.
     TitleStack(bool),
-    /// A control that brings in blank lines or cells, passed on as these bytes, then what
-    /// it brought in coloured with the background (see `erase`).
-    Scroll(Scrolling, Vec<u8>),
+    /// A control that brings in blank lines or cells, passed on as it came (or as these
+    /// bytes: IND as LF, NEL as CR LF), then what it brought in coloured with the
+    /// background (see `erase`).
+    Scroll(Scrolling, Option<&'static [u8]>),
     /// HTS, TBC, CHT or CBT, on the tab stops kept here.
     Tab(TabControl),
     /// DECDWL, DECDHL or DECSWL: the cursor's row's size.
@@ -469,7 +470,11 @@ impl GapLayer {
                     give(parser, format!("\x1b[{}G", to + 1).as_bytes());
                 }
             }
-            Action::Scroll(what, bytes) => self.scroll(what, &bytes, parser),
+            Action::Scroll(what, instead) => {
+                let seq = std::mem::take(&mut self.seq);
+                self.scroll(what, instead.unwrap_or(&seq), parser);
+                self.seq = seq;
+            }
             Action::LineSize(size) => {
                 let row = parser.screen().cursor_position().0;
                 self.lines.set(self.margins.alternate(), row, size);
