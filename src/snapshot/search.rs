@@ -1,6 +1,8 @@
 //! Searching a snapshot: [`Snapshot::find`] and the one rule for where a pattern may match
 //! — row by row, and across rows only for a pattern that names a line feed or lets its dot
-//! match one — which `find`, locators and text waits all follow.
+//! match one — which `find`, locators and text waits all follow; and the screen's logical
+//! lines, the rows the terminal wrapped joined again, for the one wait that asks for them
+//! (`Condition::Wrapped`).
 
 use regex::Regex;
 
