@@ -4,6 +4,7 @@
 //! Regenerate the recordings with
 //! `cargo test --test conformance -- --ignored record_streams`.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -105,8 +106,8 @@ fn to_acs_letters(row: &str) -> String {
         .collect()
 }
 
+#[needs(tmux)]
 #[test]
-#[cfg_attr(not(have_tmux), ignore = "needs tmux (.ci/run installs it)")]
 fn recorded_streams_read_the_same_as_in_tmux() {
     let mut files: Vec<PathBuf> = std::fs::read_dir(streams_dir())
         .unwrap()
@@ -267,8 +268,8 @@ const WIDTH_CORPUS: &[&str] = &[
     "\u{2764}",
 ];
 
+#[needs(tmux)]
 #[test]
-#[cfg_attr(not(have_tmux), ignore = "needs tmux (.ci/run installs it)")]
 fn cell_widths_match_tmux_on_emoji_flags_zwj_cjk_and_marks() {
     let (cols, rows) = (40u16, WIDTH_CORPUS.len() as u16 + 2);
     let mut stream = Vec::new();

@@ -2,6 +2,7 @@
 //! runs the exported tape and it passes; when the program's behaviour changes, it fails
 //! with the snapshot's diff. The Rust export names the same steps.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::path::Path;
@@ -104,8 +105,8 @@ fn a_menu_session_exported_replays_and_fails_with_a_diff_when_the_label_changes(
     let _ = std::fs::remove_dir_all(dir.0.join("menu.failure"));
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_vim_session_exported_replays_hermetically_whatever_the_session_left_behind() {
     let dir = common::TempDir::new("export-vim");
     let spec = StartSpec {
@@ -618,8 +619,8 @@ fn an_export_snapshotting_a_screen_later_than_its_last_wait_waits_for_it_and_rep
     }
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn the_trials_vim_session_insert_text_esc_capture_exports_a_tape_that_passes_three_times() {
     // `send -k i -t x -k Esc --capture`, then `export`: the capture's wait waits out vim's
     // escape timeout, so its screen (normal mode) is what the replay's Wait+Ready returns.

@@ -4,6 +4,7 @@
 //! pixels — colour in emoji cells, ink in every non-blank cell — and against a golden.
 //! Regenerate with `TUIPILOT_UPDATE=1 cargo test --test glyphs`.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::path::{Path, PathBuf};
@@ -73,11 +74,8 @@ fn filled_cells(snap: &Snapshot, row: u16) -> Vec<(u16, u16)> {
         .collect()
 }
 
+#[needs(noto)]
 #[test]
-#[cfg_attr(
-    not(have_noto),
-    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
-)]
 fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
     let snap = printed(
         40,
@@ -135,11 +133,8 @@ fn cjk_emoji_flags_skin_tones_families_and_marks_draw_without_flags() {
     assert_eq!(colourful(&pixels), 0, "✔︎ (VS15) was drawn in colour");
 }
 
+#[needs(noto)]
 #[test]
-#[cfg_attr(
-    not(have_noto),
-    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
-)]
 fn a_named_font_comes_before_the_systems_and_a_missing_glyph_is_reported() {
     // U+10FFFD is a private-use character no font draws.
     let snap = printed(20, 2, "a\u{10FFFD}b");
@@ -167,11 +162,8 @@ fn a_named_font_comes_before_the_systems_and_a_missing_glyph_is_reported() {
     assert_eq!(with_font.pixels, system.pixels);
 }
 
+#[needs(noto)]
 #[test]
-#[cfg_attr(
-    not(have_noto),
-    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
-)]
 fn the_emoji_font_named_first_does_not_blank_what_it_cannot_draw() {
     // A colour font named with --font has no 漢 and no plain letters worth drawing:
     // those still come from the chain, never as blank cells.
@@ -233,11 +225,8 @@ fb.save({path:?})
     path
 }
 
+#[needs(fonttools)]
 #[test]
-#[cfg_attr(
-    not(have_fonttools),
-    ignore = "needs Python's fontTools (.ci/run installs it)"
-)]
 fn nerd_font_icons_draw_from_a_named_font_and_are_reported_missing_without_one() {
     let dir = common::TempDir::new("icons");
     // nf-fa-home, nf-dev-git_branch, nf-md-folder (Nerd Fonts 3 code points).
@@ -346,11 +335,8 @@ fn bold_and_italic_in_a_fallback_face_without_them_are_emboldened_and_slanted() 
     );
 }
 
+#[needs(noto, noto_cjk_bold)]
 #[test]
-#[cfg_attr(
-    not(all(have_noto, have_noto_cjk_bold)),
-    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
-)]
 fn bold_cjk_comes_from_the_familys_bold_face_in_its_collection_and_italic_is_slanted() {
     let (snap, [plain, bold, italic, both]) = styled_runs("漢字", 4);
     let named = |fonts: &[&str]| {
@@ -417,11 +403,8 @@ fn ink_columns(image: &Image, m: &Metrics, row: u16, cols: std::ops::Range<u16>)
     columns.len() as u32
 }
 
+#[needs(noto)]
 #[test]
-#[cfg_attr(
-    not(have_noto),
-    ignore = "needs fonts-noto-cjk and fonts-noto-color-emoji (.ci/run installs them)"
-)]
 fn one_cell_emoji_fill_their_cell_on_the_line_of_text_and_skin_tones_cover_their_cells() {
     // ❤️ ✔️ ☺️ with VS16 and 🏳️‍🌈 take one cell each (as tmux places them); 😀 two; 👍🏽
     // four (two per code point).

@@ -3,6 +3,7 @@
 //! timg) where installed. Regenerate the golden with `TUIPILOT_UPDATE=1 cargo test --test
 //! images`.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::path::PathBuf;
@@ -162,8 +163,8 @@ fn sides(snap: &Snapshot) -> (Rgb, Rgb) {
     )
 }
 
+#[needs(chafa)]
 #[test]
-#[cfg_attr(not(have_chafa), ignore = "needs chafa (.ci/run installs it)")]
 fn chafa_draws_a_picture_in_sixel_kitty_and_iterm2_and_each_shows_in_the_png() {
     for (format, protocol) in [
         ("sixels", ImageProtocol::Sixel),
@@ -185,8 +186,8 @@ fn chafa_draws_a_picture_in_sixel_kitty_and_iterm2_and_each_shows_in_the_png() {
     }
 }
 
+#[needs(timg)]
 #[test]
-#[cfg_attr(not(have_timg), ignore = "needs timg (.ci/run installs it)")]
 fn timg_draws_a_picture_with_kitty_graphics_and_iterm2() {
     // Debian's timg is built without sixel (`-ps` falls back to blocks).
     for (pixelation, protocol) in [("k", ImageProtocol::Kitty), ("i", ImageProtocol::Iterm2)] {

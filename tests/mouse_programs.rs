@@ -1,14 +1,15 @@
 //! Mouse actions on real mouse-driven programs: htop, Midnight Commander and vim with
 //! `mouse=a`. Each is skipped with a message when the program is missing; CI installs them.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
 
 use tuipilot::{Condition, Input, Session};
 
+#[needs(htop)]
 #[test]
-#[cfg_attr(not(have_htop), ignore = "needs htop (.ci/run installs it)")]
 fn clicking_htops_setup_label_opens_its_setup_screen() {
     let s = Session::builder("htop")
         .isolated()
@@ -27,8 +28,8 @@ fn clicking_htops_setup_label_opens_its_setup_screen() {
     s.exit().unwrap();
 }
 
+#[needs(mc)]
 #[test]
-#[cfg_attr(not(have_mc), ignore = "needs mc (.ci/run installs it)")]
 fn clicking_a_button_in_midnight_commander_closes_its_dialog() {
     let s = Session::builder("mc")
         .isolated()

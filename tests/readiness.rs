@@ -2,6 +2,7 @@
 //! the terminal's foreground group sleeps and one is blocked on the terminal, and busy,
 //! with the reason, otherwise; without the probe, readiness waits hold on a quiet screen.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -65,8 +66,8 @@ fn a_password_prompt_reading_with_echo_off_is_ready() {
     assert!(screen.text().contains("got 7"), "{}", screen.text());
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn python_vim_and_less_are_ready_at_their_first_screen() {
     for (program, args, shown) in [
         ("python3", vec!["-q"], ">>>"),
@@ -276,8 +277,8 @@ fn a_debounced_redraw_is_waited_out_and_one_beyond_the_bound_is_said_to_be_pendi
     }
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn vim_has_left_insert_mode_when_a_ready_wait_after_esc_returns() {
     // vim after a lone Esc waits 25 ms (showing `^[`), then its 100 ms `ttimeoutlen`,
     // then leaves insert mode; the old rule returned with `-- INSERT --` and `^[` shown.
@@ -309,8 +310,8 @@ fn vim_has_left_insert_mode_when_a_ready_wait_after_esc_returns() {
     }
 }
 
+#[needs(emacs)]
 #[test]
-#[cfg_attr(not(have_emacs), ignore = "needs emacs (.ci/run installs it)")]
 fn emacs_has_echoed_a_prefix_key_when_the_ready_wait_returns_however_often_its_timers_were_silent() {
     // emacs fires the same timers after a typed key (drawing nothing) and after C-x, where
     // the third echoes `C-x-` a second after the key. Silent timers after typing must not
@@ -340,11 +341,8 @@ fn emacs_has_echoed_a_prefix_key_when_the_ready_wait_returns_however_often_its_t
     }
 }
 
+#[needs(prompt_toolkit)]
 #[test]
-#[cfg_attr(
-    not(have_prompt_toolkit),
-    ignore = "needs prompt_toolkit (.ci/run installs it)"
-)]
 fn a_timer_that_never_draws_after_typing_stops_being_waited_out() {
     // prompt_toolkit fires a timer 0.5 s after every typed key that draws nothing: after it
     // has been seen silent twice, typing is ready as soon as the key is drawn.
@@ -412,8 +410,8 @@ fn a_program_asleep_on_its_own_timers_is_idle_and_one_reading_a_pipe_is_not() {
     assert!(!now.idle_for(Duration::from_secs(1)), "{busy} / {now:?}");
 }
 
+#[needs(textual)]
 #[test]
-#[cfg_attr(not(have_textual), ignore = "needs Textual (.ci/run installs it)")]
 fn a_textual_apps_key_is_drawn_by_its_event_loop_before_the_ready_wait_returns() {
     // Textual reads keys in a thread blocked on the terminal and draws from its asyncio
     // loop's timers after: output came 29-412 ms after "ready" in 6 of 8 tries before.

@@ -2,6 +2,7 @@
 //! Programs that may be missing (dialog, prompt_toolkit) skip with a message; CI
 //! installs them.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -115,8 +116,8 @@ fn less_searches_with_slash() {
     assert!(s.wait_exit().unwrap().success());
 }
 
+#[needs(dialog)]
 #[test]
-#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn dialog_menu_draws_box_borders_and_follows_down() {
     let s = Session::builder("sh")
         .args([
@@ -144,11 +145,8 @@ for _ in range(3):
     print('got:' + session.prompt('> '))
 ";
 
+#[needs(prompt_toolkit)]
 #[test]
-#[cfg_attr(
-    not(have_prompt_toolkit),
-    ignore = "needs Python's prompt_toolkit (.ci/run installs it)"
-)]
 fn prompt_toolkit_recalls_history_without_a_cpr_warning() {
     let s = Session::builder("python3")
         .args(["-c", PROMPT_TOOLKIT_SCRIPT])

@@ -3,6 +3,7 @@
 //! input, resizes and a marker per operation, never splits a character, and replays
 //! through the engine to the screen the live session showed — for vim, and after a flood.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -137,8 +138,8 @@ fn a_character_split_across_two_writes_is_one_character_in_the_recording() {
     assert!(!outputs.concat().contains('\u{fffd}'), "{outputs:?}");
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_recorded_vim_session_replays_to_the_screen_the_session_showed() {
     let dir = common::TempDir::new("record-vim");
     let path = dir.0.join("vim.cast");
@@ -327,8 +328,8 @@ fn vim_quits_then(script_after: &str, shows: Option<&str>) -> (String, String) {
     (last(&Default::default()), last(&to_the_end))
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_recording_of_a_full_screen_program_ends_on_its_last_screen_before_it_left() {
     let (default, whole) = vim_quits_then("true", None);
     assert!(

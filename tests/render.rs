@@ -2,6 +2,7 @@
 //! real programs' highlighted rows, and bad input. Regenerate goldens with
 //! `TUIPILOT_UPDATE=1 cargo test --test render` and look at them before committing.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::path::PathBuf;
@@ -225,8 +226,8 @@ fn rendering_is_deterministic_and_sized_by_the_grid() {
     assert_eq!(decoded, snap.render(&options).unwrap());
 }
 
+#[needs(dialog)]
 #[test]
-#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn dialog_highlighted_item_is_drawn_in_its_colours() {
     let s = Session::builder("dialog")
         .args(common::DIALOG_MENU)

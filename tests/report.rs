@@ -3,6 +3,7 @@
 //! Markdown and as JSON. The browser test opens the HTML in headless Chromium and reads
 //! the DOM its script built.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -288,8 +289,8 @@ fn check_in_browser(browser: &str, page: &std::path::Path, checks: &[(&str, &str
     }
 }
 
+#[needs(chromium)]
 #[test]
-#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
 fn a_browser_opens_a_failed_sessions_report_on_the_failing_step_with_its_screen_and_every_step() {
     let browser = common::chromium();
     let dir = common::TempDir::new("report-browser");
@@ -317,8 +318,8 @@ fn a_browser_opens_a_failed_sessions_report_on_the_failing_step_with_its_screen_
     );
 }
 
+#[needs(chromium)]
 #[test]
-#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
 fn a_browser_opens_a_passing_sessions_report_on_its_last_step() {
     let browser = common::chromium();
     let dir = common::TempDir::new("report-browser-pass");
@@ -397,8 +398,8 @@ fn a_failing_tapes_report_shows_the_golden_it_missed_beside_what_was_drawn() {
     );
 }
 
+#[needs(chromium)]
 #[test]
-#[cfg_attr(not(have_chromium), ignore = "needs chromium (.ci/run installs it)")]
 fn a_browser_shows_a_failing_tapes_golden_beside_what_was_drawn_with_a_slider() {
     let dir = common::TempDir::new("report-tape-browser");
     let page = golden_report(&dir.0);

@@ -1,6 +1,7 @@
 //! Session behaviour on real processes: environment, waits, atomic send-and-wait,
 //! timeouts and their reports, exit statuses, and every bad input's error.
 
+use tuipilot_testenv::needs;
 mod common;
 use common::sh;
 
@@ -578,11 +579,8 @@ fn colorfgbg_tells_programs_the_themes_background_unless_the_caller_sets_it() {
     assert!(fgbg(own).contains("fgbg=[7;4]"));
 }
 
+#[needs(emacs)]
 #[test]
-#[cfg_attr(
-    not(have_emacs),
-    ignore = "needs emacs (Debian: emacs-nox) (.ci/run installs it)"
-)]
 fn emacs_picks_its_dark_faces_on_the_dark_theme_and_light_ones_on_the_light() {
     let mode = |theme: tuipilot::Theme| {
         let s = Session::builder("emacs")

@@ -2,6 +2,7 @@
 //! fish, waiting for a command to finish, its exit code, and its output's rows. zsh and
 //! fish are skipped with a message when missing; CI installs them.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -89,8 +90,8 @@ fn zsh_with_home(home: &std::path::Path) -> SessionBuilder {
         .timeout(Duration::from_secs(20))
 }
 
+#[needs(zsh)]
 #[test]
-#[cfg_attr(not(have_zsh), ignore = "needs zsh (.ci/run installs it)")]
 fn zsh_gets_marks_and_still_reads_the_users_zshrc() {
     let home = common::TempDir::new("zsh-home");
     std::fs::write(
@@ -106,8 +107,8 @@ fn zsh_gets_marks_and_still_reads_the_users_zshrc() {
     assert_eq!(run(&s, r#"[ "${ZDOTDIR:-$HOME}" = "$HOME" ]"#), Some(0));
 }
 
+#[needs(fish)]
 #[test]
-#[cfg_attr(not(have_fish), ignore = "needs fish (.ci/run installs it)")]
 fn fish_reports_exit_codes() {
     let home = common::TempDir::new("fish-home");
     let s = Session::builder("fish")

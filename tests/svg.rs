@@ -3,6 +3,7 @@
 //! and the window frame checked in the document itself; and shown by headless Chromium, cell
 //! by cell against the PNG, for emoji, flags, sequences, combining marks and CJK.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use tuipilot::render::{Image, Metrics, RenderOptions, SvgFrame};
@@ -278,11 +279,8 @@ fn cell_ink(pixel: impl Fn(u32, u32) -> Rgb, m: &Metrics, row: u16, col: u16) ->
     }
 }
 
+#[needs(chromium, noto)]
 #[test]
-#[cfg_attr(
-    not(all(have_chromium, have_noto)),
-    ignore = "needs chromium and the Noto fonts (.ci/run installs them)"
-)]
 fn a_browser_draws_the_svg_of_emoji_flags_sequences_marks_and_cjk_in_the_cells_the_png_does() {
     let browser = common::chromium();
     let mut t = Terminal::new(36, 5).unwrap();

@@ -3,6 +3,7 @@
 //! them, through `Env` and `Source` too. A shell not installed here makes its test
 //! ignored, with the reason (`.ci/run` installs zsh and fish).
 
+use tuipilot_testenv::needs;
 mod common;
 
 use tuipilot::tape::{RunOptions, run_file};
@@ -42,15 +43,15 @@ fn bash_runs_a_tape_under_the_vhs_prompt() {
     assert_eq!(run_in("bash", arithmetic), expected(arithmetic));
 }
 
+#[needs(zsh)]
 #[test]
-#[cfg_attr(not(have_zsh), ignore = "needs zsh (.ci/run installs it)")]
 fn zsh_runs_a_tape_under_the_vhs_prompt() {
     let arithmetic = "$((6*7))";
     assert_eq!(run_in("zsh", arithmetic), expected(arithmetic));
 }
 
+#[needs(fish)]
 #[test]
-#[cfg_attr(not(have_fish), ignore = "needs fish (.ci/run installs it)")]
 fn fish_runs_a_tape_under_the_vhs_prompt_without_its_greeting() {
     let arithmetic = "(math 6 \\* 7)";
     assert_eq!(run_in("fish", arithmetic), expected(arithmetic));

@@ -3,6 +3,7 @@
 //! driven through a session as a program would send it and checked against what xterm
 //! shows. Tests are named for the control function.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -141,8 +142,8 @@ fn hts_and_tbc_set_and_clear_the_stops_ht_uses() {
     assert_eq!(screen.find("B").unwrap()[0].col, 8);
 }
 
+#[needs(tabs)]
 #[test]
-#[cfg_attr(not(have_tabs), ignore = "needs tabs from ncurses-bin (.ci/run installs it)")]
 fn tabs_4_sets_stops_every_four_columns_for_the_programs_after_it() {
     let s = Session::builder("sh")
         .args([
@@ -232,8 +233,8 @@ fn bce_colours_the_cells_ich_and_dch_bring_in() {
     assert_eq!((bg(77), bg(78), bg(79)), (Color::Default, BLUE, BLUE));
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn bce_keeps_a_vim_colour_scheme_s_background_when_vim_scrolls() {
     let dir = common::TempDir::new("vim-bce");
     let file = dir.0.join("lines.txt");

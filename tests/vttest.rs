@@ -6,6 +6,7 @@
 //! DECCOLM as xterm does with its default resources (see the fidelity chapter), so those
 //! passes are stepped through, and only the rows an 80-column screen can hold are checked.
 
+use tuipilot_testenv::needs;
 mod common;
 
 use std::time::Duration;
@@ -72,8 +73,8 @@ fn run(c: char, n: usize) -> String {
     c.to_string().repeat(n)
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_1_cursor_movements_show_what_vttest_asks_for() {
     let s = vttest();
     // "The screen should be cleared, and have an unbroken border of *'s and +'s around the
@@ -136,8 +137,8 @@ fn vttest_1_cursor_movements_show_what_vttest_asks_for() {
     assert_shows(&screen, "Enter choice number");
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_8_vt102_insert_and_delete_show_what_vttest_asks_for() {
     let s = vttest();
     let letters = |r: u16| char::from(b'A' + r as u8);
@@ -193,8 +194,8 @@ fn style_of(screen: &Snapshot, pattern: &str) -> tuipilot::Style {
     screen.cell(found.row, found.col).unwrap().style
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_2_screen_features_show_what_vttest_asks_for() {
     let s = vttest();
     // "This should be three identical lines of *'s completely filling the top of the screen
@@ -313,8 +314,8 @@ fn vttest_2_screen_features_show_what_vttest_asks_for() {
     assert_shows(&screen, "Enter choice number");
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_3_character_sets_show_what_vttest_asks_for() {
     let s = vttest();
     let menu = answer(&s, "3");
@@ -350,8 +351,8 @@ fn vttest_3_character_sets_show_what_vttest_asks_for() {
     assert_shows(&menu, "Menu 3: Character-Set Tests");
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_6_terminal_reports_answer_as_vttest_expects() {
     let s = vttest();
     let menu = answer(&s, "6");
@@ -389,8 +390,8 @@ fn vttest_6_terminal_reports_answer_as_vttest_expects() {
     assert_shows(&menu, "Menu 6: Terminal Reports/Responses");
 }
 
+#[needs(vttest)]
 #[test]
-#[cfg_attr(not(have_vttest), ignore = "needs vttest (.ci/run installs it)")]
 fn vttest_4_double_sized_lines_are_kept_per_row() {
     use tuipilot::LineSize;
     let s = vttest();

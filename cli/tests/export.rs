@@ -3,6 +3,7 @@
 //! fails with the snapshot's diff once the program behaves differently; `--rust` writes
 //! the same steps as a test.
 
+use tuipilot_testenv::needs;
 #[path = "../../tests/common/mod.rs"]
 mod common;
 mod support;
@@ -90,8 +91,8 @@ fn a_bash_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     );
 }
 
+#[needs(vim)]
 #[test]
-#[cfg_attr(not(have_vim), ignore = "needs vim (.ci/run installs it)")]
 fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     let dir = Dir::new();
     let work = dir.work();
@@ -134,8 +135,8 @@ fn a_vim_session_driven_through_the_cli_exports_to_a_tape_that_replays() {
     );
 }
 
+#[needs(dialog)]
 #[test]
-#[cfg_attr(not(have_dialog), ignore = "needs dialog (.ci/run installs it)")]
 fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
     let dir = Dir::new();
     let work = dir.work();

@@ -46,7 +46,7 @@ pub fn fixture_session(name: &str) -> SessionBuilder {
 }
 
 /// Whether `program` is on PATH. (A test that needs an optional program is built ignored
-/// where it is missing: `#[cfg_attr(not(have_NAME), ignore = "…")]`, see `build/optional.rs`.)
+/// where it is missing: `#[needs(NAME)]` above `#[test]`, see `tests/testenv`.)
 pub fn on_path(program: &str) -> bool {
     std::env::var_os("PATH")
         .map(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
@@ -205,7 +205,7 @@ pub fn wait_op(condition: tuipilot::operation::WaitFor) -> tuipilot::Operation {
 }
 
 /// Debian's Chromium (`chromium`, or `chromium-browser` elsewhere), for the tests that
-/// open pages in a browser; they are built ignored where it is missing (`have_chromium`).
+/// open pages in a browser; they are built ignored where it is missing (`#[needs(chromium)]`).
 pub fn chromium() -> &'static str {
     ["chromium", "chromium-browser"]
         .into_iter()
