@@ -85,6 +85,15 @@ pub(crate) fn wait_for_exit(pid: i32) -> io::Result<ExitStatus> {
     }
 }
 
+/// The calling thread's id (Linux's `gettid`). Made as a system call, not through glibc's
+/// wrapper: the wrapper is new in glibc 2.30, and the Python wheel is linked for glibc 2.17,
+/// where a module naming it would fail to load.
+#[cfg(target_os = "linux")]
+pub(crate) fn current_thread_id() -> i32 {
+    // SAFETY: gettid has no arguments and no preconditions.
+    unsafe { libc::syscall(libc::SYS_gettid) as i32 }
+}
+
 /// A process in a session, as listed in `/proc`.
 struct Member {
     pid: i32,

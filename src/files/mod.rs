@@ -432,12 +432,13 @@ pub fn create_live_file(path: &Path, access: Access) -> Result<File> {
 }
 
 /// 64 bits from the kernel's random source (time and pid if it cannot answer): enough
-/// that nobody can plant a file at a temporary name before it is made.
+/// that nobody can plant a file at a temporary name before it is made. A system call, not
+/// glibc's `getrandom` wrapper (new in glibc 2.25; the Python wheel is linked for 2.17).
 pub(crate) fn random_u64() -> u64 {
     let mut bytes = [0u8; 8];
     // SAFETY: getrandom writes at most `bytes.len()` bytes into the live buffer.
-    let n = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
-    if n == bytes.len() as isize {
+    let n = unsafe { libc::syscall(libc::SYS_getrandom, bytes.as_mut_ptr(), bytes.len(), 0) };
+    if n == bytes.len() as libc::c_long {
         return u64::from_ne_bytes(bytes);
     }
     let nanos = std::time::SystemTime::now()

@@ -242,11 +242,9 @@ impl Recorder {
     fn write_loop(&self, out: Box<dyn Write + Send>) {
         // The program's output comes first: on a busy machine the writer runs in the time
         // the session's own threads leave (and catches up, or resyncs, after a flood).
-        // SAFETY: gettid and setpriority change only this thread's scheduling priority.
-        unsafe {
-            let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-            libc::setpriority(libc::PRIO_PROCESS, tid, WRITER_NICENESS);
-        }
+        let tid = crate::process::current_thread_id() as libc::id_t;
+        // SAFETY: setpriority on this thread's own id changes only its scheduling priority.
+        unsafe { libc::setpriority(libc::PRIO_PROCESS, tid, WRITER_NICENESS) };
         let mut out = std::io::BufWriter::with_capacity(64 * 1024, out);
         let mut clock = 0.0;
         // The start of a UTF-8 character cut at the end of the last output written.

@@ -254,8 +254,8 @@ impl Shared {
     /// Notes the calling thread as the PTY reader.
     pub(crate) fn note_reader_thread(&self) {
         #[cfg(target_os = "linux")]
-        // SAFETY: gettid has no preconditions.
-        self.reader_tid.store(unsafe { libc::gettid() }, Ordering::SeqCst);
+        self.reader_tid
+            .store(crate::process::current_thread_id(), Ordering::SeqCst);
     }
 
     /// Whether the PTY reader is at work: output read from the terminal and not yet
