@@ -14,11 +14,17 @@ static ARGC: AtomicUsize = AtomicUsize::new(0);
 static ARGV: AtomicPtr<*mut c_char> = AtomicPtr::new(std::ptr::null_mut());
 
 /// Runs before `main` (glibc passes `argc, argv, envp` to `.init_array` entries).
+#[cfg_attr(not(all(target_os = "linux", target_env = "gnu")), allow(dead_code))]
 extern "C" fn capture(argc: c_int, argv: *mut *mut c_char, _envp: *mut *mut c_char) {
     ARGC.store(usize::try_from(argc).unwrap_or(0), Ordering::Relaxed);
     ARGV.store(argv, Ordering::Relaxed);
 }
 
+// glibc alone passes the arguments to `.init_array` functions; musl calls them with none, so
+// elsewhere `capture` would read whatever its argument registers held. Elsewhere nothing is
+// captured and the title and hidden values are left as they are (see the guide's "Other
+// platforms").
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[used]
 #[unsafe(link_section = ".init_array")]
 static CAPTURE: extern "C" fn(c_int, *mut *mut c_char, *mut *mut c_char) = capture;
@@ -93,7 +99,7 @@ pub fn hide_env_values() {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
 mod tests {
     #[test]
     fn arguments_are_captured_before_main() {
