@@ -12,6 +12,9 @@
 //! This module is the floor of the library with `color`: it names no other module, and
 //! the error type takes [`ExitStatus`] and [`NotFound`] from it.
 //!
+//! Every program's session is noted here from its start to its end, so that a process
+//! dying of a signal can end the programs it started ([`end_live_sessions`]).
+//!
 //! [`end_session`] and [`session_alive`] are public for servers that must end a program
 //! when they themselves die (the command line's watchdog) and for tests that check nothing
 //! was left behind.
@@ -223,6 +226,51 @@ pub fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
         wait_all_exited(members, Instant::now() + grace);
     }
     !session_alive(sid)
+}
+
+/// The process sessions of the programs this process started and has not ended yet.
+static LIVE_SESSIONS: std::sync::Mutex<std::collections::BTreeSet<i32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// Notes a program's session as started by this process ([`end_live_sessions`] ends it).
+pub(crate) fn note_session_started(sid: i32) {
+    LIVE_SESSIONS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .insert(sid);
+}
+
+/// Notes a program's session as ended by its owner.
+pub(crate) fn note_session_ended(sid: i32) {
+    LIVE_SESSIONS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .remove(&sid);
+}
+
+/// Ends the session of every program this process started and has not ended yet — SIGHUP,
+/// then SIGTERM, then SIGKILL, 100 ms apart — and says whether none is left. For a process
+/// about to die of a signal: its programs would get only the hang-up of their terminal
+/// closing, which a program may ignore and outlive it. The command line's signal handling
+/// (`files::remove_temporaries_on_signal`) calls it.
+pub fn end_live_sessions() -> bool {
+    let sessions = std::mem::take(&mut *LIVE_SESSIONS.lock().unwrap_or_else(|p| p.into_inner()));
+    let steps = [
+        (libc::SIGHUP, Duration::from_millis(100)),
+        (libc::SIGTERM, Duration::from_millis(100)),
+        (libc::SIGKILL, Duration::from_secs(2)),
+    ];
+    end_sessions(sessions, &steps)
+}
+
+/// [`end_session`] for each of `sessions`, every one of them whether or not an earlier one
+/// resisted; says whether none is left.
+pub fn end_sessions(sessions: impl IntoIterator<Item = i32>, steps: &[(i32, Duration)]) -> bool {
+    let mut all_gone = true;
+    for sid in sessions {
+        all_gone &= end_session(sid, steps);
+    }
+    all_gone
 }
 
 /// The conventional name of a signal number (`SIGKILL`), or `SIG<n>` if unknown.

@@ -119,10 +119,9 @@ fn watch(pipe: OwnedFd) -> i32 {
         (libc::SIGTERM, Duration::from_millis(300)),
         (libc::SIGKILL, Duration::from_secs(2)),
     ];
-    // Every session is ended even if an earlier one could not be.
-    let mut all_ended = true;
-    for sid in armed {
-        all_ended &= tuipilot::process::end_session(sid, &steps);
+    if tuipilot::process::end_sessions(armed, &steps) {
+        0
+    } else {
+        1
     }
-    if all_ended { 0 } else { 1 }
 }

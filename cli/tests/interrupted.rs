@@ -6,10 +6,9 @@
 mod support;
 
 use std::fmt::Write as _;
-use std::os::unix::process::ExitStatusExt;
 use std::time::Duration;
 
-use support::{Dir, eventually};
+use support::{Dir, dies_of, eventually};
 
 /// A long recording: a status line redrawn 20,000 times, 1 ms apart.
 fn long_cast(path: &std::path::Path) {
@@ -37,7 +36,7 @@ fn a_render_ended_by_a_signal_leaves_no_half_written_file() {
     for signal in ["HUP", "QUIT", "INT", "TERM"] {
         let out = work.join(format!("out-{signal}"));
         std::fs::create_dir(&out).unwrap();
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(["render", "long.cast", "--fps-cap", "1000", "-o"])
             .arg(out.join("long.gif"))
             .current_dir(&work)
@@ -51,21 +50,79 @@ fn a_render_ended_by_a_signal_leaves_no_half_written_file() {
             std::fs::read_dir(&out).unwrap().flatten().next().is_some()
         });
         assert!(writing, "render never started writing");
-        let killed = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(killed.success());
-        let ended = child.wait().unwrap();
-        assert!(
-            ended.signal().is_some(),
-            "SIG{signal}: render dies of the signal: {ended:?}"
-        );
+        dies_of(child, signal);
         let left: Vec<_> = std::fs::read_dir(&out)
             .unwrap()
             .flatten()
             .map(|e| e.path())
             .collect();
         assert!(left.is_empty(), "SIG{signal} left {left:?}");
+    }
+}
+
+/// A program that ignores SIGHUP and SIGTERM (the hang-up a dying command's terminal sends
+/// would not end it): it writes its pid (its session's id) to `pid_file`, then sleeps.
+fn stubborn_program(pid_file: &std::path::Path) -> String {
+    format!(
+        "trap '' HUP TERM; echo $$ > {}; exec sleep 600",
+        pid_file.display()
+    )
+}
+
+/// Sends `signal` to `child` once `pid_file` names the program it started, waits for the
+/// command to die of it, and says whether the program's session outlived it (ending it if
+/// so, so the test leaves nothing behind either way).
+fn program_outlives(child: std::process::Child, signal: &str, pid_file: &std::path::Path) -> Option<i32> {
+    let started = eventually(Duration::from_secs(60), || {
+        std::fs::read_to_string(pid_file).is_ok_and(|s| s.trim().parse::<i32>().is_ok())
+    });
+    assert!(started, "SIG{signal}: the program never started");
+    let pid: i32 = std::fs::read_to_string(pid_file).unwrap().trim().parse().unwrap();
+    dies_of(child, signal);
+    let gone = eventually(Duration::from_secs(20), || !tuipilot::process::session_alive(pid));
+    if gone {
+        return None;
+    }
+    tuipilot::process::end_session(pid, &[(libc::SIGKILL, Duration::from_secs(5))]);
+    Some(pid)
+}
+
+// Fails on the code before: the program, ignoring the hang-up, outlived `once` and `run`.
+#[test]
+fn once_and_run_ended_by_a_signal_take_their_program_with_them() {
+    let dir = Dir::new();
+    let work = dir.work();
+    for signal in ["HUP", "QUIT", "INT", "TERM"] {
+        let pid_file = work.join(format!("once-{signal}.pid"));
+        let program = stubborn_program(&pid_file);
+        let once = dir.spawn(&[
+            "once",
+            "--wait",
+            "never on the screen",
+            "--timeout-ms",
+            "120000",
+            "--",
+            "sh",
+            "-c",
+            &program,
+        ]);
+        if let Some(pid) = program_outlives(once, signal, &pid_file) {
+            panic!("SIG{signal}: the program of `once` (session {pid}) outlived it");
+        }
+
+        let pid_file = work.join(format!("run-{signal}.pid"));
+        let tape = work.join(format!("stubborn-{signal}.tape"));
+        std::fs::write(
+            &tape,
+            format!(
+                "Type \"{}\"\nEnter\nWait+Screen@120s /never on the screen/\n",
+                stubborn_program(&pid_file)
+            ),
+        )
+        .unwrap();
+        let run = dir.spawn(&["run", tape.to_str().unwrap()]);
+        if let Some(pid) = program_outlives(run, signal, &pid_file) {
+            panic!("SIG{signal}: the program a tape ran under `run` (session {pid}) outlived it");
+        }
     }
 }

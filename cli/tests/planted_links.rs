@@ -131,7 +131,7 @@ fn an_interrupted_run_removes_its_temporary_recording() {
     .unwrap();
     // HUP (a closed terminal) and QUIT left the recording before.
     for signal in ["TERM", "INT", "HUP", "QUIT"] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(["run", "-q", "t.tape"])
             .current_dir(&work)
             .env("TUIPILOT_DIR", &dir.0)
@@ -154,17 +154,7 @@ fn an_interrupted_run_removes_its_temporary_recording() {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        let status = std::process::Command::new("kill")
-            .args([&format!("-{signal}"), &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let ended = child.wait().unwrap();
-        use std::os::unix::process::ExitStatusExt;
-        assert!(
-            ended.signal().is_some(),
-            "SIG{signal}: the run dies of the signal: {ended:?}"
-        );
+        support::dies_of(child, signal);
         let left = walk(&tmp);
         assert!(left.is_empty(), "SIG{signal} left {left:?}");
     }

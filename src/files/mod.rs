@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 mod temporaries;
 
 use temporaries::{Temporaries, Temporary};
-pub use temporaries::{on_signal_also, remove_temporaries_on_signal};
+pub use temporaries::{await_end_by_signal, on_signal_also, remove_temporaries_on_signal};
 
 /// Who may read a file the tool creates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! command can remove them: every signal that ends a process by default and that a user
 //! or a closing terminal sends — SIGINT, SIGTERM, SIGHUP (a terminal closed), SIGQUIT,
 //! SIGPIPE — reaches a handler that only writes the signal's number into a pipe (all a
-//! handler may safely do); a thread reads it, removes what is listed and lets the signal
-//! end the process as it would have. A signal the process ignores stays ignored: Rust's
+//! handler may safely do); a thread reads it, ends the programs the process started
+//! (`process::end_live_sessions`: a program that ignores the hang-up would outlive it),
+//! removes what is listed and lets the signal end the process as it would have. A signal the process ignores stays ignored: Rust's
 //! runtime ignores SIGPIPE, so there a write to a closed pipe fails instead, and the
 //! command ends the ordinary way, removing its files as it goes.
 
@@ -83,8 +84,9 @@ const CLEANUP_SIGNALS: [libc::c_int; 5] = [
     libc::SIGPIPE,
 ];
 
-/// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE remove this process's temporary
-/// files and directories before it dies of the signal, as it would have.
+/// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE end the programs this process
+/// started and remove its temporary files and directories before it dies of the signal, as
+/// it would have.
 ///
 /// For programs (the command line): a library never takes over a process's signals on
 /// its own. A signal the process ignores stays ignored. Starts a thread: call it after
@@ -116,6 +118,9 @@ fn install_signal_cleanup() -> std::result::Result<(), String> {
             let mut reader = reader;
             let mut signal = [0u8; 1];
             if reader.read_exact(&mut signal).is_ok() {
+                // The programs first: a program ignoring the hang-up would outlive the
+                // process, and an isolated one may still be using its temporary HOME.
+                crate::process::end_live_sessions();
                 for hook in HOOKS.lock().unwrap_or_else(|p| p.into_inner()).iter() {
                     hook();
                 }
@@ -147,8 +152,30 @@ fn install_signal_cleanup() -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// The handler: only `write`, which is async-signal-safe; the thread does the rest.
+/// Set by the handler when a handled signal arrives: the process is ending by it.
+static ENDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// If a signal that [`remove_temporaries_on_signal`] handles has arrived, waits for its
+/// cleanup to end the process by that signal (up to 30 s), and returns at once otherwise.
+///
+/// The cleanup ends the process's programs first, so a command waiting on one sees it end
+/// and would report that as its own failure and exit with its own code, before the signal
+/// could end it: a command calls this before it reports a failure and exits, so that it
+/// dies of the signal, as its caller expects, and says nothing.
+pub fn await_end_by_signal() {
+    if !ENDING.load(std::sync::atomic::Ordering::SeqCst) {
+        return;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// The handler: an atomic store and `write`, both async-signal-safe; the thread does the
+/// rest.
 extern "C" fn on_signal(signal: libc::c_int) {
+    ENDING.store(true, std::sync::atomic::Ordering::SeqCst);
     let fd = SIGNAL_PIPE.load(std::sync::atomic::Ordering::SeqCst);
     let byte = signal as u8;
     // SAFETY: writes one byte from a live stack variable to a descriptor or fails.

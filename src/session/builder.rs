@@ -457,6 +457,8 @@ impl SessionBuilder {
         let (jobs, job_rx) = mpsc::channel();
         let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);
         let pid = spawned.pid;
+        // Ended by the session (`Session::end`, also on drop), or by a signal's cleanup.
+        crate::process::note_session_started(pid);
         let threads = [
             spawn_thread("tuipilot-writer", {
                 let (writer, shared) = (spawned.writer, shared.clone());

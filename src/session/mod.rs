@@ -387,6 +387,7 @@ impl Session {
             });
         }
         let all_gone = process::end_session(self.pid, steps);
+        process::note_session_ended(self.pid);
         // The exit watcher reaps the child; it returns once the child is dead.
         let exit_thread = self.exit_thread.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(handle) = exit_thread {

@@ -84,7 +84,11 @@ pub fn main() -> ExitCode {
     // The arguments are parsed into copies: `--env` values leave the command line now.
     crate::title::hide_env_values();
     let json = cli.json;
-    match run(cli, &matches) {
+    let outcome = run(cli, &matches);
+    // A signal's cleanup may have ended the program this command waited on: the command
+    // dies of the signal then, instead of reporting the program's end as its failure.
+    tuipilot::files::await_end_by_signal();
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if json {

@@ -141,3 +141,17 @@ pub fn eventually(limit: std::time::Duration, mut condition: impl FnMut() -> boo
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Sends `signal` (`HUP`, `TERM`…) to a command and checks it died of it.
+pub fn dies_of(mut child: std::process::Child, signal: &str) {
+    let killed = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let ended = child.wait().unwrap();
+    assert!(
+        std::os::unix::process::ExitStatusExt::signal(&ended).is_some(),
+        "SIG{signal}: the command dies of the signal: {ended:?}"
+    );
+}
