@@ -47,7 +47,8 @@ fn percent(p: u32) -> u8 {
 fn hls(h: u32, l: u32, s: u32) -> [u8; 3] {
     let (l, s) = (l.min(100) as f32 / 100.0, s.min(100) as f32 / 100.0);
     // DEC's hue 0 is blue; the usual formula has red at 0.
-    let h = ((h + 240) % 360) as f32 / 360.0;
+    // The hue is a program's number: reduced before the turn, so no value can overflow.
+    let h = ((h % 360 + 240) % 360) as f32 / 360.0;
     if s == 0.0 {
         let v = (l * 255.0).round() as u8;
         return [v; 3];
@@ -290,6 +291,16 @@ mod tests {
     fn hls_register_zero_hue_is_blue() {
         let p = decode(b"q#5;1;0;50;100#5~").unwrap();
         assert_eq!(pixel(&p, 0, 0), [0, 0, 255, 255]);
+    }
+
+    // Panicked with "attempt to add with overflow" in a debug build (every `cargo test`
+    // of a user's) on the code before: the hue was turned before it was reduced.
+    #[test]
+    fn an_hls_hue_at_the_top_of_the_number_range_is_taken_modulo_a_turn() {
+        // 4294967295 is 255 more than a multiple of 360: the same colour as hue 255.
+        let p = decode(b"q#5;1;4294967295;50;100#5~").unwrap();
+        let q = decode(b"q#5;1;255;50;100#5~").unwrap();
+        assert_eq!(pixel(&p, 0, 0), pixel(&q, 0, 0));
     }
 
     #[test]

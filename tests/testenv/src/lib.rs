@@ -1,7 +1,7 @@
 //! Which optional programs, Python modules and fonts this repository's tests can use, as
 //! attributes that build a test ignored, with the reason, where one is missing.
 //!
-//! ```ignore
+//! ```text
 //! use tuipilot_testenv::needs;
 //!
 //! #[needs(vim)]
