@@ -4,9 +4,10 @@
 //! SIGPIPE — reaches a handler that only writes the signal's number into a pipe (all a
 //! handler may safely do); a thread reads it, ends the programs the process started
 //! (`process::end_live_sessions`: a program that ignores the hang-up would outlive it),
-//! removes what is listed and lets the signal end the process as it would have. A signal the process ignores stays ignored: Rust's
-//! runtime ignores SIGPIPE, so there a write to a closed pipe fails instead, and the
-//! command ends the ordinary way, removing its files as it goes.
+//! removes what is listed and lets the signal end the process as it would have. A signal
+//! the process ignores stays ignored: Rust's runtime ignores SIGPIPE, so there a write to a
+//! closed pipe fails instead, and the command ends the ordinary way, removing its files as
+//! it goes.
 
 use std::fs::File;
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -166,10 +167,8 @@ pub fn await_end_by_signal() {
     if !ENDING.load(std::sync::atomic::Ordering::SeqCst) {
         return;
     }
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    // The cleanup thread raises the signal, which ends the process during this sleep.
+    std::thread::sleep(std::time::Duration::from_secs(30));
 }
 
 /// The handler: an atomic store and `write`, both async-signal-safe; the thread does the
