@@ -286,10 +286,16 @@ impl fmt::Display for Error {
             Error::NotListening { input, reason } => write!(f, "cannot send {input}: {reason}"),
             Error::InvalidRegex { pattern, message } => {
                 let first = message.lines().last().unwrap_or(message).trim();
-                write!(
-                    f,
-                    "invalid regex `{pattern}`: {first}; escape special characters with \\ to match them literally"
-                )
+                // A pattern of megabytes is named by its start and its length.
+                let shown = match pattern.char_indices().nth(80) {
+                    Some((cut, _)) => format!("{}…[{} bytes]", &pattern[..cut], pattern.len()),
+                    None => pattern.clone(),
+                };
+                let hint = match message.contains("bytes") {
+                    true => "",
+                    false => "; escape special characters with \\ to match them literally",
+                };
+                write!(f, "invalid regex `{shown}`: {first}{hint}")
             }
             Error::InvalidEnv {
                 name,
@@ -441,14 +447,82 @@ pub type WaitReport = Box<dyn std::error::Error + Send + Sync>;
 /// Shorthand for results in this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The longest pattern taken, in bytes: far past any text a screen can show (a 1000×1000
+/// screen is 4 MB of text, but a pattern is what to look for in it), and small enough that
+/// parsing it costs a few megabytes at most. Longer is refused before anything is parsed.
+pub const MAX_PATTERN_BYTES: usize = 64 << 10;
+
+/// The most memory a pattern's compiled program may take (the regex crate's size limit),
+/// and its lazy DFA's cache: a short pattern that expands (`(a{1000}){1000}`) is refused
+/// when it passes the first, instead of taking the memory.
+pub const MAX_PATTERN_PROGRAM_BYTES: usize = 4 << 20;
+
 /// Compiles a user-supplied pattern, with an error that names it. `^` and `$` match at
 /// the start and end of every row (multi-line mode), since screens are read row by row.
+/// A pattern over [`MAX_PATTERN_BYTES`] is refused at once, one that compiles past
+/// [`MAX_PATTERN_PROGRAM_BYTES`] when it does: every face compiles its patterns here.
 pub(crate) fn compile_pattern(pattern: &str) -> Result<regex::Regex> {
+    check_pattern_length(pattern)?;
     regex::RegexBuilder::new(pattern)
         .multi_line(true)
+        .size_limit(MAX_PATTERN_PROGRAM_BYTES)
+        .dfa_size_limit(MAX_PATTERN_PROGRAM_BYTES)
         .build()
         .map_err(|e| Error::InvalidRegex {
             pattern: pattern.to_string(),
-            message: e.to_string(),
+            message: match e {
+                regex::Error::CompiledTooBig(limit) => format!(
+                    "it compiles to more than {} MiB (the most a pattern may take is {limit} bytes); use a shorter pattern or fewer repetitions",
+                    limit >> 20
+                ),
+                e => e.to_string(),
+            },
         })
+}
+
+/// Refuses a pattern longer than [`MAX_PATTERN_BYTES`] before any of it is read.
+pub(crate) fn check_pattern_length(pattern: &str) -> Result<()> {
+    if pattern.len() > MAX_PATTERN_BYTES {
+        return Err(Error::InvalidRegex {
+            pattern: pattern.to_string(),
+            message: format!(
+                "it is {} bytes long, and the longest pattern taken is {MAX_PATTERN_BYTES} bytes (64 KiB); match a shorter, telling part of the text",
+                pattern.len()
+            ),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Fails on the code before: a pattern of megabytes was parsed (a gigabyte, seconds).
+    #[test]
+    fn a_pattern_past_the_cap_is_refused_before_it_is_parsed_in_one_short_line() {
+        let long = "(".repeat(MAX_PATTERN_BYTES + 1);
+        let started = std::time::Instant::now();
+        let e = compile_pattern(&long).unwrap_err().to_string();
+        assert!(
+            started.elapsed() < std::time::Duration::from_millis(50),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(
+            e.contains("65537 bytes long") && e.contains("65536 bytes (64 KiB)"),
+            "{e}"
+        );
+        assert!(e.len() < 400 && !e.contains('\n'), "{e}");
+        assert!(compile_pattern(&"a".repeat(MAX_PATTERN_BYTES)).is_ok());
+    }
+
+    #[test]
+    fn a_short_pattern_that_compiles_too_big_is_refused_saying_so() {
+        let e = compile_pattern("(a{1000}){1000}").unwrap_err().to_string();
+        assert!(e.contains("compiles to more than 4 MiB"), "{e}");
+        assert!(!e.contains("escape special characters"), "{e}");
+        let e = compile_pattern("a(").unwrap_err().to_string();
+        assert!(e.contains("escape special characters"), "{e}");
+    }
 }

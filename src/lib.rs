@@ -72,7 +72,7 @@ pub mod terminal;
 pub mod wait;
 
 pub use color::{Color, Rgb, Theme};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, MAX_PATTERN_BYTES, MAX_PATTERN_PROGRAM_BYTES, Result};
 pub use keys::{Key, KeyCode, KeyModes, Modifiers};
 pub use locate::{Locator, StyleMatch};
 pub use operation::{Operation, Reply, StartSpec};

@@ -249,7 +249,7 @@ fn secrets_never_reach_the_log_the_recording_or_an_export() {
     assert!(text.contains("<redacted>"), "{text}");
     let rust = to_rust(&spec, &log, "replays_secret", &ExportOptions::default()).unwrap();
     assert!(!rust.contains("S3cret") && !rust.contains("hunter2"), "{rust}");
-    assert!(rust.contains(r#"std::env::var("SECRET_TOKEN")"#), "{rust}");
+    assert!(rust.contains(r#"std::env::var_os("SECRET_TOKEN")"#), "{rust}");
     assert!(
         rust.contains(r#"s.send_text(&std::env::var("TUIPILOT_SECRET_1")"#),
         "{rust}"
@@ -513,7 +513,9 @@ fn a_typed_line_holding_every_quote_kind_and_a_carriage_return_replays() {
 fn every_rust_string_literal_is_exactly_its_text_as_rustc_reads_it() {
     let dir = common::TempDir::new("export-rust-literals");
     let mut rng = Rng(0x5eed_0042);
-    let mut texts: Vec<String> = (0..400).map(|_| export_fuzz::export_input(&mut rng)).collect();
+    let mut texts: Vec<String> = (0..400)
+        .map(|_| String::from_utf8_lossy(&export_fuzz::export_input(&mut rng)).into_owned())
+        .collect();
     texts.push("\"########; std::process::exit(3); r########\"".into());
     texts.push("\u{10ffff}\u{0}\u{7f}\\u{41}".into());
     let literals: Vec<String> = texts
@@ -656,4 +658,196 @@ fn the_trials_vim_session_insert_text_esc_capture_exports_a_tape_that_passes_thr
         let report = run_file(&tape, &RunOptions::default());
         assert!(report.is_ok(), "replay {run}:\n{text}\n{report:?}");
     }
+}
+
+/// A program that writes what it was started with — its arguments, folder, the `TEXT`
+/// variable and every `TPN_` variable, NUL-separated — to `$DUMP`, says `dumped` and waits.
+const DUMP_PROGRAM: &str = "import os,sys\nd=[b'ARGS']+[os.fsencode(a) for a in sys.argv[1:]]+[b'CWD',os.getcwdb(),b'TEXT',os.environb.get(b'TEXT',b'-')]\nd+=[k+b'='+v for k,v in sorted(os.environb.items()) if k.startswith(b'TPN_')]\nopen(os.environ['DUMP'],'wb').write(b'\\0'.join(d))\nprint('dumped')\nsys.stdin.read()\n";
+
+// The property behind the fix for a replay typing the program's command line into a shell,
+// whose line editor took a Ctrl+U in an argument as "discard the line" and ran the rest.
+#[test]
+fn any_generated_start_words_reach_the_replayed_program_byte_for_byte_and_run_nothing() {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    let dir = common::TempDir::new("export-start-words");
+    let mut rng = Rng(0x0a26_7e57);
+    for round in 0..24 {
+        let input = export_fuzz::export_input(&mut rng);
+        let word = export_fuzz::start_word(&input);
+        // A folder named after the input (no `/`, short enough for a file name).
+        let mut folder: Vec<u8> = b"d-".to_vec();
+        folder.extend(
+            word.as_bytes()
+                .iter()
+                .map(|b| if *b == b'/' { b'_' } else { *b })
+                .take(120),
+        );
+        let cwd = dir
+            .0
+            .join(format!("round-{round}"))
+            .join(std::ffi::OsString::from_vec(folder));
+        std::fs::create_dir_all(&cwd).unwrap();
+        let dump = dir.0.join(format!("round-{round}.dump"));
+        let spec = StartSpec {
+            cwd: Some(cwd.clone()),
+            env: vec![
+                ("TEXT".into(), word.clone()),
+                (export_fuzz::env_name(&input), word.clone()),
+                ("DUMP".into(), dump.clone().into()),
+            ],
+            ..StartSpec::new(["python3".into(), "-c".into(), DUMP_PROGRAM.into(), word.clone()])
+        };
+        let session = spec.spawn().unwrap();
+        session.apply(&wait(WaitFor::Text("^dumped$".into()))).unwrap();
+        session.apply(&Operation::capture_text()).unwrap();
+        let log = session.operations();
+        session.exit().unwrap();
+        let seen = std::fs::read(&dump).unwrap();
+        std::fs::remove_file(&dump).unwrap();
+        let options = ExportOptions {
+            include_env: true,
+            in_place: true,
+            ..ExportOptions::default()
+        };
+        let tape = write_export(&spec, &log, &dir.0, &format!("round-{round}"), &options);
+        let report = run_file(&tape, &RunOptions::default());
+        let text = String::from_utf8_lossy(&std::fs::read(&tape).unwrap()).into_owned();
+        assert!(
+            report.is_ok(),
+            "{input:?}: the export replays:\n{text}\n{report:?}"
+        );
+        let replayed = std::fs::read(&dump).unwrap();
+        assert!(
+            replayed == seen,
+            "{input:?}: the replayed program was started with\n{:?}\nnot\n{:?}\n{text}",
+            String::from_utf8_lossy(&replayed),
+            String::from_utf8_lossy(&seen)
+        );
+    }
+    // The generator's `touch PWN` never ran: no such file anywhere the replays started.
+    let mut folders = vec![dir.0.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            assert_ne!(
+                path.file_name().unwrap(),
+                "PWN",
+                "a replay ran a command: {}",
+                path.display()
+            );
+            if path.is_dir() {
+                folders.push(path);
+            }
+        }
+    }
+}
+
+// Fails on the code before: a failed operation's error message, which an export writes as a
+// comment, kept the redacted text (`# left out, it failed: wait text /<redacted>|nothing/
+// (… matching /hunter77|nothing/ …)`).
+#[test]
+fn a_redacted_text_appears_nowhere_an_export_writes_it() {
+    use std::os::unix::ffi::OsStringExt;
+    let secret = "hunter77";
+    let with_bytes = |before: &[u8]| {
+        let mut word = before.to_vec();
+        word.extend_from_slice(secret.as_bytes());
+        word.push(0xff);
+        std::ffi::OsString::from_vec(word)
+    };
+    let start = StartSpec {
+        cwd: Some(std::path::PathBuf::from(with_bytes(b"/srv/"))),
+        env: vec![("TOKEN".into(), with_bytes(b"t-"))],
+        ..StartSpec::new(["prog".into(), with_bytes(b"--key=")])
+    };
+    let text = format!("say {secret} now");
+    let pattern = format!("{secret}|nothing");
+    let mut failed = export_fuzz::logged(
+        wait(WaitFor::Text(pattern.clone())),
+        Some(&format!(
+            "timed out after 1000 ms waiting for text matching /{pattern}/; closest line: {secret}"
+        )),
+    );
+    failed.waited = Some(format!("timeout: /{pattern}/"));
+    failed.source = Some(format!("t.tape:3 Wait /{pattern}/"));
+    let mut captured = export_fuzz::logged(Operation::capture_text(), None);
+    captured.screen = Some(format!("$ echo {secret}\n{secret}"));
+    let log = vec![
+        export_fuzz::logged(send(&text, "Enter", Some(WaitFor::Line(pattern.clone()))), None),
+        export_fuzz::logged(
+            Operation::Send {
+                steps: vec![
+                    Step::Paste(text.clone()),
+                    Step::Bytes(with_bytes(b"\xfe").into_vec()),
+                    Step::Type {
+                        text: text.clone(),
+                        pause_ms: 5,
+                    },
+                ],
+                wait: None,
+                timeout_ms: None,
+                capture: false,
+                secret: false,
+            },
+            None,
+        ),
+        failed,
+        export_fuzz::logged(wait(WaitFor::Output(pattern.clone())), None),
+        captured,
+    ];
+    let redact = |in_place| {
+        let mut options = ExportOptions::new(true, &[secret.to_string()]).unwrap();
+        options.in_place = in_place;
+        options
+    };
+    for in_place in [false, true] {
+        let tape = to_tape(&start, &log, "s", &redact(in_place)).unwrap();
+        let written = [tape.tape.clone(), tape.snapshot.clone().unwrap().1].concat();
+        assert!(!written.contains(secret), "{secret} in:\n{written}");
+        assert!(
+            written.contains("# left out, it failed: wait text /<redacted>|nothing/"),
+            "{written}"
+        );
+        let rust = to_rust(&start, &log, "replays", &redact(in_place)).unwrap();
+        assert!(!rust.contains(secret), "{secret} in:\n{rust}");
+        // Each place still says where something was taken out.
+        assert!(written.matches("<redacted>").count() >= 9, "{written}");
+    }
+}
+
+// Fails on the code before: bytes that were not UTF-8 became a comment, and the replay sent
+// the program something else than the session did.
+#[test]
+fn input_that_is_not_utf8_replays_as_the_same_bytes() {
+    let dir = common::TempDir::new("export-raw-bytes");
+    let program = "import os,sys,tty\ntty.setraw(0)\nsys.stdout.write('ready\\r\\n'); sys.stdout.flush()\nb=b''\nwhile len(b)<6: b+=os.read(0,6-len(b))\nsys.stdout.write('got '+b.hex()+'\\r\\n'); sys.stdout.flush()\nos.read(0,1)\n";
+    let spec = StartSpec::new(["python3", "-c", program]);
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text("^ready$".into()))).unwrap();
+    session
+        .apply(&Operation::Send {
+            steps: vec![Step::Bytes(b"a\xff\xfe\xc3b\x80".to_vec())],
+            wait: Some(WaitFor::Text("^got ".into())),
+            timeout_ms: None,
+            capture: false,
+            secret: false,
+        })
+        .unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = write_export(&spec, &log, &dir.0, "raw", &ExportOptions::default());
+    let text = std::fs::read_to_string(&tape).unwrap();
+    assert!(text.contains(r"\xff\xfe\xc3"), "{text}");
+    assert!(
+        std::fs::read_to_string(dir.0.join("raw.snap"))
+            .unwrap()
+            .contains("got 61fffec36280"),
+        "the session's program got the bytes"
+    );
+    let report = run_file(&tape, &RunOptions::default());
+    assert!(
+        report.is_ok(),
+        "the replay sends the same bytes:\n{text}\n{report:?}"
+    );
 }

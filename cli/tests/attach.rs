@@ -509,3 +509,36 @@ fn a_recording_longer_than_the_log_keeps_is_refused_rather_than_written_without_
     );
     assert!(!tape.exists());
 }
+
+// Fails on the code before: the recorded tape typed the program's command line into bash,
+// whose line editor took the argument's Ctrl+U as "discard the line" and ran the rest.
+#[test]
+fn a_recorded_programs_argument_holding_line_editing_keys_replays_as_an_argument() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let notes = work.join("notes.txt");
+    std::fs::write(&notes, "first line of the notes\n").unwrap();
+    let canary = work.join("PWN_RECORD");
+    let argument = format!("\u{15}touch {}; exit #", canary.display());
+    let tape = work.join("inj.tape");
+    person(
+        &dir,
+        "recorder",
+        80,
+        25,
+        &[
+            "record",
+            "-o",
+            tape.to_str().unwrap(),
+            "--",
+            "less",
+            notes.to_str().unwrap(),
+            &argument,
+        ],
+    );
+    screen_with(&dir, "recorder", "first line of the notes");
+    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "recorder", "--exit"]);
+    let written = support::replays_and_runs_nothing(&dir, &work, "inj.tape", &canary);
+    assert!(written.contains("\nStart+Dir "), "{written}");
+}

@@ -211,7 +211,7 @@ fn a_session_exports_from_its_recording_after_it_ended() {
     assert!(said.contains("replayed.tape"), "{said}");
     let source = std::fs::read_to_string(&tape).unwrap();
     assert!(source.contains("Type \"from-the-recording\""), "{source}");
-    assert!(source.contains("exec cat"), "{source}");
+    assert!(source.contains("\nStart cat\n"), "{source}");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
         .args(["run", "replayed.tape"])
         .current_dir(&work)

@@ -160,11 +160,15 @@ impl PySession {
         let reaction_bound_ms = millis(py, "reaction_bound", reaction_bound)?;
         let argv = command_words(py, &argv)?;
         let spec = StartSpec {
-            command: argv.clone(),
+            command: argv.iter().map(Into::into).collect(),
             cols,
             rows,
             cwd,
-            env: env.unwrap_or_default().into_iter().collect(),
+            env: env
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(k, v)| (k.into(), v.into()))
+                .collect(),
             timeout_ms: timeout_ms(py, timeout)?,
             isolated,
             no_shell_integration: !shell_integration,

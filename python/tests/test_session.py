@@ -4,6 +4,7 @@ kind, how a program ends, and sessions driven from threads."""
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,11 @@ def test_bad_input_is_a_value_error_that_says_what_to_do():
             s.send(keys=["Ener"])
         with pytest.raises(ValueError, match="invalid regex"):
             s.wait_text("(", timeout=1)
+        # Refused before it is parsed (it took 15.8 s and a gigabyte before the cap).
+        started = time.monotonic()
+        with pytest.raises(ValueError, match="the longest pattern taken is 65536 bytes"):
+            s.wait_text("a" * 10_000_000, timeout=1)
+        assert time.monotonic() - started < 2
         with pytest.raises(tuipilot.InvalidInput, match="needs something to send"):
             s.send()
         with pytest.raises(tuipilot.InvalidInput, match="not a duration"):

@@ -23,6 +23,7 @@
 
 mod check;
 mod log;
+mod os_text;
 mod reply;
 mod start;
 mod wait;
@@ -37,6 +38,7 @@ use crate::error::Result;
 pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
 pub(crate) use log::{OperationLog, Outcome, by_person_label};
+pub use os_text::shown as shown_word;
 pub(crate) use reply::NOT_READY;
 pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
 pub use start::{StartSpec, split_command};

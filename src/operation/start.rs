@@ -1,5 +1,6 @@
 //! [`StartSpec`]: what to start, the one description of a session every face fills in.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
@@ -7,8 +8,10 @@ use serde::{Deserialize, Serialize};
 /// What to start: the one spec every face fills in to make a session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StartSpec {
-    /// The program (found on `PATH` unless it has a `/`) and its arguments.
-    pub command: Vec<String>,
+    /// The program (found on `PATH` unless it has a `/`) and its arguments, any bytes but
+    /// NUL (JSON: a string each, or `{"bytes": [...]}` for one that is not UTF-8).
+    #[serde(with = "super::os_text::words")]
+    pub command: Vec<OsString>,
     /// Columns (default 80).
     #[serde(default = "default_cols")]
     pub cols: u16,
@@ -16,11 +19,19 @@ pub struct StartSpec {
     #[serde(default = "default_rows")]
     pub rows: u16,
     /// The working directory (default: the caller's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::os_text::path"
+    )]
     pub cwd: Option<PathBuf>,
     /// Environment variables set for the program, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub env: Vec<(String, String)>,
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "super::os_text::pairs"
+    )]
+    pub env: Vec<(OsString, OsString)>,
     /// Lines of scrollback kept (default 1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scrollback: Option<usize>,
@@ -45,6 +56,11 @@ pub struct StartSpec {
     /// 2000; [`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reaction_bound_ms: Option<u64>,
+    /// Start hermetically in a fresh `HOME` with these files copied into it
+    /// ([`SessionBuilder::isolated_in_home`](crate::SessionBuilder::isolated_in_home)): an
+    /// exported tape's replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_home: Option<Vec<PathBuf>>,
     /// Record the session to this asciicast file ([`SessionBuilder::record`](crate::SessionBuilder::record)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub record: Option<PathBuf>,
@@ -73,7 +89,7 @@ impl StartSpec {
     pub fn new<I, S>(command: I) -> StartSpec
     where
         I: IntoIterator<Item = S>,
-        S: Into<String>,
+        S: Into<OsString>,
     {
         StartSpec {
             command: command.into_iter().map(Into::into).collect(),
@@ -81,6 +97,52 @@ impl StartSpec {
             rows: default_rows(),
             ..StartSpec::default()
         }
+    }
+}
+
+/// How a recording says its program was started (its `tuipilot.start` event): the words
+/// with every byte, the size and folder, and the environment by name only.
+#[derive(Serialize, Deserialize)]
+struct RecordedStart {
+    #[serde(with = "super::os_text::words")]
+    command: Vec<OsString>,
+    cols: u16,
+    rows: u16,
+    #[serde(default, with = "super::os_text::path")]
+    cwd: Option<PathBuf>,
+    #[serde(default, with = "super::os_text::words")]
+    env: Vec<OsString>,
+}
+
+impl StartSpec {
+    /// The spec as a recording's start event holds it: the environment by name only.
+    pub(crate) fn recorded(&self) -> String {
+        let recorded = RecordedStart {
+            command: self.command.clone(),
+            cols: self.cols,
+            rows: self.rows,
+            cwd: self.cwd.clone(),
+            env: self.env.iter().map(|(name, _)| name.clone()).collect(),
+        };
+        // Words, numbers and lists only: nothing in them can fail to serialise.
+        serde_json::to_string(&recorded).unwrap_or_default()
+    }
+
+    /// The spec a recording's start event describes (the environment's values empty).
+    pub(crate) fn from_recorded(event: &str) -> serde_json::Result<StartSpec> {
+        let recorded: RecordedStart = serde_json::from_str(event)?;
+        Ok(StartSpec {
+            command: recorded.command,
+            cols: recorded.cols,
+            rows: recorded.rows,
+            cwd: recorded.cwd,
+            env: recorded
+                .env
+                .into_iter()
+                .map(|name| (name, OsString::new()))
+                .collect(),
+            ..StartSpec::default()
+        })
     }
 }
 

@@ -217,18 +217,23 @@ impl SessionBuilder {
         let recorder = Recorder::start(out, name, &header, self.record_input)?;
         // How the program was started, for an export from the recording; the
         // environment by name only.
-        let command: Vec<String> = std::iter::once(&self.program)
-            .chain(&self.args)
-            .map(|a| a.to_string_lossy().into_owned())
-            .collect();
-        let start = serde_json::json!({
-            "command": command,
-            "cols": self.cols,
-            "rows": self.rows,
-            "cwd": self.cwd.as_ref().map(|d| d.to_string_lossy().into_owned()),
-            "env": self.env.iter().map(|(k, _)| k.to_string_lossy().into_owned()).collect::<Vec<_>>(),
-        });
-        recorder.custom(crate::record::START_EVENT, start.to_string());
+        let start = StartSpec {
+            command: std::iter::once(&self.program)
+                .chain(&self.args)
+                .cloned()
+                .collect(),
+            cols: self.cols,
+            rows: self.rows,
+            cwd: self.cwd.clone(),
+            env: self
+                .env
+                .iter()
+                .map(|(k, _)| (k.clone(), OsString::new()))
+                .collect(),
+            ..StartSpec::default()
+        }
+        .recorded();
+        recorder.custom(crate::record::START_EVENT, start);
         Ok(Some(recorder))
     }
 
@@ -574,6 +579,9 @@ impl StartSpec {
         }
         if self.isolated {
             builder = builder.isolated();
+        }
+        if let Some(files) = &self.in_home {
+            builder = builder.isolated_in_home(files.iter().cloned());
         }
         if self.no_shell_integration {
             builder = builder.shell_integration(false);

@@ -40,6 +40,10 @@ pub(super) struct Token {
     pub col: u32,
     /// Whether whitespace came right before it (`Wait+Line` vs `Wait +Line`).
     pub spaced: bool,
+    /// A `$"…"` string whose `\xHH` escapes make bytes that are not UTF-8: those bytes
+    /// (its `text` then shows them as `\xHH`). Only the words of `Start`, `Env` and the
+    /// input of `Bytes` may be such bytes; every other command refuses the token.
+    pub bytes: Option<Vec<u8>>,
 }
 
 /// The lexer's position in the source.
@@ -120,10 +124,11 @@ impl<'a> Lexer<'a> {
         out
     }
 
-    /// A `$"…"` string after its `$`: its text, or why it cannot be read.
-    fn escaped_string(&mut self) -> (Kind, String) {
+    /// A `$"…"` string after its `$`: its text (and its bytes when they are not UTF-8), or
+    /// why it cannot be read.
+    fn escaped_string(&mut self) -> (Kind, String, Option<Vec<u8>>) {
         let Some(quote) = self.bump() else {
-            return (Kind::BadStr, "the string has no quote".into());
+            return (Kind::BadStr, "the string has no quote".into(), None);
         };
         let mut body = String::new();
         loop {
@@ -132,6 +137,7 @@ impl<'a> Lexer<'a> {
                     return (
                         Kind::BadStr,
                         format!("the $-string is not closed on its line: end it with {quote}"),
+                        None,
                     );
                 }
                 Some(c) if c == quote => {
@@ -152,9 +158,14 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        match super::quote::unescape(&body) {
-            Ok(text) => (Kind::Str, text),
-            Err(why) => (Kind::BadStr, why),
+        match super::quote::unescape(&body).map(String::from_utf8) {
+            Ok(Ok(text)) => (Kind::Str, text, None),
+            Ok(Err(e)) => {
+                let bytes = e.into_bytes();
+                let shown = crate::operation::shown_word(std::os::unix::ffi::OsStrExt::from_bytes(&bytes));
+                (Kind::Str, shown, Some(bytes))
+            }
+            Err(why) => (Kind::BadStr, why, None),
         }
     }
 
@@ -168,6 +179,7 @@ impl<'a> Lexer<'a> {
             line,
             col,
             spaced,
+            bytes: None,
         };
         let Some(c) = self.peek_char() else {
             return token(Kind::End, String::new());
@@ -179,8 +191,11 @@ impl<'a> Lexer<'a> {
             }
             '$' if self.src[self.pos + 1..].starts_with(['"', '\'', '`']) => {
                 self.bump();
-                let (kind, text) = self.escaped_string();
-                token(kind, text)
+                let (kind, text, bytes) = self.escaped_string();
+                Token {
+                    bytes,
+                    ..token(kind, text)
+                }
             }
             '/' => {
                 self.bump();

@@ -24,6 +24,7 @@ mod keys;
 mod names;
 mod set;
 mod source;
+mod start;
 #[cfg(test)]
 mod tests;
 mod waits;
@@ -173,6 +174,9 @@ impl<'a> Parser<'a> {
         match next.kind {
             Kind::Str | Kind::Word | Kind::Number => {
                 self.next();
+                if self.refuse_bytes(command, &next) {
+                    return None;
+                }
                 Some(next)
             }
             Kind::Regex if what.contains("path") => {
@@ -220,18 +224,24 @@ impl<'a> Parser<'a> {
 
     /// Whether the token's text compiles as a regex; records the error when it does not.
     fn compiles(&mut self, token: &Token) -> bool {
-        let Err(e) = regex::Regex::new(&token.text) else {
+        // The one compiler every face uses, with its limits on length and size.
+        let Err(e) = crate::error::compile_pattern(&token.text) else {
             return true;
         };
+        let crate::Error::InvalidRegex { message, .. } = &e else {
+            self.error(token, e.to_string());
+            return false;
+        };
         // The regex crate's message ends with the reason on its last line.
-        let message = e.to_string();
         let reason = message
             .lines()
             .last()
             .unwrap_or("")
             .trim()
             .trim_start_matches("error: ");
-        self.error(token, format!("bad regex /{}/: {reason}", token.text));
+        let shown: String = token.text.chars().take(80).collect();
+        let more = if shown.len() < token.text.len() { "…" } else { "" };
+        self.error(token, format!("bad regex /{shown}{more}/: {reason}"));
         false
     }
 
@@ -327,9 +337,16 @@ impl<'a> Parser<'a> {
             }
             "Set" => self.set(token).map(|s| vec![Sourced::Here(CommandKind::Set(s))]),
             "Env" => {
-                let name = self.argument(token, "a variable name")?;
-                if name.text.is_empty() || name.text.contains('=') {
-                    self.error(&name, format!("`{}` is not a variable name", name.text));
+                let name_token = self.peek().clone();
+                let name = self.os_word(token, "a variable name")?;
+                if name.is_empty() || name.as_encoded_bytes().contains(&b'=') {
+                    self.error(
+                        &name_token,
+                        format!(
+                            "`{}` is not a variable name: it is empty or holds `=`",
+                            name_token.text
+                        ),
+                    );
                     self.skip_arguments(token);
                     return None;
                 }
@@ -337,23 +354,28 @@ impl<'a> Parser<'a> {
                 // runs in: an exported tape names its secrets without holding them.
                 let next = self.peek().clone();
                 if next.line != token.line || next.kind == Kind::End {
-                    return match std::env::var(&name.text) {
-                        Ok(value) => one(CommandKind::Env(name.text, value)),
-                        Err(_) => {
+                    return match std::env::var_os(&name) {
+                        Some(value) => one(CommandKind::Env(name, value)),
+                        None => {
                             self.error(
-                                &name,
+                                &name_token,
                                 format!(
                                     "`Env {0}` passes {0} on from the environment the tape runs in, and it is not set there: set it, or give the value: Env {0} \"value\"",
-                                    name.text
+                                    name_token.text
                                 ),
                             );
                             None
                         }
                     };
                 }
-                let value = self.argument(token, "a value")?;
-                one(CommandKind::Env(name.text, value.text))
+                let value = self.os_word(token, "a value")?;
+                one(CommandKind::Env(name, value))
             }
+            "Start" => one(self.start(token)?),
+            "With" => one(CommandKind::With(PathBuf::from(
+                self.os_word(token, "a file or folder to copy into the fresh HOME")?,
+            ))),
+            "Bytes" => one(self.bytes(token)?),
             "Type" => {
                 let speed = self.at_time(token);
                 let text = self.strings(token)?;
@@ -503,22 +525,31 @@ impl<'a> Parser<'a> {
     /// One or more strings, joined by spaces (VHS's `Type "a" "b"`).
     fn strings(&mut self, command: &Token) -> Option<String> {
         let mut parts = Vec::new();
+        for part in self.string_tokens(command, "a quoted string")? {
+            if self.refuse_bytes(command, &part) {
+                return None;
+            }
+            parts.push(part.text);
+        }
+        Some(parts.join(" "))
+    }
+
+    /// The string tokens that follow a command, at least one (`what` says what it needs
+    /// when there is none).
+    fn string_tokens(&mut self, command: &Token, what: &str) -> Option<Vec<Token>> {
+        let mut parts = Vec::new();
         while self.peek().kind == Kind::Str {
-            parts.push(self.next().text);
+            parts.push(self.next());
         }
         if parts.is_empty() {
             let next = self.peek().clone();
             self.error(
                 &next,
-                format!(
-                    "`{}` needs a quoted string, found {}",
-                    command.text,
-                    describe(&next)
-                ),
+                format!("`{}` needs {what}, found {}", command.text, describe(&next)),
             );
             return None;
         }
-        Some(parts.join(" "))
+        Some(parts)
     }
 }
 

@@ -109,8 +109,24 @@ pub enum CommandKind {
     Require(String),
     /// `Set NAME VALUE`.
     Set(Setting),
-    /// `Env NAME "value"`: set for the shell when it starts.
-    Env(String, String),
+    /// `Env NAME "value"`: set for the shell (or the `Start`ed program) when it starts;
+    /// name and value may be any bytes but NUL.
+    Env(std::ffi::OsString, std::ffi::OsString),
+    /// `Start WORD…`, `Start+Dir "DIR" WORD…` (ours): start this program, by its argument
+    /// vector, in place of the shell — what an exported session replays. Any bytes but NUL.
+    Start {
+        /// The program and its arguments.
+        command: Vec<std::ffi::OsString>,
+        /// The folder it starts in (default: the runner's, or the fresh `HOME` of an
+        /// isolated run).
+        dir: Option<PathBuf>,
+    },
+    /// `With "FILE"` (ours): in an isolated run, copy this file or folder into the fresh
+    /// `HOME`, where a `Start`ed program then starts.
+    With(PathBuf),
+    /// `Bytes "…"` (ours): send these bytes to the program as they are (input that is not
+    /// UTF-8 text; `\xHH` escapes in a `$"…"` string).
+    Bytes(Vec<u8>),
     /// `Type[@time] "text"`.
     Type {
         /// The text.
@@ -198,7 +214,12 @@ impl CommandKind {
     pub fn is_header(&self) -> bool {
         matches!(
             self,
-            CommandKind::Set(_) | CommandKind::Output(_) | CommandKind::Require(_) | CommandKind::Env(..)
+            CommandKind::Set(_)
+                | CommandKind::Output(_)
+                | CommandKind::Require(_)
+                | CommandKind::Env(..)
+                | CommandKind::Start { .. }
+                | CommandKind::With(_)
         )
     }
 }
@@ -245,6 +266,12 @@ pub enum Setting {
     /// `PATH`, a fresh `HOME` (with `TMPDIR` and XDG folders) removed when the tape ends —
     /// as `tuipilot run --isolated` does for every tape.
     Isolated(bool),
+    /// `Columns` (ours, not VHS's): the terminal's width in cells, in place of what
+    /// `Width`, `Padding` and `FontSize` give.
+    Columns(u16),
+    /// `Rows` (ours, not VHS's): the terminal's height in cells, in place of what `Height`
+    /// gives.
+    Rows(u16),
     /// `ReactionBound` (ours, not VHS's): the longest timer of the program a `Wait+Ready`
     /// waits out after input
     /// ([`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)).
@@ -274,6 +301,8 @@ impl Setting {
             Setting::TapeTimeout(_) => "TapeTimeout",
             Setting::Isolated(_) => "Isolated",
             Setting::ReactionBound(_) => "ReactionBound",
+            Setting::Columns(_) => "Columns",
+            Setting::Rows(_) => "Rows",
             Setting::Video(name, _) => name,
         }
     }

@@ -7,8 +7,9 @@
 //! became tape commands that ran when the export was replayed. So an export writes a VHS
 //! string only where the text fits one as it is, and otherwise the escaped form that is
 //! ours: `$"…"` (or `$'…'`, `` $`…` ``), in which `\n`, `\r`, `\t`, `\e`, `\0`, `\\`,
-//! `\"`, `\'`, `` \` `` and `\u{HEX}` stand for what they say and a line break cannot
-//! appear. No tape VHS accepts holds `$"` (VHS rejects a `$` there), so the addition
+//! `\"`, `\'`, `` \` ``, `\u{HEX}` and `\xHH` (one byte, for the words of a `Start` and
+//! the input of a `Bytes`, which may be any bytes) stand for what they say and a line
+//! break cannot appear. No tape VHS accepts holds `$"` (VHS rejects a `$` there), so the addition
 //! changes nothing VHS reads.
 //!
 //! Characters that would hide or rearrange what a reader of the tape sees — controls,
@@ -63,6 +64,40 @@ pub(crate) fn tape_string(text: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// `word` (an argument, a folder, an environment name or value: any bytes) as a tape string
+/// that reads back as exactly those bytes: [`tape_string`] when it is UTF-8, else `$"…"`
+/// with every byte that is not part of a UTF-8 character as `\xHH`.
+pub(crate) fn tape_bytes(word: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(word) {
+        return tape_string(text);
+    }
+    let mut out = String::from("$\"");
+    for chunk in word.utf8_chunks() {
+        let written = tape_string(chunk.valid());
+        // The valid part's body, escaped as a `$"…"` string escapes it.
+        let body = match written.strip_prefix("$\"") {
+            Some(body) => body[..body.len() - 1].to_string(),
+            None => chunk.valid().replace('\\', r"\\").replace('"', "\\\""),
+        };
+        out.push_str(&body);
+        for byte in chunk.invalid() {
+            out.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `word` as one argument that reads back as exactly its bytes: a bare word where it lexes
+/// as exactly one word, else a [`tape_bytes`] string.
+pub(crate) fn tape_os_word(word: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    match word.to_str() {
+        Some(text) => tape_word(text),
+        None => tape_bytes(word.as_bytes()),
+    }
 }
 
 /// `text` as one argument: a bare word where it lexes as exactly one word (a name such as
@@ -123,23 +158,33 @@ pub(crate) fn tape_regex(re: &str) -> String {
     out
 }
 
-/// The text of a `$"…"` string body (between its quotes, escapes as written), or what is
-/// wrong with it.
-pub(crate) fn unescape(body: &str) -> Result<String, String> {
-    let mut out = String::with_capacity(body.len());
+/// The bytes of a `$"…"` string body (between its quotes, escapes as written), or what is
+/// wrong with it. They are UTF-8 unless a `\xHH` escape made them otherwise.
+pub(crate) fn unescape(body: &str) -> Result<Vec<u8>, String> {
+    let mut out = Vec::with_capacity(body.len());
+    let push = |out: &mut Vec<u8>, c: char| out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
     let mut chars = body.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            push(&mut out, c);
             continue;
         }
         match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('r') => out.push('\r'),
-            Some('t') => out.push('\t'),
-            Some('e') => out.push('\x1b'),
-            Some('0') => out.push('\0'),
-            Some(c @ ('\\' | '"' | '\'' | '`')) => out.push(c),
+            Some('n') => out.push(b'\n'),
+            Some('r') => out.push(b'\r'),
+            Some('t') => out.push(b'\t'),
+            Some('e') => out.push(0x1b),
+            Some('0') => out.push(0),
+            Some(c @ ('\\' | '"' | '\'' | '`')) => push(&mut out, c),
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                match u8::from_str_radix(&hex, 16) {
+                    Ok(byte) if hex.len() == 2 && hex.chars().all(|c| c.is_ascii_hexdigit()) => {
+                        out.push(byte)
+                    }
+                    _ => return Err(r"`\x` needs a byte's two hex digits, such as \xff".into()),
+                }
+            }
             Some('u') => {
                 let rest = chars.as_str();
                 let hex = rest
@@ -153,12 +198,12 @@ pub(crate) fn unescape(body: &str) -> Result<String, String> {
                 else {
                     return Err(r"`\u` needs a character's hex code in braces, such as \u{1b}".into());
                 };
-                out.push(c);
+                push(&mut out, c);
                 chars = rest[hex.map_or(0, str::len) + 2..].chars();
             }
             Some(other) => {
                 return Err(format!(
-                    r#"`\{other}` is not an escape (a $-string knows \n \r \t \e \0 \\ \" \' \` \u{{HEX}})"#
+                    r#"`\{other}` is not an escape (a $-string knows \n \r \t \e \0 \\ \" \' \` \u{{HEX}} \xHH)"#
                 ));
             }
             None => return Err(r"the string ends in a lone `\`".into()),
@@ -187,7 +232,7 @@ mod tests {
             let body = written
                 .strip_prefix("$\"")
                 .and_then(|w| w.strip_suffix('"'))
-                .map(|b| unescape(b).unwrap())
+                .map(|b| String::from_utf8(unescape(b).unwrap()).unwrap())
                 .unwrap_or_else(|| written[1..written.len() - 1].to_string());
             assert_eq!(body, text, "{written}");
         }
@@ -200,7 +245,31 @@ mod tests {
         assert!(unescape(r"\u{}").is_err());
         assert!(unescape(r"\u41").is_err());
         assert!(unescape("\\").is_err());
-        assert_eq!(unescape(r"\u{41}\u{1F600}!").unwrap(), "A\u{1f600}!");
+        assert_eq!(unescape(r"\u{41}\u{1F600}!").unwrap(), "A\u{1f600}!".as_bytes());
+        assert_eq!(unescape(r"a\xffb\x00").unwrap(), b"a\xffb\0");
+        for bad in [r"\x", r"\xf", r"\xfg", r"\x+1"] {
+            assert!(unescape(bad).unwrap_err().contains("two hex digits"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_written_byte_string_reads_back_as_its_bytes() {
+        for word in [
+            &b"plain"[..],
+            b"\xff",
+            b"a\xc3",
+            b"\x15touch x; exit #",
+            b"q\"\\\xfe'`\n",
+            b"\xe2\x80\xae\xff",
+        ] {
+            let written = tape_bytes(word);
+            let body = match written.strip_prefix("$\"") {
+                Some(rest) => unescape(&rest[..rest.len() - 1]).unwrap(),
+                None => written.as_bytes()[1..written.len() - 1].to_vec(),
+            };
+            assert_eq!(body, word, "{written}");
+            assert!(!written.contains('\n'), "{written}");
+        }
     }
 
     #[test]

@@ -256,6 +256,17 @@ impl Runner<'_> {
         for command in &self.tape.commands {
             match &command.kind {
                 CommandKind::Env(k, v) => self.setup.env.push((k.clone(), v.clone())),
+                CommandKind::Start { command: words, dir } => {
+                    if self.setup.program.is_some() {
+                        return Err(self.failure(
+                            FailureKind::Error,
+                            command,
+                            "a second `Start`: a tape starts one program; remove one of them".into(),
+                        ));
+                    }
+                    self.setup.program = Some((words.clone(), dir.clone()));
+                }
+                CommandKind::With(file) => self.setup.with.push(file.clone()),
                 CommandKind::Require(program) => self.require(command, program)?,
                 CommandKind::Output(path) => self.output(command, path)?,
                 _ => {}
@@ -318,8 +329,13 @@ impl Runner<'_> {
         if let Some(note) = note {
             self.notes.push(note);
         }
-        let mut spec = self.setup.start_spec(cols, rows);
-        spec.isolated = self.options.isolated || self.setup.isolated;
+        let isolated = self.options.isolated || self.setup.isolated;
+        if !self.setup.with.is_empty() && (!isolated || self.setup.program.is_none()) {
+            return Err(at_start(
+                "`With` copies files into the fresh HOME a `Start`ed program starts in: it needs `Start` and `Set Isolated true` (or run --isolated)".into(),
+            ));
+        }
+        let mut spec = self.setup.start_spec(cols, rows, isolated);
         if !self.options.path.is_empty() {
             let inherited = std::env::var_os("PATH").unwrap_or_default();
             let folders = self
@@ -330,15 +346,20 @@ impl Runner<'_> {
                 .chain(std::env::split_paths(&inherited));
             let joined = std::env::join_paths(folders)
                 .map_err(|e| at_start(format!("a folder for the tapes' PATH cannot be on a PATH: {e}")))?;
-            spec.env
-                .push(("PATH".into(), joined.to_string_lossy().into_owned()));
+            spec.env.push(("PATH".into(), joined));
         }
         spec.record = Some(self.prepare_recording().map_err(at_start)?);
         spec.record_title = Some(self.tape.name());
+        let what = match self.setup.program {
+            Some(_) => "the program",
+            None => "the shell",
+        };
         let session = spec.spawn().map_err(|e| {
             at_start(format!(
-                "starting the shell `{}`: {e}",
-                spec.command.first().map_or("", String::as_str)
+                "starting {what} `{}`: {e}",
+                spec.command
+                    .first()
+                    .map_or(String::new(), |p| crate::operation::shown_word(p))
             ))
         })?;
         let cancel = session.canceller();
@@ -347,6 +368,11 @@ impl Runner<'_> {
             cancel,
         ));
         self.session = Some(session);
+        if self.setup.program.is_some() {
+            // No shell, no prompt: the tape's own first wait says when the program is
+            // ready (an export's first line is `Wait+Ready`).
+            return Ok(());
+        }
         // A person waits for the prompt before typing; keys typed earlier would be echoed
         // twice (once by the terminal driver, once by the shell's line editor).
         let ready = if self.setup.own_prompt() {
@@ -447,7 +473,14 @@ impl Runner<'_> {
                 ));
                 Ok(false)
             }
-            CommandKind::Env(..) | CommandKind::Output(_) => Ok(true),
+            CommandKind::Env(..)
+            | CommandKind::Output(_)
+            | CommandKind::Start { .. }
+            | CommandKind::With(_) => Ok(true),
+            CommandKind::Bytes(bytes) => {
+                self.scrolled_back = 0;
+                self.send_input(command, vec![Step::Bytes(bytes.clone())], next)
+            }
             CommandKind::Require(_) => Ok(false),
             CommandKind::Type { text, speed } => {
                 let pause = typing(*speed, &self.setup);

@@ -6,6 +6,8 @@
 //! and `WaitPattern` change mid-tape (they only change how later commands wait). `Env`
 //! applies wherever it is written, because the shell is started before the first action.
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::program::{Setting, ThemeSpec};
@@ -54,7 +56,14 @@ pub(super) struct Setup {
     /// `Set ReactionBound`: the session's reaction bound, when the tape sets one.
     pub reaction_bound: Option<Duration>,
     pub tape_timeout: Duration,
-    pub env: Vec<(String, String)>,
+    pub env: Vec<(OsString, OsString)>,
+    /// `Set Columns` and `Set Rows`: the size in cells, in place of the pixels'.
+    pub columns: Option<u16>,
+    pub rows: Option<u16>,
+    /// `Start`: the program and its folder, started in place of the shell.
+    pub program: Option<(Vec<OsString>, Option<PathBuf>)>,
+    /// `With`: what an isolated run copies into its fresh `HOME`.
+    pub with: Vec<PathBuf>,
     /// `PlaybackSpeed`, `Framerate` and `LoopOffset`: how a GIF of the run plays.
     pub playback_speed: f64,
     pub framerate: u32,
@@ -79,6 +88,10 @@ impl Default for Setup {
             isolated: false,
             reaction_bound: None,
             env: Vec::new(),
+            columns: None,
+            rows: None,
+            program: None,
+            with: Vec::new(),
             playback_speed: 1.0,
             framerate: DEFAULT_FRAMERATE,
             loop_offset: None,
@@ -109,6 +122,8 @@ impl Setup {
             Setting::TapeTimeout(t) => self.tape_timeout = *t,
             Setting::Isolated(on) => self.isolated = *on,
             Setting::ReactionBound(t) => self.reaction_bound = Some(*t),
+            Setting::Columns(n) => self.columns = Some(*n),
+            Setting::Rows(n) => self.rows = Some(*n),
             Setting::Theme(ThemeSpec::Json(json)) => self.theme = Some(json.clone()),
             Setting::Theme(ThemeSpec::Name(name)) => match Theme::by_name(name) {
                 Some(_) => self.theme = Some(name.clone()),
@@ -183,23 +198,54 @@ impl Setup {
         let rows = inner(self.height) / m.cell_height.max(1);
         let clamp = |n: u32, min: u16| n.clamp(u32::from(min), u32::from(MAX_SIZE)) as u16;
         let size = (clamp(cols, MIN_COLS), clamp(rows, MIN_ROWS));
+        if let (Some(cols), Some(rows)) = (self.columns, self.rows) {
+            return Ok(((cols, rows), None));
+        }
         let note = ((u32::from(size.0), u32::from(size.1)) != (cols, rows)).then(|| {
             format!(
                 "Width {} x Height {} with padding {} at font size {} gives {cols}x{rows} cells; using {}x{} (the engine's limits are {MIN_COLS}x{MIN_ROWS} to {MAX_SIZE}x{MAX_SIZE})",
                 self.width, self.height, self.padding, self.font_size, size.0, size.1
             )
         });
-        Ok((size, note))
+        // `Set Columns` or `Set Rows` alone keeps the pixels' other side.
+        let size = (self.columns.unwrap_or(size.0), self.rows.unwrap_or(size.1));
+        Ok((
+            size,
+            note.filter(|_| self.columns.is_none() && self.rows.is_none()),
+        ))
     }
 
-    /// What to start: the shell the way VHS starts it, with its `> ` prompt, in the
-    /// current directory, with the tape's `Env`.
-    pub fn start_spec(&self, cols: u16, rows: u16) -> StartSpec {
+    /// What to start: the tape's `Start` program by its argument vector — in its
+    /// `Start+Dir` folder, or in an isolated run in the fresh `HOME` with the `With` files
+    /// — or else the shell the way VHS starts it, with its `> ` prompt, in the current
+    /// directory; with the tape's `Env` either way.
+    pub fn start_spec(&self, cols: u16, rows: u16, isolated: bool) -> StartSpec {
+        let base = StartSpec {
+            cols,
+            rows,
+            isolated,
+            timeout_ms: Some(self.wait_timeout.as_millis() as u64),
+            reaction_bound_ms: self.reaction_bound.map(|t| t.as_millis() as u64),
+            ..StartSpec::default()
+        };
+        if let Some((command, dir)) = &self.program {
+            let in_home = (isolated && dir.is_none()).then(|| self.with.clone());
+            return StartSpec {
+                command: command.clone(),
+                cwd: dir.clone(),
+                env: self.env.clone(),
+                in_home,
+                ..base
+            };
+        }
         let (r, g, b) = PROMPT_RGB;
-        let mut env: Vec<(String, String)> = Vec::new();
-        let command: Vec<String> = match self.shell.as_str() {
+        let mut env: Vec<(OsString, OsString)> = Vec::new();
+        let command: Vec<OsString> = match self.shell.as_str() {
             "bash" | "osh" => {
-                env.push(("PS1".into(), format!("\\[\\e[38;2;{r};{g};{b}m\\]> \\[\\e[0m\\]")));
+                env.push((
+                    "PS1".into(),
+                    format!("\\[\\e[38;2;{r};{g};{b}m\\]> \\[\\e[0m\\]").into(),
+                ));
                 env.push(("BASH_SILENCE_DEPRECATION_WARNING".into(), "1".into()));
                 if self.shell == "bash" {
                     words(&["bash", "--noprofile", "--norc", "--login", "+o", "history"])
@@ -208,7 +254,10 @@ impl Setup {
                 }
             }
             "zsh" => {
-                env.push(("PROMPT".into(), format!("%F{{#{r:02X}{g:02X}{b:02X}}}> %f")));
+                env.push((
+                    "PROMPT".into(),
+                    format!("%F{{#{r:02X}{g:02X}{b:02X}}}> %f").into(),
+                ));
                 words(&["zsh", "--histnostore", "--no-rcs"])
             }
             "fish" => words(&[
@@ -243,15 +292,7 @@ impl Setup {
             other => words(&[other]),
         };
         env.extend(self.env.iter().cloned());
-        StartSpec {
-            command,
-            cols,
-            rows,
-            env,
-            timeout_ms: Some(self.wait_timeout.as_millis() as u64),
-            reaction_bound_ms: self.reaction_bound.map(|t| t.as_millis() as u64),
-            ..StartSpec::default()
-        }
+        StartSpec { command, env, ..base }
     }
 
     /// Whether the tape's `Env` replaces the prompt VHS gives its shell (then the runner
@@ -263,8 +304,8 @@ impl Setup {
     }
 }
 
-fn words(list: &[&str]) -> Vec<String> {
-    list.iter().map(|s| s.to_string()).collect()
+fn words(list: &[&str]) -> Vec<OsString> {
+    list.iter().map(OsString::from).collect()
 }
 
 #[cfg(test)]
@@ -294,9 +335,13 @@ mod tests {
 
     #[test]
     fn bash_starts_without_rc_files_or_history_and_with_the_vhs_prompt() {
-        let spec = Setup::default().start_spec(80, 24);
+        let spec = Setup::default().start_spec(80, 24, false);
         assert_eq!(spec.command[..4], ["bash", "--noprofile", "--norc", "--login"]);
-        assert!(spec.command.ends_with(&["+o".to_string(), "history".to_string()]));
-        assert!(spec.env.iter().any(|(k, v)| k == "PS1" && v.contains("> ")));
+        assert!(spec.command.ends_with(&["+o".into(), "history".into()]));
+        assert!(
+            spec.env
+                .iter()
+                .any(|(k, v)| k == "PS1" && v.to_string_lossy().contains("> "))
+        );
     }
 }

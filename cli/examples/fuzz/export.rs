@@ -1,8 +1,16 @@
 //! The `export` target: any text a session logged — typed, pasted, pressed as keys, waited
 //! for, an environment value, a program's argument, an error — exported as a tape parses
 //! back into exactly the operations logged, nothing more and nothing lost; and exported
-//! as a Rust test it adds no line of its own. The same check runs over generated texts in
-//! `tests/export.rs`.
+//! as a Rust test it adds no line of its own. The program's argument vector, folder and
+//! environment (names and values) are any bytes but NUL — controls, ESC, quotes, line
+//! breaks, bytes that are not UTF-8 — and come back as exactly those bytes in the tape's
+//! `Start`, `Start+Dir` and `Env`, which the runner hands to the program as they are (no
+//! shell reads them). The same check runs over generated texts in `tests/export.rs`, which
+//! also replays some and reads what the program received.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::path::PathBuf;
 
 use tuipilot::StartSpec;
 use tuipilot::keys::parse_key_list;
@@ -21,6 +29,10 @@ const EXPORT_PARTS: &[&str] = &[
     "\x1b",
     "\0",
     "\x7f",
+    "\x15",
+    "\x17",
+    "\x16",
+    "\x04",
     "\u{85}",
     "\u{2028}",
     "\u{2029}",
@@ -56,6 +68,7 @@ const EXPORT_PARTS: &[&str] = &[
     "Output /tmp/x.gif",
     "Ctrl+C",
     "touch PWN",
+    "; touch PWN #",
     "\"########",
     "r#\"",
     "*/",
@@ -68,13 +81,35 @@ const EXPORT_PARTS: &[&str] = &[
     "é",
 ];
 
-/// A text built from [`EXPORT_PARTS`].
-pub(crate) fn export_input(rng: &mut Rng) -> String {
-    let mut text = String::new();
+/// Bytes that are not UTF-8 on their own: a lone continuation byte, a lead byte cut short,
+/// bytes never in UTF-8, and an overlong slash.
+const RAW_PARTS: &[&[u8]] = &[b"\xff", b"\x80", b"\xc3", b"\xe2\x80", b"\xfe\xfe", b"\xc0\xaf"];
+
+/// Input built from [`EXPORT_PARTS`] and, now and then, [`RAW_PARTS`].
+pub(crate) fn export_input(rng: &mut Rng) -> Vec<u8> {
+    let mut bytes = Vec::new();
     for _ in 0..rng.below(24) {
-        text.push_str(rng.pick::<&str>(EXPORT_PARTS));
+        if rng.below(6) == 0 {
+            bytes.extend_from_slice(rng.pick::<&[u8]>(RAW_PARTS));
+        } else {
+            bytes.extend_from_slice(rng.pick::<&str>(EXPORT_PARTS).as_bytes());
+        }
     }
-    text
+    bytes
+}
+
+/// `input` as a word a program can be given (an argument, a folder, an environment name
+/// or value): every byte but NUL, which no word can hold; an environment name has no `=`
+/// either and is never empty.
+pub fn start_word(input: &[u8]) -> OsString {
+    OsString::from_vec(input.iter().copied().filter(|b| *b != 0).collect())
+}
+
+/// `input` as an environment variable's name.
+pub fn env_name(input: &[u8]) -> OsString {
+    let mut name: Vec<u8> = input.iter().copied().filter(|b| *b != 0 && *b != b'=').collect();
+    name.splice(0..0, *b"TPN_");
+    OsString::from_vec(name)
 }
 
 /// The keys a text's characters name, one by one (a space as `Space`, a comma as `comma`),
@@ -121,10 +156,13 @@ fn send(steps: Vec<Step>) -> Operation {
     }
 }
 
-/// A session's start and log carrying `text` in every place an export writes text.
-fn session_with(text: &str, keys: Option<&str>) -> (StartSpec, Vec<LoggedOperation>) {
-    let mut start = StartSpec::new(["prog", text]);
-    start.env = vec![("TEXT".into(), text.into())];
+/// A session's start and log carrying `input` in every place an export writes text: as
+/// its bytes in the start's words, as text elsewhere.
+fn session_with(input: &[u8], keys: Option<&str>) -> (StartSpec, Vec<LoggedOperation>) {
+    let text = &*String::from_utf8_lossy(input);
+    let mut start = StartSpec::new(["prog".into(), start_word(input)]);
+    start.cwd = Some(PathBuf::from(start_word(input)));
+    start.env = vec![("TEXT".into(), start_word(input)), (env_name(input), "v".into())];
     let mut log = vec![
         logged(send(vec![Step::Text(text.into())]), None),
         logged(send(vec![Step::Paste(text.into())]), None),
@@ -144,11 +182,11 @@ fn session_with(text: &str, keys: Option<&str>) -> (StartSpec, Vec<LoggedOperati
 }
 
 /// What an exported tape must give back: the texts, in order, of the commands that carry
-/// them (`Env`'s value, the launch line, `Type`, `Copy`, a key list, a screen pattern).
+/// them (`Env`, `Start`, `Type`, `Copy`, a key list, a screen pattern).
 #[derive(Debug, PartialEq)]
 enum Carried {
-    Env(String, String),
-    Launch,
+    Env(OsString, OsString),
+    Start(Vec<OsString>, Option<PathBuf>),
     Type(String),
     Copy(String),
     Paste,
@@ -157,26 +195,20 @@ enum Carried {
 }
 
 /// The commands of a parsed export that carry text, and how many commands there are.
-fn carried(tape: &Tape, text: &str) -> Result<(Vec<Carried>, usize), String> {
+fn carried(tape: &Tape) -> Result<(Vec<Carried>, usize), String> {
     let mut out = Vec::new();
     let mut launched = false;
     for command in &tape.commands {
         match &command.kind {
             CommandKind::Env(name, value) => out.push(Carried::Env(name.clone(), value.clone())),
-            CommandKind::Type { text: typed, .. } if !launched => {
-                // The shell line that starts the program: it holds the argument, quoted
-                // for the shell.
-                let quoted = text.replace('\'', r"'\''");
-                if !typed.contains(&quoted) {
-                    return Err(format!("the launch line {typed:?} lost the argument {text:?}"));
-                }
+            CommandKind::Start { command, dir } => {
                 launched = true;
-                out.push(Carried::Launch);
+                out.push(Carried::Start(command.clone(), dir.clone()));
             }
             CommandKind::Type { text, .. } => out.push(Carried::Type(text.clone())),
             CommandKind::Copy(text) => out.push(Carried::Copy(text.clone())),
             CommandKind::Paste => out.push(Carried::Paste),
-            CommandKind::Keys { keys, .. } if launched && keys != "Enter" => out.push(Carried::Keys(
+            CommandKind::Keys { keys, .. } if launched => out.push(Carried::Keys(
                 parse_key_list(keys).map_err(|e| format!("a key line does not parse back: {e}"))?,
             )),
             CommandKind::Wait {
@@ -191,25 +223,28 @@ fn carried(tape: &Tape, text: &str) -> Result<(Vec<Carried>, usize), String> {
 
 /// Exports, parses back and compares; the Rust export must have the lines it has for a
 /// plain text.
-pub(crate) fn check_export(text: &str) -> Result<(), String> {
+pub(crate) fn check_export(input: &[u8]) -> Result<(), String> {
+    let text = &*String::from_utf8_lossy(input);
     let keys = keys_of(text);
     let options = ExportOptions {
         include_env: true,
+        in_place: true,
         ..ExportOptions::default()
     };
-    let (start, log) = session_with(text, keys.as_deref());
+    let (start, log) = session_with(input, keys.as_deref());
     let exported = to_tape(&start, &log, "export", &options).map_err(|e| format!("refused: {e}"))?;
     let tape = Tape::parse_str(&exported.tape, "export.tape")
         .map_err(|e| format!("the export does not parse: {e}\n{}", exported.tape))?;
-    let (got, count) = carried(&tape, text)?;
+    let (got, count) = carried(&tape)?;
     let mut want = vec![
-        Carried::Env("TEXT".into(), text.into()),
-        Carried::Launch,
+        Carried::Env("TEXT".into(), start_word(input)),
+        Carried::Env(env_name(input), "v".into()),
+        Carried::Start(start.command.clone(), start.cwd.clone()),
         Carried::Type(text.into()),
         Carried::Copy(text.into()),
         Carried::Paste,
     ];
-    let screen_pattern = match got.get(5) {
+    let screen_pattern = match got.get(6) {
         Some(Carried::Screen(pattern)) => pattern.clone(),
         other => return Err(format!("the screen wait came back as {other:?}")),
     };
@@ -231,7 +266,7 @@ pub(crate) fn check_export(text: &str) -> Result<(), String> {
     }
     // Nothing more: a plain text's export has as many commands and Rust lines.
     let plain_keys = keys.as_ref().map(|k| vec!["x"; k.split(' ').count()].join(" "));
-    let (plain_start, plain_log) = session_with("x", plain_keys.as_deref());
+    let (plain_start, plain_log) = session_with(b"x", plain_keys.as_deref());
     let plain = to_tape(&plain_start, &plain_log, "export", &options).map_err(|e| e.to_string())?;
     let plain_count = Tape::parse_str(&plain.tape, "plain.tape")
         .map_err(|e| e.to_string())?

@@ -148,7 +148,7 @@ fn main() {
                 2 => protocol_input(&mut rng),
                 3 => tape_input(&mut rng),
                 4 => paste_input(&mut rng).into_bytes(),
-                5 => export_input(&mut rng).into_bytes(),
+                5 => export_input(&mut rng),
                 6 => typed_input(&mut rng),
                 _ => masks_input(&mut rng),
             };
@@ -161,7 +161,7 @@ fn main() {
                 2 => run_one(target, &input, || check_protocol(&input)),
                 3 => run_one(target, &input, || check_tape(&String::from_utf8_lossy(&input))),
                 4 => run_one(target, &input, || check_paste(&String::from_utf8_lossy(&input))),
-                5 => run_one(target, &input, || check_export(&String::from_utf8_lossy(&input))),
+                5 => run_one(target, &input, || check_export(&input)),
                 6 => run_one(target, &input, || check_typed(&input)),
                 _ => run_one(target, &input, || check_masks(&mut split_rng, &input)),
             }

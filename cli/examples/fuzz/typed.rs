@@ -1,7 +1,8 @@
 //! The `typed` target: whatever bytes a person types into a watched or recorded session
 //! (text, keys in either cursor mode, pastes, mouse reports, stray escapes, bytes that are
 //! not UTF-8), logged as typed by a person and exported as a tape, parse back into tape
-//! commands that send exactly those bytes again — no command more, none lost; and the
+//! commands that send exactly those bytes again (`Bytes` for those that are not UTF-8) —
+//! no command more, none lost; and the
 //! mouse reports a person's terminal sends read back as the events that encode them.
 
 use tuipilot::StartSpec;
@@ -71,18 +72,15 @@ pub(super) fn typed_input(rng: &mut Rng) -> Vec<u8> {
     bytes
 }
 
-/// The bytes a tape's commands after the launch line send, a key in whichever cursor mode
-/// spells the original at that point.
+/// The bytes a tape's commands send (the program starts by `Start`, nothing typed), a key
+/// in whichever cursor mode spells the original at that point.
 fn replayed(tape: &Tape, original: &[u8]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
-    // The launch: the shell line and the Enter after it.
-    let (mut launched, mut entered) = (false, false);
     let mut copied = String::new();
     for command in &tape.commands {
         match &command.kind {
-            CommandKind::Type { .. } if !launched => launched = true,
-            CommandKind::Keys { keys, .. } if !entered && keys == "Enter" => entered = true,
             CommandKind::Type { text, .. } => out.extend_from_slice(text.as_bytes()),
+            CommandKind::Bytes(bytes) => out.extend_from_slice(bytes),
             CommandKind::Keys { keys, .. } => {
                 for key in parse_key_list(keys).map_err(|e| format!("a key line does not parse back: {e}"))? {
                     let plain = key.encode(KeyModes::default());
@@ -127,18 +125,15 @@ pub(super) fn check_typed(bytes: &[u8]) -> Result<(), String> {
     .map_err(|e| format!("refused: {e}"))?;
     let tape = Tape::parse_str(&exported.tape, "typed.tape")
         .map_err(|e| format!("the export does not parse: {e}\n{}", exported.tape))?;
-    // Bytes that are not UTF-8 cannot be typed by a tape: the export says so in a comment
-    // and sends the rest; only all-UTF-8 input must come back whole.
-    if std::str::from_utf8(bytes).is_ok() {
-        let back = replayed(&tape, bytes)?;
-        if back != bytes {
-            return Err(format!(
-                "the tape sends {:?}, not the {:?} typed\n{}",
-                String::from_utf8_lossy(&back),
-                String::from_utf8_lossy(bytes),
-                exported.tape
-            ));
-        }
+    // Every byte comes back, those that are not UTF-8 by `Bytes`.
+    let back = replayed(&tape, bytes)?;
+    if back != bytes {
+        return Err(format!(
+            "the tape sends {:?}, not the {:?} typed\n{}",
+            String::from_utf8_lossy(&back),
+            String::from_utf8_lossy(bytes),
+            exported.tape
+        ));
     }
     // Every mouse report read back is the event that encodes to a report reading the same.
     let sgr = MouseModes {

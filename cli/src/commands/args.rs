@@ -263,7 +263,7 @@ pub(super) struct StartArgs {
     /// Set an environment variable for the program (repeatable): `K=V`, or `K` alone to
     /// pass this environment's value on (a secret: no command line ever holds it).
     #[arg(long = "env", value_name = "K=V|K")]
-    pub(super) env: Vec<String>,
+    pub(super) env: Vec<std::ffi::OsString>,
     /// Start from an empty environment: only TERM, COLORTERM, TUIPILOT, LANG, PATH and --env.
     #[arg(long)]
     pub(super) env_clear: bool,
@@ -297,9 +297,9 @@ pub(super) struct StartArgs {
     pub(super) timeout_ms: Option<u64>,
     #[command(flatten)]
     pub(super) record: RecordArgs,
-    /// The program and its arguments.
+    /// The program and its arguments (any bytes: they reach the program as given).
     #[arg(required = true, last = true, value_name = "CMD")]
-    pub(super) command: Vec<String>,
+    pub(super) command: Vec<std::ffi::OsString>,
 }
 
 /// `record`'s arguments.
@@ -318,9 +318,9 @@ pub(super) struct RecordCommandArgs {
     /// milliseconds (as `start --reaction-bound`); written into the tape.
     #[arg(long, value_name = "MS")]
     pub(super) reaction_bound: Option<u64>,
-    /// The program and its arguments.
+    /// The program and its arguments (any bytes: they reach the program as given).
     #[arg(required = true, last = true, value_name = "CMD")]
-    pub(super) command: Vec<String>,
+    pub(super) command: Vec<std::ffi::OsString>,
 }
 
 /// `run`'s arguments.
@@ -444,9 +444,9 @@ pub(super) struct OnceArgs {
     pub(super) render: RenderArgs,
     #[command(flatten)]
     pub(super) record: RecordArgs,
-    /// The program and its arguments.
+    /// The program and its arguments (any bytes: they reach the program as given).
     #[arg(required = true, last = true, value_name = "CMD")]
-    pub(super) command: Vec<String>,
+    pub(super) command: Vec<std::ffi::OsString>,
 }
 
 /// Recording a session (`start` and `once`).
@@ -525,7 +525,7 @@ impl RenderArgs {
 /// `subcommand` or tuipilot's global ones (`--cols`, `--env=X`): written after `--`, they
 /// went to the program, which is rarely what was meant. Short flags are left alone (`-s`
 /// is as likely the program's own).
-pub(super) fn our_flags_among(subcommand: &str, program_args: &[String]) -> Vec<String> {
+pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsString]) -> Vec<String> {
     use clap::CommandFactory;
     let cli = Cli::command();
     let mut longs: Vec<String> = cli
@@ -541,7 +541,7 @@ pub(super) fn our_flags_among(subcommand: &str, program_args: &[String]) -> Vec<
     let mut found: Vec<String> = program_args
         .iter()
         .filter_map(|word| {
-            let flag = word.strip_prefix("--")?;
+            let flag = word.to_str()?.strip_prefix("--")?;
             let name = flag.split_once('=').map_or(flag, |(name, _)| name);
             longs.iter().any(|long| long == name).then(|| format!("--{name}"))
         })

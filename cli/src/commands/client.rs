@@ -118,19 +118,7 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     paths.remove_leftovers(&lock);
     let env = env
         .iter()
-        .map(|pair| match pair.split_once('=') {
-            Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
-            // `--env KEY`: the value from this environment, so no command line holds it.
-            None if !pair.is_empty() => match std::env::var(pair) {
-                Ok(value) => Ok((pair.clone(), value)),
-                Err(_) => Err(Failure::bad_request(format!(
-                    "--env {pair}: {pair} is not set here; set it first (it is passed on without appearing on any command line) or give {pair}=VALUE"
-                ))),
-            },
-            _ => Err(Failure::bad_request(format!(
-                "invalid --env `{pair}`: expected KEY=VALUE, or KEY to pass this environment's value on"
-            ))),
-        })
+        .map(|pair| env_pair(pair))
         .collect::<Result<Vec<_>, _>>()?;
     let here = current_dir()?;
     let mut start = StartSpec {
@@ -153,7 +141,12 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     };
     let reply = launch_host(&paths, &spec, &lock)?;
     let pid = reply.get("pid").and_then(Value::as_i64).unwrap_or(0);
-    settle(name, &command, wait_ready.then_some(timeout_ms)).map_err(|mut e| {
+    // The words for a person to read (bytes that are not UTF-8 as `\xHH`).
+    let shown: Vec<String> = command
+        .iter()
+        .map(|w| tuipilot::operation::shown_word(w))
+        .collect();
+    settle(name, &shown.join(" "), wait_ready.then_some(timeout_ms)).map_err(|mut e| {
         // A program that stopped at once over an option it did not know: probably ours.
         if let (ErrorCode::SpawnFailed, Some(note)) = (e.code, &misplaced) {
             e.message = format!("{note}. {}", e.message);
@@ -163,12 +156,12 @@ pub(super) fn start(name: &str, json: bool, args: StartArgs) -> Result<(), Failu
     if json {
         say!(
             "{}",
-            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": command })
+            json!({ "session": name, "pid": pid, "cols": cols, "rows": rows, "command": shown })
         );
     } else {
         say!(
             "session {name} started: pid {pid}, {cols}x{rows}, {}",
-            command.join(" ")
+            shown.join(" ")
         );
     }
     Ok(())
@@ -183,7 +176,7 @@ const START_WATCH_MS: u64 = 1000;
 /// `ready_within` is `--wait-ready`'s bound (`Some(None)`: the default timeout); without
 /// it the watch lasts [`START_WATCH_MS`], a program still busy then is fine, and one that
 /// exits successfully at once (a command run for its output) is too.
-fn settle(name: &str, command: &[String], ready_within: Option<Option<u64>>) -> Result<(), Failure> {
+fn settle(name: &str, command: &str, ready_within: Option<Option<u64>>) -> Result<(), Failure> {
     let timeout_ms = match ready_within {
         Some(timeout) => timeout,
         None => Some(START_WATCH_MS),
@@ -211,7 +204,7 @@ fn settle(name: &str, command: &[String], ready_within: Option<Option<u64>>) -> 
                 ErrorCode::SpawnFailed,
                 format!(
                     "`{}` {} before it was ready for input (the session stays for a look; `tuipilot exit -s {name}` ends it); its last screen:\n{}",
-                    command.join(" "),
+                    command,
                     screen.exit.words(),
                     screen.text.trim_end()
                 ),
@@ -319,4 +312,27 @@ pub(super) fn list(json: bool) -> Result<(), Failure> {
         say!("{}", super::output::printable(&row));
     }
     Ok(())
+}
+
+/// One `--env`: `KEY=VALUE` (any bytes), or `KEY` alone for this environment's value, so no
+/// command line holds it.
+fn env_pair(pair: &std::ffi::OsStr) -> Result<(std::ffi::OsString, std::ffi::OsString), Failure> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = pair.as_bytes();
+    let shown = tuipilot::operation::shown_word(pair);
+    match bytes.iter().position(|b| *b == b'=') {
+        Some(at) if at > 0 => Ok((
+            std::ffi::OsStr::from_bytes(&bytes[..at]).to_os_string(),
+            std::ffi::OsStr::from_bytes(&bytes[at + 1..]).to_os_string(),
+        )),
+        None if !bytes.is_empty() => match std::env::var_os(pair) {
+            Some(value) => Ok((pair.to_os_string(), value)),
+            None => Err(Failure::bad_request(format!(
+                "--env {shown}: {shown} is not set here; set it first (it is passed on without appearing on any command line) or give {shown}=VALUE"
+            ))),
+        },
+        _ => Err(Failure::bad_request(format!(
+            "invalid --env `{shown}`: expected KEY=VALUE, or KEY to pass this environment's value on"
+        ))),
+    }
 }

@@ -449,6 +449,8 @@ impl State {
             // Run exactly the file that was checked, whatever PATH the session gets.
             let resolved = allow.check(program, &env, cwd.as_deref())?;
             argv[0] = resolved.to_string_lossy().into_owned();
+            // (The allow-list resolved a UTF-8 name to its file; a path that is not UTF-8
+            // is refused by the check before this.)
         }
         let (cols, rows) = args.size()?;
         let record = match (&args.record, &self.artifacts) {
@@ -464,7 +466,7 @@ impl State {
             cols,
             rows,
             cwd,
-            env,
+            env: env.into_iter().map(|(k, v)| (k.into(), v.into())).collect(),
             isolated: args.isolated.unwrap_or(false),
             no_shell_integration: args.shell_integration == Some(false),
             reaction_bound_ms: args.reaction_bound_ms,

@@ -155,3 +155,27 @@ pub fn dies_of(mut child: std::process::Child, signal: &str) {
         "SIG{signal}: the command dies of the signal: {ended:?}"
     );
 }
+
+/// Runs the tape `name` from `work` and asserts that it passed and that `canary` was never
+/// made (a command held in the program's arguments did not run); returns the tape's source.
+pub fn replays_and_runs_nothing(
+    dir: &Dir,
+    work: &std::path::Path,
+    name: &str,
+    canary: &std::path::Path,
+) -> String {
+    let source = std::fs::read_to_string(work.join(name)).unwrap();
+    let out = dir.run_in(work, &["run", name]);
+    assert!(
+        !canary.exists(),
+        "the replay ran a command held in the program's argument:\n{source}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "the export replays:\n{source}\n{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    source
+}

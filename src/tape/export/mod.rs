@@ -2,9 +2,11 @@
 //! the final screen as a snapshot) or a Rust `#[test]`. One walk over the log makes a
 //! list of steps; the tape and the Rust writers only spell them.
 //!
-//! The translation: the start spec becomes a shell line that `exec`s the program (after
-//! `Resize` to its size and `Env` for its variables; the screen is cleared first so the
-//! program draws on a clean one), sends become `Type`/`Key`/`Paste` lines in order, waits
+//! The translation: the start spec becomes a `Start` line — the program by its argument
+//! vector, never a command line typed into a shell, where a line editor would act on an
+//! argument's control characters and the shell on its syntax — after `Set Columns`/`Set
+//! Rows` for its size, `Env` for its variables and `With` for the files a hermetic replay
+//! starts with; every byte of its words is kept (`\xHH` where they are not UTF-8), sends become `Type`/`Key`/`Paste` lines in order, waits
 //! become `Wait` lines with the same patterns and timeouts, a pause stays a `Sleep` only
 //! where no wait followed it, each capture becomes `Expect` lines for the rows that
 //! changed since the capture before (what the agent saw appear), and the last capture
@@ -27,7 +29,7 @@ pub use rust::{rust_string, test_name, to_rust};
 use walk::{Step2, steps};
 pub use walk::{VOLATILE, row_pattern};
 
-use super::quote::{self, needs_escape, tape_comment, tape_regex, tape_string, tape_word};
+use super::quote::{self, needs_escape, tape_bytes, tape_comment, tape_os_word, tape_regex, tape_string};
 
 use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
 
@@ -64,17 +66,44 @@ impl ExportOptions {
         })
     }
 
-    /// `start` and `log` with every match of [`redact`](Self::redact) replaced.
+    /// `text` with every match of [`redact`](Self::redact) replaced.
+    fn clean(&self, text: &str) -> String {
+        self.redact.iter().fold(text.to_string(), |text, re| {
+            re.replace_all(&text, "<redacted>").into_owned()
+        })
+    }
+
+    /// `bytes` with every match replaced, whether or not they are UTF-8 (the same patterns
+    /// over bytes: a secret inside input that is not text is found too).
+    fn clean_bytes(&self, bytes: &[u8]) -> Vec<u8> {
+        self.redact.iter().fold(bytes.to_vec(), |bytes, re| {
+            match regex::bytes::Regex::new(re.as_str()) {
+                Ok(re) => re.replace_all(&bytes, &b"<redacted>"[..]).into_owned(),
+                Err(_) => bytes,
+            }
+        })
+    }
+
+    /// A word of the start (an argument, the folder, an environment value), cleaned.
+    fn clean_word(&self, word: &std::ffi::OsStr) -> std::ffi::OsString {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        std::ffi::OsString::from_vec(self.clean_bytes(word.as_bytes()))
+    }
+
+    /// `start` and `log` with every match of [`redact`](Self::redact) replaced — in every
+    /// text an export writes: the command line, the folder, the environment, what was typed,
+    /// pasted or sent as bytes, the screens, the wait patterns, and the failed operations'
+    /// error messages and the other notes that become comments.
     fn redacted(&self, start: &StartSpec, log: &[LoggedOperation]) -> (StartSpec, Vec<LoggedOperation>) {
-        let clean = |text: &str| -> String {
-            self.redact.iter().fold(text.to_string(), |text, re| {
-                re.replace_all(&text, "<redacted>").into_owned()
-            })
-        };
+        let clean = |text: &str| self.clean(text);
         let mut start = start.clone();
-        start.command = start.command.iter().map(|w| clean(w)).collect();
-        start.env = start.env.iter().map(|(k, v)| (k.clone(), clean(v))).collect();
-        start.cwd = start.cwd.as_ref().map(|d| clean(&d.to_string_lossy()).into());
+        start.command = start.command.iter().map(|w| self.clean_word(w)).collect();
+        start.env = start
+            .env
+            .iter()
+            .map(|(k, v)| (self.clean_word(k), self.clean_word(v)))
+            .collect();
+        start.cwd = start.cwd.as_ref().map(|d| self.clean_word(d.as_os_str()).into());
         let log = log
             .iter()
             .map(|entry| {
@@ -105,16 +134,15 @@ impl ExportOptions {
                             Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } => {
                                 *text = clean(text)
                             }
-                            Step::Bytes(bytes) => {
-                                if let Ok(text) = std::str::from_utf8(bytes) {
-                                    *bytes = clean(text).into_bytes();
-                                }
-                            }
+                            Step::Bytes(bytes) => *bytes = self.clean_bytes(bytes),
                             _ => {}
                         }
                     }
                 }
                 entry.screen = entry.screen.as_deref().map(clean);
+                entry.error = entry.error.as_deref().map(clean);
+                entry.waited = entry.waited.as_deref().map(clean);
+                entry.source = entry.source.as_deref().map(clean);
                 entry
             })
             .collect();
@@ -135,26 +163,43 @@ pub struct ExportedTape {
     pub earlier_snapshots: Vec<(String, String)>,
 }
 
-/// The start: clear the screen and replace the shell with the program — in a hermetic
-/// export in the fresh HOME with the named files copied in, else in its folder.
-fn launch_line(start: &StartSpec, options: &ExportOptions) -> String {
-    let command: Vec<String> = start.command.iter().map(|w| shell_quote(w)).collect();
+/// The tape's lines that start the program as the session did: by its argument vector
+/// (`Start`), never as a command line typed into a shell, where a line editor would act on
+/// its control characters and the shell on its syntax. A hermetic export starts it in the
+/// fresh HOME with the named files copied in (`With`); an in-place one in its folder
+/// (`Start+Dir`).
+fn start_lines(start: &StartSpec, options: &ExportOptions) -> Vec<String> {
+    let words: Vec<String> = start.command.iter().map(|w| tape_os_word(w)).collect();
+    let mut lines = Vec::new();
     if !options.in_place {
-        let copies: String = options
-            .with
-            .iter()
-            .map(|file| format!("cp -R -- {} . && ", shell_quote(&file.to_string_lossy())))
-            .collect();
-        return format!("clear && cd \"$HOME\" && {copies}exec {}", command.join(" "));
+        lines.extend(
+            options
+                .with
+                .iter()
+                .map(|file| format!("With {}", tape_os_word(file.as_os_str()))),
+        );
+        lines.push(format!("Start {}", words.join(" ")));
+        return lines;
     }
     match &start.cwd {
-        Some(dir) => format!(
-            "clear && cd {} && exec {}",
-            shell_quote(&dir.to_string_lossy()),
-            command.join(" ")
-        ),
-        None => format!("clear && exec {}", command.join(" ")),
+        Some(dir) => lines.push(format!(
+            "Start+Dir {} {}",
+            tape_os_word(dir.as_os_str()),
+            words.join(" ")
+        )),
+        None => lines.push(format!("Start {}", words.join(" "))),
     }
+    lines
+}
+
+/// The program and its arguments, one line for a comment or a message.
+fn shown_command(start: &StartSpec) -> String {
+    start
+        .command
+        .iter()
+        .map(|w| crate::operation::shown_word(w))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What an export's opening comment says of where it replays.
@@ -163,18 +208,6 @@ fn hermetic_note(options: &ExportOptions) -> &'static str {
         "Replays where the session ran (export --in-place): what the session left there is still there."
     } else {
         "Hermetic: replays in a fresh HOME of its own, removed after, as its working folder, so it meets none of the files the session left (export --with FILE copies a file in; --in-place replays where the session ran)."
-    }
-}
-
-fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -229,12 +262,19 @@ fn check_writable(start: &StartSpec, log: &[LoggedOperation]) -> crate::Result<(
             "the session's size cannot be replayed ({e}): was the recording edited?"
         ))
     })?;
-    for (name, _) in &start.env {
-        if name.is_empty() || name.contains(['=', '\0']) {
+    let nul = |word: &std::ffi::OsStr| word.as_encoded_bytes().contains(&0);
+    for (name, value) in &start.env {
+        if name.is_empty() || name.as_encoded_bytes().contains(&b'=') || nul(name) || nul(value) {
             return Err(refuse(format!(
-                "the session's environment names {name:?}, which no environment can hold: was the recording edited?"
+                "the session's environment names {}, which no environment can hold: was the recording edited?",
+                crate::operation::shown_word(name)
             )));
         }
+    }
+    if start.command.iter().any(|w| nul(w)) || start.cwd.as_ref().is_some_and(|d| nul(d.as_os_str())) {
+        return Err(refuse(
+            "the session's command line or folder holds a NUL byte, which no program can be given: was the recording edited?".into(),
+        ));
     }
     for (index, entry) in log.iter().enumerate() {
         if entry.error.is_some() {
@@ -273,11 +313,10 @@ pub fn to_tape(
     let mut lines = vec![
         tape_comment(&format!(
             "Exported from a tuipilot session: {}",
-            start.command.join(" ")
+            shown_command(start)
         )),
         "# Replay it with `tuipilot run`; the last screen is compared with the snapshot.".into(),
         format!("# {}", hermetic_note(options)),
-        "Set Shell bash".into(),
         "Set TypingSpeed 0".into(),
     ];
     // A setting, so before the first action.
@@ -287,7 +326,9 @@ pub fn to_tape(
     if let Some(ms) = start.reaction_bound_ms {
         lines.push(format!("Set ReactionBound {ms}ms"));
     }
-    lines.push(format!("Resize {} {}", start.cols, start.rows));
+    // The program starts at the session's size, as it did there.
+    lines.push(format!("Set Columns {}", start.cols));
+    lines.push(format!("Set Rows {}", start.rows));
     if !start.env.is_empty() && !options.include_env {
         lines.push(
             "# The environment is passed on by name: set these where the tape runs (`export --include-env` writes the values).".into(),
@@ -295,13 +336,12 @@ pub fn to_tape(
     }
     for (key, value) in &start.env {
         if options.include_env {
-            lines.push(format!("Env {} {}", tape_word(key), tape_string(value)));
+            lines.push(format!("Env {} {}", tape_os_word(key), tape_os_word(value)));
         } else {
-            lines.push(format!("Env {}", tape_word(key)));
+            lines.push(format!("Env {}", tape_os_word(key)));
         }
     }
-    lines.push(format!("Type {}", tape_string(&launch_line(start, options))));
-    lines.push("Enter".into());
+    lines.extend(start_lines(start, options));
     let mut snapshot = None;
     let mut earlier_snapshots = Vec::new();
     let steps = steps(start, log);
@@ -321,6 +361,7 @@ pub fn to_tape(
                 }
             }
             Step2::Type(text) => lines.push(format!("Type {}", tape_string(&text))),
+            Step2::Bytes(bytes) => lines.push(format!("Bytes {}", tape_bytes(&bytes))),
             Step2::Keys(keys) => lines.push(format!("Key {}", key_names(&keys)?.join(" "))),
             Step2::Paste(text) => {
                 lines.push(format!("Copy {}", tape_string(&text)));
@@ -368,7 +409,7 @@ pub fn to_tape(
                     true => name.to_string(),
                     false => format!("{name}-{}", earlier_snapshots.len() + 1),
                 };
-                lines.push(format!("Snapshot {}", tape_word(&file)));
+                lines.push(format!("Snapshot {}", quote::tape_word(&file)));
                 let written = (format!("{file}.snap"), format!("{text}\n"));
                 match earlier_snapshots.len() + 1 == snapshots {
                     true => snapshot = Some(written),
@@ -402,27 +443,8 @@ pub fn from_recording(
             continue;
         };
         if code == START_EVENT {
-            #[derive(serde::Deserialize)]
-            struct Started {
-                command: Vec<String>,
-                cols: u16,
-                rows: u16,
-                cwd: Option<String>,
-                #[serde(default)]
-                env: Vec<String>,
-            }
-            let started: Started = serde_json::from_str(data).map_err(|e| unreadable("start", e))?;
-            start = Some(StartSpec {
-                cols: started.cols,
-                rows: started.rows,
-                cwd: started.cwd.map(Into::into),
-                env: started
-                    .env
-                    .into_iter()
-                    .map(|name| (name, String::new()))
-                    .collect(),
-                ..StartSpec::new(started.command)
-            });
+            // The words as the session had them, every byte; the environment by name.
+            start = Some(StartSpec::from_recorded(data).map_err(|e| unreadable("start", e))?);
         } else if code == OPERATION_EVENT {
             log.push(serde_json::from_str(data).map_err(|e| unreadable("operations", e))?);
         }

@@ -27,6 +27,36 @@ pub fn rust_string(text: &str) -> String {
     out
 }
 
+/// `word` (an argument, a folder, an environment name or value) as a Rust expression
+/// that is exactly its bytes: a string literal when it is UTF-8, else an `OsStr` made from a
+/// byte string literal.
+fn rust_os(word: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    if let Some(text) = word.to_str() {
+        return rust_string(text);
+    }
+    format!(
+        "<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes({})",
+        rust_bytes(word.as_bytes())
+    )
+}
+
+/// `bytes` as a Rust byte string literal: printable ASCII as it is, every other byte as
+/// `\xHH`.
+fn rust_bytes(bytes: &[u8]) -> String {
+    let mut out = String::from("b\"");
+    for &byte in bytes {
+        match byte {
+            b'\\' => out.push_str(r"\\"),
+            b'"' => out.push_str("\\\""),
+            b' '..=b'~' => out.push(byte as char),
+            _ => out.push_str(&format!("\\x{byte:02x}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// A `//` comment that stays one line whatever `text` holds.
 fn rust_comment(indent: &str, text: &str) -> String {
     let mut out = format!("{indent}// ");
@@ -79,11 +109,18 @@ pub fn to_rust(
     let (program, args) = start
         .command
         .split_first()
-        .map_or(("", &[][..]), |(p, a)| (p.as_str(), a));
-    let mut builder = format!("    let s = Session::builder({})", rust_string(program));
-    if !args.is_empty() {
-        let list: Vec<String> = args.iter().map(|a| rust_string(a)).collect();
-        builder.push_str(&format!("\n        .args([{}])", list.join(", ")));
+        .map_or((std::ffi::OsStr::new(""), &[][..]), |(p, a)| (p.as_os_str(), a));
+    let mut builder = format!("    let s = Session::builder({})", rust_os(program));
+    if args.iter().all(|a| a.to_str().is_some()) {
+        if !args.is_empty() {
+            let list: Vec<String> = args.iter().map(|a| rust_os(a)).collect();
+            builder.push_str(&format!("\n        .args([{}])", list.join(", ")));
+        }
+    } else {
+        // Words that are not all UTF-8 are of two types: one call each.
+        for arg in args {
+            builder.push_str(&format!("\n        .arg({})", rust_os(arg)));
+        }
     }
     builder.push_str(&format!("\n        .size({}, {})", start.cols, start.rows));
     if let Some(ms) = start.reaction_bound_ms {
@@ -93,31 +130,31 @@ pub fn to_rust(
     }
     for (k, v) in &start.env {
         if options.include_env {
-            builder.push_str(&format!("\n        .env({}, {})", rust_string(k), rust_string(v)));
+            builder.push_str(&format!("\n        .env({}, {})", rust_os(k), rust_os(v)));
         } else {
             // By name: the value comes from where the test runs, never from the export.
             builder.push_str(&format!(
-                "\n        .env({0}, std::env::var({0}).expect({1}))",
-                rust_string(k),
-                rust_string(&format!("set {k}: the test passes it on to the program"))
+                "\n        .env({0}, std::env::var_os({0}).expect({1}))",
+                rust_os(k),
+                rust_string(&format!(
+                    "set {}: the test passes it on to the program",
+                    crate::operation::shown_word(k)
+                ))
             ));
         }
     }
     if options.in_place {
         if let Some(dir) = &start.cwd {
-            builder.push_str(&format!(
-                "\n        .cwd({})",
-                rust_string(&dir.to_string_lossy())
-            ));
+            builder.push_str(&format!("\n        .cwd({})", rust_os(dir.as_os_str())));
         }
     } else {
         let files: Vec<String> = options
             .with
             .iter()
-            .map(|f| rust_string(&f.to_string_lossy()))
+            .map(|f| format!("std::path::PathBuf::from({})", rust_os(f.as_os_str())))
             .collect();
         builder.push_str(&format!(
-            "\n        .isolated_in_home([{}] as [&str; {}])",
+            "\n        .isolated_in_home([{}] as [std::path::PathBuf; {}])",
             files.join(", "),
             files.len()
         ));
@@ -161,6 +198,7 @@ pub fn to_rust(
         matches!(
             s,
             Step2::Type(_)
+                | Step2::Bytes(_)
                 | Step2::Secret { .. }
                 | Step2::Keys(_)
                 | Step2::Paste(_)
@@ -184,6 +222,7 @@ pub fn to_rust(
         let line = match step {
             Step2::Comment(text) => rust_comment("    ", &text),
             Step2::Type(text) => format!("    s.send_text({})?;", rust_string(&text)),
+            Step2::Bytes(bytes) => format!("    s.send_bytes({})?;", rust_bytes(&bytes)),
             Step2::Secret { placeholder, paste } => {
                 secrets += 1;
                 let var = format!("TUIPILOT_SECRET_{secrets}");
@@ -235,7 +274,10 @@ pub fn to_rust(
         "{}\n// {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
         rust_comment(
             "",
-            &format!("Exported from a tuipilot session: {}", start.command.join(" "))
+            &format!(
+                "Exported from a tuipilot session: {}",
+                super::shown_command(start)
+            )
         ),
         hermetic_note(options),
         body.join("\n")

@@ -74,7 +74,7 @@ fn a_log_an_export_cannot_write_is_refused_with_the_operation_named() {
     };
     assert!(refused(&huge, &[]).contains("size"));
     let named = StartSpec {
-        env: vec![("A=B".into(), String::new())],
+        env: vec![("A=B".into(), std::ffi::OsString::new())],
         ..start.clone()
     };
     assert!(refused(&named, &[]).contains("environment"));

@@ -41,6 +41,8 @@ pub(super) enum Step2 {
         paste: bool,
     },
     Keys(String),
+    /// Input that is not UTF-8 text, sent as the bytes it was.
+    Bytes(Vec<u8>),
     Paste(String),
     Mouse(String),
     Focus(crate::keys::Focus),
@@ -269,7 +271,8 @@ fn types_only_text(operation: &Operation) -> bool {
 /// Raw bytes sent to the program (a person's keystrokes, an agent's `bytes` step) as the
 /// tape's commands that send them: text as `Type`, each key the bytes encode as `Key` (in
 /// whichever cursor mode they were sent; the replay encodes for the program's mode then),
-/// a bracketed paste as `Paste`, and the rest as typed text when it is UTF-8.
+/// a bracketed paste as `Paste`, and the rest as typed text when it is UTF-8, else as the
+/// bytes it was (`Bytes`).
 fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
     use crate::keys::InputPart;
     let mut steps: Vec<Step2> = Vec::new();
@@ -286,10 +289,7 @@ fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
             InputPart::Paste(text) => Step2::Paste(text),
             InputPart::Other(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => Step2::Type(text),
-                Err(e) => Step2::Comment(format!(
-                    "{} raw bytes were sent here, not UTF-8 text; a tape cannot send them",
-                    e.as_bytes().len()
-                )),
+                Err(e) => Step2::Bytes(e.into_bytes()),
             },
         });
     }

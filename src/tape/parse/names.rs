@@ -50,11 +50,16 @@ pub(super) const OUR_COMMANDS: &[&str] = &[
     "Resize",
     "Mouse",
     "Focus",
+    "Start",
+    "With",
+    "Bytes",
 ];
 
 /// Every setting VHS has, and ours (`TapeTimeout`, `Isolated`, `ReactionBound`).
 pub(super) const SETTINGS: &[&str] = &[
     "TapeTimeout",
+    "Columns",
+    "Rows",
     "Isolated",
     "ReactionBound",
     "Shell",

@@ -64,6 +64,33 @@ impl Parser<'_> {
                 }
                 _ => return bad(self, "a whole number of pixels"),
             },
+            "Columns" | "Rows" => match number(self) {
+                Some(n) if n.fract() == 0.0 && (1.0..=f64::from(crate::terminal::MAX_SIZE)).contains(&n) => {
+                    let n = n as u16;
+                    let (min, setting) = match known {
+                        "Columns" => (crate::terminal::MIN_COLS, Setting::Columns(n)),
+                        _ => (crate::terminal::MIN_ROWS, Setting::Rows(n)),
+                    };
+                    if n < min {
+                        return bad(
+                            self,
+                            &format!("a whole number from {min} to {}", crate::terminal::MAX_SIZE),
+                        );
+                    }
+                    setting
+                }
+                _ => {
+                    let min = if known == "Columns" {
+                        crate::terminal::MIN_COLS
+                    } else {
+                        crate::terminal::MIN_ROWS
+                    };
+                    return bad(
+                        self,
+                        &format!("a whole number from {min} to {}", crate::terminal::MAX_SIZE),
+                    );
+                }
+            },
             "LetterSpacing" => match number(self) {
                 Some(n) if (0.0..=100.0).contains(&n) => Setting::LetterSpacing(n as f32),
                 _ => return bad(self, "pixels between letters, 0 to 100"),

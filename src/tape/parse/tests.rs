@@ -155,3 +155,73 @@ fn a_region_scope_reads_its_spans_and_refuses_what_it_cannot_mean() {
         assert!(error.starts_with(says), "{src}: {error}");
     }
 }
+
+fn kinds(src: &str) -> Vec<crate::tape::CommandKind> {
+    let tape = Tape::parse_str(src, "t.tape").unwrap_or_else(|e| panic!("{e}"));
+    tape.commands.into_iter().map(|c| c.kind).collect()
+}
+
+fn error(src: &str) -> String {
+    Tape::parse_str(src, "t.tape").unwrap_err().to_string()
+}
+
+#[test]
+fn start_takes_its_words_to_the_end_of_its_line_as_any_bytes() {
+    use crate::tape::CommandKind;
+    use std::os::unix::ffi::OsStringExt;
+    assert_eq!(
+        kinds("Start less \"my notes.txt\" $\"caf\\xe9\\u{15}\" 42\nEnter"),
+        vec![
+            CommandKind::Start {
+                command: vec![
+                    "less".into(),
+                    "my notes.txt".into(),
+                    std::ffi::OsString::from_vec(b"caf\xe9\x15".to_vec()),
+                    "42".into(),
+                ],
+                dir: None,
+            },
+            CommandKind::Keys {
+                keys: "Enter".into(),
+                speed: None,
+                count: 1
+            },
+        ]
+    );
+    assert_eq!(
+        kinds(
+            "Start+Dir \"/srv/x\" vim\nWith \"/tmp/a b\"\nBytes $\"\\xff\" \"a\"\nEnv $\"K\\x80\" $\"\\xfe\""
+        ),
+        vec![
+            CommandKind::Start {
+                command: vec!["vim".into()],
+                dir: Some("/srv/x".into()),
+            },
+            CommandKind::With("/tmp/a b".into()),
+            CommandKind::Bytes(vec![0xff, b'a']),
+            CommandKind::Env(
+                std::ffi::OsString::from_vec(b"K\x80".to_vec()),
+                std::ffi::OsString::from_vec(vec![0xfe])
+            ),
+        ]
+    );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_refused_where_a_command_takes_text() {
+    let e = error("Type $\"a\\xff\"");
+    assert!(
+        e.contains("`Type` takes text") && e.contains(r"a\xff") && e.contains("`Start`"),
+        "{e}"
+    );
+    assert!(error("Copy $\"\\xc3\"").contains("`Copy` takes text"));
+    assert!(error("Screenshot $\"x\\xff.png\"").contains("takes text"));
+    assert!(error("Start").contains("`Start` needs the program and its arguments on its line"));
+    assert!(error("Start+Cwd \"/x\" ls").contains("`Start+Cwd` is not a form of Start"));
+    assert!(error("Start ls $\"a\\0b\"").contains("cannot hold a NUL byte"));
+    assert!(error("Bytes").contains("`Bytes` needs a string"));
+    assert!(error("Type $\"\\xf\"").contains("two hex digits"));
+    assert!(error("Set Columns 5").contains("a whole number from 10 to 1000"));
+    assert!(error("Set Rows 1001").contains("a whole number from 2 to 1000"));
+    assert!(error("Env $\"A=B\" x").contains("is not a variable name"));
+}
