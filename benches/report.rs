@@ -53,10 +53,10 @@ fn main() {
     let options = RenderOptions::default();
     // The baseline's screens: the same recording's frames at the timeline's 100 a second,
     // each a whole screen.
-    let screens = report
-        .recording
-        .as_ref()
-        .expect("a session's report has its recording")
+    let Some(tuipilot::record::Replayable::Held(recording)) = report.recording.as_ref() else {
+        panic!("a session's report holds its recording");
+    };
+    let screens = recording
         .frames(&FrameOptions {
             fps_cap: 100,
             ..FrameOptions::default()

@@ -193,7 +193,7 @@ pub(crate) fn write_report(
             Ok(recording) => {
                 report.cols = recording.header.cols;
                 report.rows = recording.header.rows;
-                report.recording = Some(recording);
+                report.recording = Some(crate::record::Replayable::Held(recording));
             }
             Err(e) => report
                 .notes

@@ -2,6 +2,8 @@
 //! the suite's index), the report in a failed tape's bundle, `tuipilot report` for a live
 //! session and for a recording, and the MCP server's `report` action.
 
+#[path = "../../benches/support/mod.rs"]
+mod bench_support;
 mod support;
 
 use support::{Dir, text};
@@ -194,5 +196,56 @@ fn a_report_that_cannot_be_written_is_an_error_line_and_a_non_zero_exit() {
         std::fs::read_dir(&elsewhere).unwrap().count(),
         0,
         "written through the link"
+    );
+}
+
+/// A recording of `events` outputs of about 20 KB each on a 120×40 screen, each drawing
+/// the same screen over itself: its pictures cost the report little, so what the report
+/// holds is what it keeps of the recording.
+fn large_recording(path: &std::path::Path, events: usize) -> u64 {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    writeln!(out, r#"{{"version": 2, "width": 120, "height": 40}}"#).unwrap();
+    for i in 0..events {
+        let mut data = String::from("\\u001b[44m\\u001b[H");
+        for row in 0..40 {
+            data.push_str(&format!("\\u001b[{};1H", row + 1));
+            // Drawn over itself: much output that leaves one screen.
+            for _ in 0..25 {
+                data.push_str(&format!("the same row {row} \\r"));
+            }
+        }
+        writeln!(out, "[{:.3}, \"o\", \"{data}\"]", i as f64 * 0.02).unwrap();
+    }
+    out.flush().unwrap();
+    std::fs::metadata(path).unwrap().len() >> 20
+}
+
+// Fails on the code before: the report held the whole recording, and its memory grew with
+// it (212 MB for a 250 MB recording of a 500×400 screen); it is read from the file now.
+#[test]
+fn a_report_of_a_large_recording_keeps_within_its_budget_not_the_recordings_size() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let cast = work.join("large.cast");
+    let size = large_recording(&cast, 4000);
+    assert!(size >= 60, "the recording is {size} MiB");
+    let (ok, peak, _) = bench_support::peak_memory_of(
+        std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .args(["report", "large.cast", "-o", "out"])
+            .current_dir(&work)
+            .env("TUIPILOT_DIR", &dir.0)
+            .stdout(std::process::Stdio::null()),
+    );
+    assert!(ok);
+    let peak = peak >> 10;
+    assert!(
+        peak < size / 2,
+        "report of a {size} MiB recording peaked at {peak} MiB"
+    );
+    let json = std::fs::read_to_string(work.join("out/report.json")).unwrap();
+    assert!(
+        json.contains("replayed from its file, one event at a time"),
+        "the budget is said: {json}"
     );
 }

@@ -203,6 +203,10 @@ pub struct CastFile {
     path: std::path::PathBuf,
     header: Header,
     markers: Vec<(f64, String)>,
+    /// The last event's time.
+    duration: f64,
+    /// How many events draw (output and resizes).
+    drawn: usize,
 }
 
 impl CastFile {
@@ -212,18 +216,28 @@ impl CastFile {
         let path = path.as_ref().to_path_buf();
         let file = open_regular(&path)?;
         let mut events = CastEvents::new(std::io::BufReader::new(file), &path.display().to_string())?;
-        let mut markers = Vec::new();
+        let (mut markers, mut duration, mut drawn) = (Vec::new(), 0.0, 0);
         for event in events.by_ref() {
             let event = event?;
-            if let EventKind::Marker(label) = event.kind {
-                markers.push((event.time, label));
+            duration = event.time;
+            match event.kind {
+                EventKind::Marker(label) => markers.push((event.time, label)),
+                EventKind::Output(_) | EventKind::Resize(..) => drawn += 1,
+                _ => {}
             }
         }
         Ok(CastFile {
             header: events.header,
             path,
             markers,
+            duration,
+            drawn,
         })
+    }
+
+    /// The last event's time, in seconds.
+    pub fn duration(&self) -> f64 {
+        self.duration
     }
 
     /// The recording's first line.
@@ -240,6 +254,63 @@ impl CastFile {
     pub fn events(&self) -> Result<CastEvents<std::io::BufReader<std::fs::File>>> {
         let file = open_regular(&self.path)?;
         CastEvents::new(std::io::BufReader::new(file), &self.path.display().to_string())
+    }
+}
+
+/// A recording a report replays: held in memory (a live session's, bounded by the session)
+/// or read from its file on every pass, so that a recording of any length costs a report
+/// the same memory.
+#[derive(Clone, Debug)]
+pub enum Replayable {
+    /// In memory.
+    Held(Recording),
+    /// On disk.
+    File(CastFile),
+}
+
+impl Replayable {
+    /// The recording's first line.
+    pub fn header(&self) -> &Header {
+        match self {
+            Replayable::Held(recording) => &recording.header,
+            Replayable::File(file) => file.header(),
+        }
+    }
+
+    /// The last event's time, in seconds.
+    pub fn duration(&self) -> f64 {
+        match self {
+            Replayable::Held(recording) => recording.duration(),
+            Replayable::File(file) => file.duration(),
+        }
+    }
+
+    /// How many events draw (output and resizes).
+    pub fn drawn(&self) -> usize {
+        match self {
+            Replayable::Held(recording) => recording
+                .events
+                .iter()
+                .filter(|e| matches!(e.kind, EventKind::Output(_) | EventKind::Resize(..)))
+                .count(),
+            Replayable::File(file) => file.drawn,
+        }
+    }
+
+    /// Its markers: when, and their labels.
+    pub fn markers(&self) -> Vec<(f64, &str)> {
+        match self {
+            Replayable::Held(recording) => recording.markers(),
+            Replayable::File(file) => file.markers(),
+        }
+    }
+
+    /// Its events from the first, one at a time (from a file, read again).
+    pub fn events(&self) -> Result<Box<dyn Iterator<Item = Result<Event>> + '_>> {
+        Ok(match self {
+            Replayable::Held(recording) => Box::new(recording.events.iter().cloned().map(Ok)),
+            Replayable::File(file) => Box::new(file.events()?),
+        })
     }
 }
 

@@ -22,7 +22,7 @@ mod frames;
 mod passes;
 pub(crate) mod recorder;
 
-pub use cast::{CastEvents, CastFile, Event, EventKind, Header, Recording};
+pub use cast::{CastEvents, CastFile, Event, EventKind, Header, Recording, Replayable};
 pub use frames::{Cut, Frame, FrameOptions, FrameStream, OVERLAY_FADE, alternate_screen_end};
 pub use passes::{FrameSource, LoopFrom, LoopOffset, RecordingFrames};
 pub(crate) use recorder::{Header as RecordHeader, Recorder};

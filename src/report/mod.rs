@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::operation::LoggedOperation;
-use crate::record::Recording;
+use crate::record::{CastFile, Recording, Replayable};
 use crate::snapshot::Snapshot;
 
 pub use index::{SuiteEntry, suite_index};
@@ -130,9 +130,14 @@ impl Step {
     /// label and, right after it ended, why (`→ matched /…/ at row 3`, `→ failed: …`).
     /// A marker of the recorder's own (a tape's `Screenshot`) is a step too.
     pub fn from_markers(recording: &Recording) -> Vec<Step> {
+        Step::from_marker_list(recording.markers())
+    }
+
+    /// The steps these markers (times in seconds, labels) name, as [`Step::from_markers`].
+    pub fn from_marker_list(markers: Vec<(f64, &str)>) -> Vec<Step> {
         let mut steps: Vec<Step> = Vec::new();
         let mut open = false;
-        for (time, label) in recording.markers() {
+        for (time, label) in markers {
             let at_ms = seconds_to_ms(time);
             if let Some(why) = label.strip_prefix("→ ") {
                 if let (true, Some(step)) = (open, steps.last_mut()) {
@@ -151,6 +156,15 @@ impl Step {
         }
         steps
     }
+}
+
+/// What a report of a recording on disk says of its memory: the budgets that bound it.
+pub(crate) fn read_from_disk_note() -> String {
+    format!(
+        "the recording was replayed from its file, one event at a time: the report's pictures are kept within {} MB and its screens' text within {} MB, whatever the recording's length",
+        timeline::MAX_PIECE_BYTES >> 20,
+        timeline::MAX_TEXT_BYTES >> 20
+    )
 }
 
 /// A recording's time (seconds) in whole milliseconds, as steps count.
@@ -344,9 +358,10 @@ pub struct RunReport {
     /// What a reader may want to know besides.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    /// The recording the screens come from.
+    /// The recording the screens come from: a session's held in memory, a file's read
+    /// from it on every pass.
     #[serde(skip)]
-    pub recording: Option<Recording>,
+    pub recording: Option<Replayable>,
     /// The screen at the end (or at the failure), shown when there is no recording and
     /// checked against the recording's last frame.
     #[serde(skip)]
@@ -405,15 +420,29 @@ impl RunReport {
     /// A report of a recording alone: its size and title from the header, its steps from
     /// its markers (see [`Step::from_markers`]), a failure where a step failed.
     pub fn of_recording(recording: Recording, title: impl Into<String>) -> RunReport {
-        let mut report = RunReport::new("recording", title, recording.header.cols, recording.header.rows);
-        if let Some(term) = recording.header.env.get("TERM") {
+        RunReport::of_replayable(Replayable::Held(recording), title)
+    }
+
+    /// A report of a recording file, read from the file on every pass instead of held:
+    /// what the report costs stays within its budgets (the timeline's pictures and texts,
+    /// said in its notes) whatever the recording's length and screen size.
+    pub fn of_file(file: CastFile, title: impl Into<String>) -> RunReport {
+        let mut report = RunReport::of_replayable(Replayable::File(file), title);
+        report.notes.push(read_from_disk_note());
+        report
+    }
+
+    fn of_replayable(recording: Replayable, title: impl Into<String>) -> RunReport {
+        let header = recording.header();
+        let mut report = RunReport::new("recording", title, header.cols, header.rows);
+        if let Some(term) = header.env.get("TERM") {
             report.term = term.clone();
         }
-        if let Some(name) = &recording.header.title {
+        if let Some(name) = &header.title {
             report.command = Some(name.clone());
         }
         report.duration_ms = seconds_to_ms(recording.duration());
-        report.steps = Step::from_markers(&recording);
+        report.steps = Step::from_marker_list(recording.markers());
         if let Some(at) = report.steps.iter().position(|s| s.error.is_some()) {
             report.verdict = Verdict::Failed;
             report.failure = Some(Explanation::of_step(
@@ -487,7 +516,7 @@ impl RunReport {
             ));
         }
         report.last_screen = Some(session.snapshot());
-        report.recording = Some(recording);
+        report.recording = Some(Replayable::Held(recording));
         Ok(report)
     }
 

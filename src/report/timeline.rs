@@ -164,12 +164,8 @@ impl Timeline {
             timeline.push(report.duration_ms, &screen, &metrics, true)?;
             return Ok(timeline);
         };
-        let mut terminal = Terminal::new(recording.header.cols, recording.header.rows)?;
-        let drawn = recording
-            .events
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::Output(_) | EventKind::Resize(..)))
-            .count();
+        let mut terminal = Terminal::new(recording.header().cols, recording.header().rows)?;
+        let drawn = recording.drawn();
         let duration = super::seconds_to_ms(recording.duration());
         let mut spacing = if drawn > MAX_FRAMES {
             let spacing = (duration / MAX_FRAMES as u64).max(FRAME_MS);
@@ -188,7 +184,8 @@ impl Timeline {
         let (mut next, mut not_drawn) = (0, 0usize);
         // Whether the terminal holds a change no frame shows yet.
         let mut pending = false;
-        for event in &recording.events {
+        for event in recording.events()? {
+            let event = event?;
             let at_ms = super::seconds_to_ms(event.time);
             let at_us = super::seconds_to_us(event.time);
             // Steps that returned before this event ended on the screen as it is now.

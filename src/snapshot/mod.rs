@@ -24,6 +24,7 @@ pub use image::{CellSize, Image, ImageProtocol};
 pub use mask::{MASK_CHAR, MASK_COLOR, MASK_PLACEHOLDER, mask_rows};
 pub use search::crosses_rows;
 pub(crate) use search::matches_rows;
+pub(crate) use window::hides_or_reorders;
 
 impl Cell {
     /// A cell showing `text` (a grapheme; empty for a blank) in `style`.

@@ -20,17 +20,7 @@
 /// Whether `c` is escaped wherever an export writes it: a control character, a line or
 /// paragraph separator, or a character that is invisible or reorders the text around it.
 pub(crate) fn needs_escape(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{00ad}' // soft hyphen
-            | '\u{061c}' // Arabic letter mark
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}' // zero-width characters, LRM, RLM
-            | '\u{2028}'..='\u{202e}' // separators, bidirectional embeddings and overrides
-            | '\u{2060}'..='\u{206f}' // word joiner, invisible operators, isolates
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-        )
+    c.is_control() || crate::snapshot::hides_or_reorders(c)
 }
 
 /// `c` as an escape inside `$"…"` (and in a comment, where it is only shown).

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
-use tuipilot::record::Recording;
+use tuipilot::record::CastFile;
 use tuipilot::report::{ReportFormat, RunReport};
 
 use super::client::session_paths;
@@ -30,8 +30,9 @@ pub(super) struct ReportArgs {
 pub(super) fn report(name: &str, args: ReportArgs) -> Result<(), Failure> {
     let output = args.output.map(|path| std::path::absolute(&path).unwrap_or(path));
     if let Some(path) = &args.recording {
-        let recording = Recording::read_file(path)?;
-        let mut report = RunReport::of_recording(recording, path.display().to_string());
+        // Read from the file as the report needs it, never held whole.
+        let file = CastFile::open(path)?;
+        let mut report = RunReport::of_file(file, path.display().to_string());
         return match &output {
             Some(out) => written(&report.write_to(out)?),
             None => {

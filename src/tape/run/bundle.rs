@@ -98,8 +98,13 @@ impl Runner<'_> {
         report.goldens = self.goldens.clone();
         report.notes = self.notes.clone();
         if let Some(path) = recording {
-            match crate::record::Recording::read_file(path) {
-                Ok(recording) => report.recording = Some(recording),
+            // Read from the file on every pass: a run's report costs what a live
+            // session's does, however long the run drew.
+            match crate::record::CastFile::open(path) {
+                Ok(file) => {
+                    report.recording = Some(crate::record::Replayable::File(file));
+                    report.notes.push(crate::report::read_from_disk_note());
+                }
                 Err(e) => report
                     .notes
                     .push(format!("the recording cannot be replayed: {e}")),
