@@ -204,15 +204,41 @@ fn wait_all_exited(mut fds: Vec<PidFd>, deadline: Instant) {
     }
 }
 
-/// Ends every process in session `sid`: each signal in turn, waiting up to its grace
-/// period for the processes to exit before moving to the next. Stopped processes are
-/// continued after each signal so they can act on it. Returns whether none is left.
+/// The live processes of session `sid` and every descendant of theirs, whatever its
+/// session: a program's back end that made a session of its own (GNU screen's) is ended
+/// with it. (A daemon whose parent is gone, in a session of its own, cannot be found.)
+fn session_and_descendants(sid: i32) -> Vec<i32> {
+    let mut todo: Vec<i32> = session_members(sid)
+        .into_iter()
+        .filter(|m| !m.zombie)
+        .map(|m| m.pid)
+        .collect();
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            if let Ok(children) = std::fs::read_to_string(task.path().join("children")) {
+                todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()));
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+/// Ends every process in session `sid`, and their descendants in other sessions: each
+/// signal in turn, waiting up to its grace period for the processes to exit before moving
+/// to the next. Stopped processes are continued after each signal so they can act on it.
+/// Returns whether none is left.
 pub fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
     for &(signal, grace) in steps {
-        let members: Vec<PidFd> = session_members(sid)
+        let members: Vec<PidFd> = session_and_descendants(sid)
             .into_iter()
-            .filter(|m| !m.zombie)
-            .filter_map(|m| PidFd::open(m.pid))
+            .filter_map(PidFd::open)
             .collect();
         if members.is_empty() {
             return true;

@@ -257,8 +257,11 @@ fn a_debounced_redraw_is_waited_out_and_one_beyond_the_bound_is_said_to_be_pendi
     assert_eq!(screen.row(1), Some("nothing yet"), "{screen}");
     assert_eq!(screen.row(2), Some("read: 2"), "{screen}");
     let why = s.last_waited().unwrap();
+    let pid = s.pid();
     assert!(
-        why.ends_with("; a timer of deferred is due in 300 ms: its reaction may not be drawn yet"),
+        why.ends_with(&format!(
+            "; a timer of deferred (pid {pid}) is due in 300 ms: its reaction may not be drawn yet"
+        )),
         "{why}"
     );
     // It was not lost: the typed text is drawn later.
@@ -456,6 +459,64 @@ fn a_timer_kept_in_a_timerfd_beside_the_terminal_is_waited_out() {
         let why = s.last_waited().unwrap();
         assert!(
             why.contains(", after deferred's ") && why.contains(" timer"),
+            "{why}"
+        );
+    }
+}
+
+/// Starts `program` and sends a key with a ready wait after each; the reasons, in order
+/// (the start's first). Fails if a wait times out (5 s, far past its first second).
+fn rest_reasons(program: &str, args: &[&str]) -> Vec<String> {
+    let s = Session::builder(program)
+        .args(args)
+        .timeout(Duration::from_secs(5))
+        .spawn()
+        .unwrap();
+    let mut reasons = Vec::new();
+    s.wait_ready()
+        .unwrap_or_else(|e| panic!("{program} never ready at its start: {e}"));
+    reasons.push(s.last_waited().unwrap_or_default());
+    for key in ["j", "k"] {
+        s.send_text(key).unwrap();
+        s.wait_ready()
+            .unwrap_or_else(|e| panic!("{program} never ready after {key}: {e}"));
+        reasons.push(s.last_waited().unwrap_or_default());
+    }
+    reasons
+}
+
+// Fails on the code before: every ready wait timed out — watch never reads the terminal,
+// nmon checks for keys only when its sleep ends, screen's front end sleeps in pause while
+// its back end, in a session of its own, reads the terminal.
+#[needs(watch)]
+#[test]
+fn watch_resting_on_its_period_is_ready_and_says_it_has_not_read_the_input() {
+    for why in rest_reasons("watch", &["-n", "2", "date"]) {
+        assert!(
+            why.contains("resting on its own timer, reading no terminal"),
+            "{why}"
+        );
+    }
+}
+
+#[needs(nmon)]
+#[test]
+fn nmon_asleep_between_key_checks_is_ready_and_says_the_key_is_read_when_it_wakes() {
+    let reasons = rest_reasons("nmon", &[]);
+    for why in &reasons[1..] {
+        assert!(
+            why.contains("nmon reads the input when it wakes in") && why.contains("may not be drawn yet"),
+            "{why}"
+        );
+    }
+}
+
+#[needs(screen)]
+#[test]
+fn screens_front_end_asleep_in_pause_is_ready() {
+    for why in rest_reasons("screen", &["-q"]) {
+        assert!(
+            why.contains("asleep in pause") && why.contains("resting with nothing at work"),
             "{why}"
         );
     }

@@ -592,7 +592,41 @@ pub(crate) fn cases() -> Vec<Case> {
             c.beyond_bound = true;
         }
     }
+    cases.extend(matrix_cases());
     cases
+}
+
+#[path = "../../tests/common/reactions.rs"]
+mod reactions;
+use reactions::{FIXTURE, MECHANISMS, PLACES};
+
+/// A row per mechanism and place: the key's reaction drawn 400 ms later (`matrix:` in the
+/// name; `TUIPILOT_READINESS_ONLY=matrix` runs these alone), and the same with a 100 ms
+/// poller in the reading thread.
+fn matrix_cases() -> Vec<Case> {
+    let mut out = Vec::new();
+    for interference in [&[][..], &["--poller", "100"][..]] {
+        for mechanism in MECHANISMS {
+            for place in PLACES {
+                let suffix = if interference.is_empty() {
+                    ""
+                } else {
+                    ", poller 100 ms"
+                };
+                let name: &'static str =
+                    Box::leak(format!("matrix: {mechanism} in {place}, 400 ms{suffix}").into_boxed_str());
+                let mut command = vec!["python3", FIXTURE, mechanism, place, "400"];
+                command.extend_from_slice(interference);
+                out.push(case(
+                    name,
+                    &command,
+                    every(vec![text("k")]),
+                    Arc::new(|s: &Screen, n: usize| s.has(&format!("reacted {}", n + 1))),
+                ));
+            }
+        }
+    }
+    out
 }
 
 impl Screen {

@@ -259,6 +259,13 @@ impl Progress {
                         report.elapsed.as_secs_f64() * 1000.0
                     ));
                 }
+                // A screen that may not show the whole reaction is said on every run.
+                for pending in &report.pending {
+                    text.push_str(&format!(
+                        "     note: the screen may not show the whole reaction yet at {}\n",
+                        crate::commands::printable(pending)
+                    ));
+                }
                 if verbose {
                     for note in &report.notes {
                         text.push_str(&format!("     note: {note}\n"));

@@ -89,11 +89,21 @@ impl PySession {
     fn apply(&self, py: Python<'_>, operation: Operation) -> PyResult<Reply> {
         let cancel = self.inner.canceller();
         let source = caller(py);
-        interruptible(py, &cancel, || match source {
+        let reply = interruptible(py, &cancel, || match source {
             Some(source) => self.inner.apply_from(&operation, &cancel, source),
             None => self.inner.apply_cancellable(&operation, &cancel),
         })?
-        .map_err(|e| raise(py, e))
+        .map_err(|e| raise(py, e))?;
+        // A reaction that may still be pending is warned of at the caller's line, never
+        // left silent (the wait's reason, `last_waited`, says it too).
+        if let Some(pending) = reply.pending() {
+            let message = std::ffi::CString::new(format!(
+                "the screen may not show the whole reaction yet: {pending}"
+            ))
+            .unwrap_or_default();
+            PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &message, 1)?;
+        }
+        Ok(reply)
     }
 
     /// A wait for `condition`; the screen's text when it held.

@@ -39,8 +39,10 @@ pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
 pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
 pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub use os_text::shown as shown_word;
-pub(crate) use reply::NOT_READY;
-pub use reply::{CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport};
+pub use reply::{
+    CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport, pending_in,
+};
+pub(crate) use reply::{NOT_DRAWN_YET, NOT_READY};
 pub use start::{StartSpec, split_command};
 pub use wait::{WaitFor, parse_span, region_words};
 

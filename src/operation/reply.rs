@@ -97,6 +97,13 @@ pub struct Screen {
     /// 133), exit 0`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited: Option<String>,
+    /// What of the program's reaction may still be pending when the wait returned — a
+    /// timer due beyond the reaction bound, work still running, a signal timer whose due
+    /// time the kernel does not show — naming the process and what it waits on: the
+    /// clauses of `waited` that say so ([`pending_in`]). Every face says it in its
+    /// ordinary output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<String>,
     /// The rows (0-based) that look different from this session's previous capture
     /// (every row before the first); text or style.
     #[serde(default)]
@@ -203,6 +210,7 @@ impl Screen {
             focus_events: snapshot.input_modes().focus_events,
             settled_ms: 0,
             waited: None,
+            pending: None,
             changed_rows: Vec::new(),
             changes: Vec::new(),
             signals: Box::default(),
@@ -464,11 +472,15 @@ pub enum Reply {
         /// Rows.
         rows: u16,
     },
-    /// `send` without `capture`: `{}`, or `{"waited": "…"}` with why its wait ended.
+    /// `send` without `capture`: `{}`, or `{"waited": "…"}` with why its wait ended (and
+    /// `"pending"` when its reaction may not be drawn yet).
     Sent {
         /// Why the send's wait ended, when it had one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         waited: Option<String>,
+        /// What of the reaction may still be pending ([`Screen::pending`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pending: Option<String>,
     },
 }
 
@@ -485,9 +497,40 @@ impl Reply {
     pub fn waited(&self) -> Option<&str> {
         match self {
             Reply::Screen { screen } => screen.waited.as_deref(),
-            Reply::Sent { waited } => waited.as_deref(),
+            Reply::Sent { waited, .. } => waited.as_deref(),
             _ => None,
         }
+    }
+
+    /// What of the program's reaction may still be pending, when the wait said so.
+    pub fn pending(&self) -> Option<&str> {
+        match self {
+            Reply::Screen { screen } => screen.pending.as_deref(),
+            Reply::Sent { pending, .. } => pending.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// The words a readiness wait ends a clause with when a reaction may not be drawn yet.
+pub(crate) const NOT_DRAWN_YET: &str = "may not be drawn yet";
+
+/// The clauses of a wait's reason (`waited`) that say part of the reaction may still be
+/// pending (`a timer of vim (pid 4711) is due in 4 s: its reaction may not be drawn yet`),
+/// joined by `; `; `None` when none does.
+pub fn pending_in(waited: &str) -> Option<String> {
+    let clauses: Vec<&str> = waited
+        .split("; ")
+        .filter(|clause| clause.contains(NOT_DRAWN_YET))
+        .collect();
+    (!clauses.is_empty()).then(|| clauses.join("; "))
+}
+
+impl Screen {
+    /// Sets why the wait before this screen ended, and what it says may be pending.
+    pub fn set_waited(&mut self, why: Option<String>) {
+        self.pending = why.as_deref().and_then(pending_in);
+        self.waited = why;
     }
 }
 
@@ -503,7 +546,11 @@ mod tests {
             r#"{"exit_code":null,"signal":"SIGKILL"}"#
         );
         assert_eq!(
-            serde_json::to_string(&Reply::Sent { waited: None }).unwrap(),
+            serde_json::to_string(&Reply::Sent {
+                waited: None,
+                pending: None
+            })
+            .unwrap(),
             "{}"
         );
         let screen = Screen {

@@ -1,11 +1,14 @@
 //! The probe on Linux (x86-64 and arm64): the foreground group's processes and threads
 //! from `/proc`, each thread's system call and what it waits on — see the parent module.
 
-use std::collections::BTreeSet;
 use std::os::fd::RawFd;
 use std::time::Duration;
 
-use super::{Process, Readiness};
+use super::{Process, Readiness, SignalHistory, Timer};
+
+mod processes;
+use processes::{alive, members, owner, renamed, signal_timers, started_after};
+pub(super) use processes::{on_terminal, state_letter};
 
 /// System call numbers of this architecture, as libc has them; the calls arm64 does not
 /// have (it polls, selects and waits on epoll only through the `p` variants) are `None`.
@@ -22,6 +25,8 @@ mod nr {
     pub const NANOSLEEP: i64 = libc::SYS_nanosleep;
     pub const CLOCK_NANOSLEEP: i64 = libc::SYS_clock_nanosleep;
     pub const FUTEX: i64 = libc::SYS_futex;
+    pub const FUTEX_WAITV: i64 = libc::SYS_futex_waitv;
+    pub const RT_SIGTIMEDWAIT: i64 = libc::SYS_rt_sigtimedwait;
     #[cfg(target_arch = "x86_64")]
     pub const POLL: Option<i64> = Some(libc::SYS_poll);
     #[cfg(target_arch = "x86_64")]
@@ -60,6 +65,9 @@ enum Sleep {
     Other(String),
     Child,
     Lock,
+    /// In `pause`: only a signal wakes it (GNU screen's front end, whose input its back
+    /// end reads).
+    Pause,
 }
 
 impl Sleep {
@@ -69,11 +77,20 @@ impl Sleep {
             Sleep::Other(what) => what.clone(),
             Sleep::Child => "waiting for a child process".into(),
             Sleep::Lock => "waiting on a lock".into(),
+            Sleep::Pause => "asleep in pause (only a signal wakes it)".into(),
         }
     }
 }
 
-pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
+pub(super) fn check(
+    master: RawFd,
+    slave: u64,
+    leader: i32,
+    strays: &[i32],
+    input: Option<Duration>,
+    signals: &mut SignalHistory,
+    tree: &mut Vec<i32>,
+) -> Readiness {
     if !std::path::Path::new("/proc/self/stat").exists() {
         return Readiness::unknown("/proc is not mounted");
     }
@@ -89,22 +106,41 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
             std::io::Error::last_os_error()
         ));
     }
-    let members = match group_members(leader, group) {
-        Ok(members) if !members.is_empty() => members,
+    let members = match members(leader, group, strays, input, tree) {
+        Ok(members) if members.iter().any(|p| p.foreground) => members,
         Ok(_) => return Readiness::busy(None, "no process in the terminal's foreground group"),
         Err(why) => return Readiness::unknown(why),
     };
+    // Work outside the foreground group, and timers whose due time cannot be read.
+    let mut in_flight: Vec<String> = Vec::new();
+    let (unseen, marks) = signal_timers(&members, input, signals);
+    // Whether the program was seen at rest before this input: at its start every thread
+    // is new, and a helper thread asleep on its pipe is its rest, not the reaction's work.
+    let rested_before = signals
+        .at_input
+        .as_ref()
+        .is_some_and(|(_, before)| !before.is_empty());
     let mut ready: Option<(Process, String)> = None;
-    // The soonest timer of any thread: the program may draw then without new input.
+    // The soonest timer of any thread: the program may draw then without new input; and
+    // each thread's, kept apart.
     let mut soonest: Option<Duration> = None;
-    let mut note_timer = |timer: Option<Duration>| {
+    let mut timers: Vec<Timer> = Vec::new();
+    let mut note_timer = |process: &Process, tid: i32, timer: Option<Duration>| {
         if let Some(t) = timer {
             soonest = Some(soonest.map_or(t, |s: Duration| s.min(t)));
+            timers.push(Timer {
+                pid: process.pid,
+                tid,
+                owner: owner(process, tid),
+                due: t,
+            });
         }
     };
     let mut asleep: Option<(Process, Sleep)> = None;
-    // Whether a thread sleeps where the world can wake it (a pipe, a socket, a file).
+    // Whether a thread sleeps where the world can wake it (a pipe, a socket, a file), and
+    // whether one waits for a child.
     let mut wakeable = false;
+    let mut for_child = false;
     for process in &members {
         let Ok(threads) = std::fs::read_dir(format!("/proc/{}/task", process.pid)) else {
             // Gone since it was listed: it waits for nothing.
@@ -115,13 +151,59 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
             .filter_map(|t| t.file_name().to_str()?.parse::<i32>().ok())
         {
             match thread(process, tid, slave) {
+                // Outside the foreground group (started by the input): work in flight.
+                Thread::Running if !process.foreground => {
+                    in_flight.push(format!(
+                        "{} (pid {}) running outside the foreground group",
+                        process.name, process.pid
+                    ));
+                }
                 Thread::Running => return Readiness::busy(Some(process), "running"),
+                Thread::OnTerminal(how, timer) if !process.foreground => {
+                    note_timer(process, tid, timer);
+                    let _ = how;
+                }
                 Thread::OnTerminal(how, timer) => {
-                    note_timer(timer);
+                    note_timer(process, tid, timer);
                     ready.get_or_insert((process.clone(), how));
                 }
+                // A thread the input started, blocked on a pipe or a socket: what it waits
+                // for is the reaction's work, wherever its writer is (or is not yet seen).
+                Thread::Asleep(Sleep::Other(what))
+                    if rested_before
+                        && (what.starts_with("reading a pipe") || what.starts_with("reading a socket"))
+                        && started_after(process.pid, tid, input) =>
+                {
+                    in_flight.push(format!(
+                        "{} {what}, a thread started by the input",
+                        owner(process, tid)
+                    ));
+                }
+                Thread::Timed(_, timer) if !process.foreground => note_timer(process, tid, Some(timer)),
+                // Outside the foreground group, blocked reading a pipe, a socket or a file,
+                // or on the disk: the reaction's work still on its way. (One waiting in
+                // poll, select or epoll without the terminal is a service awaiting events —
+                // screen's back end, the shell inside it — not work in flight.)
+                Thread::Asleep(Sleep::Other(what))
+                    if !process.foreground
+                        && (what.starts_with("reading ") || what.starts_with("in uninterruptible")) =>
+                {
+                    in_flight.push(format!(
+                        "{} {what}, outside the foreground group",
+                        owner(process, tid)
+                    ));
+                }
+                // Outside the foreground group, waiting for its own child: the work goes on
+                // there (the child may be gone already, its result not yet drawn).
+                Thread::Asleep(Sleep::Child) if !process.foreground => {
+                    in_flight.push(format!(
+                        "{} waiting for a child process, outside the foreground group",
+                        owner(process, tid)
+                    ));
+                }
+                Thread::Asleep(_) if !process.foreground => {}
                 Thread::Timed(sleep, timer) => {
-                    note_timer(Some(timer));
+                    note_timer(process, tid, Some(timer));
                     wakeable |= matches!(sleep, Sleep::Other(_));
                     if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
                         asleep = Some((process.clone(), sleep));
@@ -129,6 +211,7 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
                 }
                 Thread::Asleep(sleep) => {
                     wakeable |= matches!(sleep, Sleep::Other(_));
+                    for_child |= sleep == Sleep::Child;
                     if asleep.as_ref().is_none_or(|(_, s)| sleep < *s) {
                         asleep = Some((process.clone(), sleep));
                     }
@@ -143,113 +226,30 @@ pub(super) fn check(master: RawFd, slave: u64, leader: i32) -> Readiness {
         ready.map(|(p, how)| (renamed(p), how)),
         asleep.map(|(p, s)| (renamed(p), s)),
     ) {
-        (Some((process, how)), _) => Readiness::Ready {
-            pid: process.pid,
-            program: process.name,
-            how,
-            wakes_in: soonest,
-        },
+        (Some((process, how)), _) => {
+            // At rest: these are the marks a later input is compared with.
+            signals.latest = marks;
+            Readiness::Ready {
+                pid: process.pid,
+                program: process.name,
+                how,
+                wakes_in: soonest,
+                timers,
+                in_flight,
+                unseen,
+            }
+        }
         (None, Some((process, sleep))) => Readiness::Busy {
             pid: Some(process.pid),
             program: Some(process.name),
             why: sleep.words(),
             wakes_in: soonest,
-            idle: !wakeable,
+            idle: !wakeable && in_flight.is_empty(),
+            timers,
+            for_child,
         },
         (None, None) => Readiness::busy(None, "no thread of the foreground group could be read"),
     }
-}
-
-/// The process with its name as it is now: one listed just before it called `exec`
-/// (bash's child becoming `sleep`) has a new name by the time its threads were read.
-fn renamed(process: Process) -> Process {
-    match std::fs::read_to_string(format!("/proc/{}/comm", process.pid)) {
-        Ok(name) if !name.trim_end().is_empty() => Process {
-            name: name.trim_end().to_string(),
-            ..process
-        },
-        _ => process,
-    }
-}
-
-/// Whether process `pid` still runs (a zombie has ended).
-fn alive(pid: i32) -> bool {
-    state_letter(&format!("/proc/{pid}")).is_some_and(|state| !matches!(state.as_str(), "Z" | "X" | "x"))
-}
-
-/// The state letter (`R`, `S`, `Z`, …) in the `stat` file of a process or thread
-/// directory.
-pub(super) fn state_letter(dir: &str) -> Option<String> {
-    let text = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
-    split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
-}
-
-/// The processes of foreground group `group`: the session's tree from `leader`
-/// (children by `/proc/PID/task/TID/children`), or every process when that file is
-/// missing.
-fn group_members(leader: i32, group: i32) -> Result<Vec<Process>, String> {
-    let mut seen = BTreeSet::new();
-    let mut todo = vec![leader];
-    let mut members = Vec::new();
-    let mut tree_readable = true;
-    while let Some(pid) = todo.pop() {
-        if !seen.insert(pid) {
-            continue;
-        }
-        if let Some((process, pgrp)) = stat(pid)
-            && pgrp == group
-        {
-            members.push(process);
-        }
-        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-            continue;
-        };
-        for task in tasks.flatten() {
-            match std::fs::read_to_string(task.path().join("children")) {
-                Ok(children) => {
-                    todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()))
-                }
-                Err(_) => tree_readable = false,
-            }
-        }
-    }
-    if tree_readable {
-        return Ok(members);
-    }
-    // No `children` files (a kernel without them): every process, by its group.
-    let all = std::fs::read_dir("/proc").map_err(|e| format!("/proc cannot be listed: {e}"))?;
-    Ok(all
-        .flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter_map(stat)
-        .filter(|(_, pgrp)| *pgrp == group)
-        .map(|(process, _)| process)
-        .collect())
-}
-
-/// A process's name, controlling terminal and process group, from `/proc/PID/stat`.
-fn stat(pid: i32) -> Option<(Process, i32)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (name, fields) = split_stat(&text)?;
-    // After the name: state, ppid, pgrp, session, tty_nr.
-    let pgrp = fields.get(2)?.parse().ok()?;
-    let tty = fields.get(4)?.parse::<i64>().ok()? as u64;
-    Some((
-        Process {
-            pid,
-            name: name.to_string(),
-            tty,
-        },
-        pgrp,
-    ))
-}
-
-/// A `stat` line's name (between the first `(` and the last `)`) and the fields after.
-fn split_stat(text: &str) -> Option<(&str, Vec<&str>)> {
-    let open = text.find('(')?;
-    let close = text.rfind(')')?;
-    let name = text.get(open + 1..close)?;
-    Some((name, text.get(close + 1..)?.split_whitespace().collect()))
 }
 
 /// What thread `tid` of `process` is doing.
@@ -308,6 +308,8 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
         n if n == READ || n == READV || n == PREAD64 => {
             if is_terminal(arg(0)) {
                 on_terminal("reading the terminal", None)
+            } else if let Some(left) = timerfds_due(pid, &[arg(0)]) {
+                Thread::Timed(Sleep::Timer("a timerfd"), left)
             } else {
                 Thread::Asleep(Sleep::Other(format!(
                     "reading {}",
@@ -327,12 +329,13 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                     let wakes_in = sooner(wakes_in, timerfds_due(pid, &fds));
                     on_terminal(&format!("polling the terminal ({name})"), wakes_in)
                 }
-                Ok(_) => {
+                Ok(fds) => {
                     let timer = if n == PPOLL {
                         timespec(arg(2), false)
                     } else {
                         millis(arg(2))
                     };
+                    let timer = sooner(timer, timerfds_due(pid, &fds));
                     timed(Sleep::Other(format!("in {name} without the terminal")), timer)
                 }
                 Err(e) => {
@@ -347,9 +350,9 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                     let wakes_in = sooner(timespec(arg(4), n != PSELECT6), timerfds_due(pid, &fds));
                     on_terminal(&format!("waiting for the terminal ({name})"), wakes_in)
                 }
-                Ok(_) => timed(
+                Ok(fds) => timed(
                     Sleep::Other(format!("in {name} without the terminal")),
-                    timespec(arg(4), n != PSELECT6),
+                    sooner(timespec(arg(4), n != PSELECT6), timerfds_due(pid, &fds)),
                 ),
                 Err(e) => {
                     Thread::Unreadable(format!("the descriptors its {name} watches cannot be read ({e})"))
@@ -367,12 +370,13 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                     let wakes_in = sooner(wakes_in, timerfds_due(pid, &fds));
                     on_terminal("waiting for the terminal (epoll)", wakes_in)
                 }
-                Ok(_) => {
+                Ok(fds) => {
                     let timer = if n == EPOLL_PWAIT2 {
                         timespec(arg(3), false)
                     } else {
                         millis(arg(3))
                     };
+                    let timer = sooner(timer, timerfds_due(pid, &fds));
                     timed(Sleep::Other("in epoll_wait without the terminal".into()), timer)
                 }
                 Err(e) => Thread::Unreadable(format!("its epoll set cannot be read ({e})")),
@@ -380,17 +384,46 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
         }
         n if n == WAIT4 || n == WAITID => Thread::Asleep(Sleep::Child),
         n if n == NANOSLEEP => timed(Sleep::Timer("nanosleep"), timespec(arg(0), false)),
-        // An absolute deadline (TIMER_ABSTIME) is not a duration: no timer is noted.
+        // TIMER_ABSTIME: a deadline on the named clock (Python's `time.sleep` since 3.11),
+        // what is left of it now; else a duration.
         n if n == CLOCK_NANOSLEEP => timed(
             Sleep::Timer("clock_nanosleep"),
-            (arg(1) & 1 == 0).then(|| timespec(arg(2), false)).flatten(),
+            match arg(1) & 1 {
+                0 => timespec(arg(2), false),
+                _ => timespec(arg(2), false).and_then(|at| left_until(arg(0) as libc::clockid_t, at)),
+            },
         ),
-        n if Some(n) == PAUSE => Thread::Asleep(Sleep::Other("in pause".into())),
-        // FUTEX_WAIT's timeout is relative (FUTEX_WAIT_BITSET's absolute: not noted).
-        n if n == FUTEX => timed(
+        n if Some(n) == PAUSE => Thread::Asleep(Sleep::Pause),
+        // FUTEX_WAIT's timeout is relative; FUTEX_WAIT_BITSET's, FUTEX_LOCK_PI's and
+        // FUTEX_WAIT_REQUEUE_PI's a deadline (`pthread_cond_timedwait`, Python's
+        // `threading` waits with a timeout, executors), on the monotonic clock unless
+        // FUTEX_CLOCK_REALTIME says the real-time one (LOCK_PI: always real time).
+        n if n == FUTEX => {
+            let realtime = arg(1) & 256 != 0;
+            let timer = match arg(1) & 0x7f {
+                0 => timespec(arg(3), false),
+                9 | 11 => timespec(arg(3), false).and_then(|at| {
+                    left_until(
+                        if realtime {
+                            libc::CLOCK_REALTIME
+                        } else {
+                            libc::CLOCK_MONOTONIC
+                        },
+                        at,
+                    )
+                }),
+                6 => timespec(arg(3), false).and_then(|at| left_until(libc::CLOCK_REALTIME, at)),
+                _ => None,
+            };
+            timed(Sleep::Lock, timer)
+        }
+        // futex_waitv(waiters, count, flags, deadline, clock).
+        n if n == FUTEX_WAITV => timed(
             Sleep::Lock,
-            (arg(1) & 0x7f == 0).then(|| timespec(arg(3), false)).flatten(),
+            timespec(arg(3), false).and_then(|at| left_until(arg(4) as libc::clockid_t, at)),
         ),
+        // sigtimedwait(set, info, timeout): a signal, or the timeout.
+        n if n == RT_SIGTIMEDWAIT => timed(Sleep::Timer("sigtimedwait"), timespec(arg(2), false)),
         -1 => Thread::Asleep(Sleep::Other("asleep outside a system call".into())),
         n => Thread::Asleep(Sleep::Other(format!("in system call {n}"))),
     }
@@ -422,6 +455,27 @@ fn describe_fd(pid: i32, fd: u64) -> String {
         }
         Err(_) => format!("descriptor {fd}"),
     }
+}
+
+/// What is left until `deadline` on `clock` (the target's clocks are this machine's; a
+/// CPU-time clock or an unknown one: `None`). A deadline passed is due now.
+fn left_until(clock: libc::clockid_t, deadline: Duration) -> Option<Duration> {
+    if !matches!(
+        clock,
+        libc::CLOCK_REALTIME | libc::CLOCK_MONOTONIC | libc::CLOCK_BOOTTIME | libc::CLOCK_TAI
+    ) {
+        return None;
+    }
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through the pointer.
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    let now = Duration::new(u64::try_from(now.tv_sec).ok()?, u32::try_from(now.tv_nsec).ok()?);
+    Some(deadline.saturating_sub(now))
 }
 
 /// The sooner of two timers, either or both absent.

@@ -13,6 +13,20 @@
 //! when it is the PTY's slave device, or `/dev/tty` in a process whose controlling
 //! terminal that is.
 //!
+//! Every wake-up source the kernel shows is followed, per thread ([`Timer`]: a period
+//! belongs to one thread, and a poller's tick in one hides nothing in another): relative
+//! timeouts (`poll`, `select`, `epoll_wait`, `nanosleep`, `FUTEX_WAIT`, `sigtimedwait`),
+//! absolute deadlines (`clock_nanosleep` with `TIMER_ABSTIME` — Python's `time.sleep` —,
+//! `FUTEX_WAIT_BITSET` and `futex_waitv` — `pthread_cond_timedwait`, every `threading`
+//! wait with a timeout —, counted against the clock they name), timerfds watched or read.
+//! The reaction's work is looked for wherever it runs: besides the foreground group, every
+//! process of the session's tree and every process on the terminal (a grandchild whose
+//! parent is gone) that started after the input — a child in a process group or session of
+//! its own (fzf's preview) — whose running is work in flight and whose timers are timers of
+//! the reaction; a background job started before the input is not. Signal timers
+//! (`setitimer`, `timer_create`) have no due time in `/proc`: a POSIX timer created or a
+//! SIGALRM handler installed since the input is said (`unseen`), never assumed away.
+//!
 //! Anything else is *busy*, with the reason: a thread running, output not yet read from the
 //! PTY, a shell waiting for its child, a program sleeping on a timer, blocked on a pipe or
 //! socket with the terminal not watched. Where the probe cannot see (no `/proc`, another
@@ -42,6 +56,16 @@ pub enum Readiness {
         /// epoll or sleep with a timeout: a spinner's tick, a debounced redraw, a runtime's
         /// timer), as its call was made: the program may draw then without new input.
         wakes_in: Option<std::time::Duration>,
+        /// Every thread's own timer, each kept apart: a period belongs to one thread, and
+        /// a poller's tick in one says nothing of a one-shot timer in another.
+        timers: Vec<Timer>,
+        /// Work the input started that goes on outside the foreground group (a child in a
+        /// process group or session of its own, a grandchild whose parent is gone),
+        /// running: its result may be drawn when it is done.
+        in_flight: Vec<String>,
+        /// What may still draw at a time the kernel does not show: a signal timer
+        /// (`setitimer`, `timer_create`) armed in a process of the reaction.
+        unseen: Vec<String>,
     },
     /// The program is not waiting for input yet.
     Busy {
@@ -56,16 +80,34 @@ pub enum Readiness {
         /// when one does: the program goes on then without anything from outside.
         wakes_in: Option<std::time::Duration>,
         /// Every thread of the group is asleep in a way only its own timers (or each
-        /// other) can end — on a timer, for a child, on a lock — none on a pipe, a socket
-        /// or a file that the world could wake: nothing it writes can come before
-        /// `wakes_in` (a program that printed and sleeps).
+        /// other, or a signal) can end — on a timer, for a child, on a lock, in `pause` —
+        /// none on a pipe, a socket or a file that the world could wake: nothing it writes
+        /// can come before `wakes_in` (a program that printed and sleeps).
         idle: bool,
+        /// The threads asleep on a timer of their own (see [`Timer`]).
+        timers: Vec<Timer>,
+        /// A thread of the group waits for a child process (a shell for its command).
+        for_child: bool,
     },
     /// The probe cannot tell, and why; the caller falls back to a quiet screen.
     Unknown {
         /// Why it cannot tell.
         why: String,
     },
+}
+
+/// A thread that wakes by itself: when, and whose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timer {
+    /// The process.
+    pub pid: i32,
+    /// The thread (its task id; the process's own pid for its main thread).
+    pub tid: i32,
+    /// The process's name and, for a thread other than the main one, the thread's
+    /// (`python3`, `python3 (thread asyncio_0)`).
+    pub owner: String,
+    /// How long until it wakes, as the probe saw it.
+    pub due: std::time::Duration,
 }
 
 impl Readiness {
@@ -105,6 +147,8 @@ impl Readiness {
             why: why.into(),
             wakes_in: None,
             idle: false,
+            timers: Vec::new(),
+            for_child: false,
         }
     }
 
@@ -145,7 +189,39 @@ pub struct Probe {
     master: RawFd,
     slave: Option<(PathBuf, u64)>,
     leader: i32,
+    /// Processes on the terminal that are not (or no longer) in the leader's tree — a
+    /// grandchild whose parent exited is the init process's child — found by a scan of
+    /// `/proc`, which is made at most every [`SCAN_EVERY`].
+    strays: std::sync::Arc<std::sync::Mutex<Option<Scan>>>,
+    /// The signal timers each process had at the last look and when the last input came
+    /// (see [`SignalMarks`]).
+    signals: std::sync::Arc<std::sync::Mutex<SignalHistory>>,
 }
+
+/// What a process shows of its signal timers: the ids of its POSIX timers
+/// (`/proc/PID/timers`) and whether it catches SIGALRM (`setitimer`, `alarm`). Their due
+/// times are not shown anywhere: a timer created, or a SIGALRM handler installed, since the
+/// input is the evidence a reaction may still be drawn by one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SignalMarks {
+    pub(crate) timers: Vec<u64>,
+    pub(crate) alarm: bool,
+}
+
+/// Each process's [`SignalMarks`] at the last look that found the program ready (at rest:
+/// its start's handlers installed), and as they were when the last input came.
+#[derive(Debug, Default)]
+pub(crate) struct SignalHistory {
+    pub(crate) latest: std::collections::HashMap<i32, SignalMarks>,
+    pub(crate) at_input: Option<(std::time::Duration, std::collections::HashMap<i32, SignalMarks>)>,
+}
+
+/// A look through every process for those on the terminal, and the processes the last
+/// probe found: when the look was made, its pids, and the last probe's.
+type Scan = (std::time::Instant, Vec<i32>, Vec<i32>);
+
+/// How often the probe looks through every process for strays on the terminal.
+const SCAN_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
 
 impl Probe {
     /// A probe of the terminal whose master is `master` and slave is `slave` (its path),
@@ -160,22 +236,105 @@ impl Probe {
             master,
             slave,
             leader,
+            strays: Default::default(),
+            signals: Default::default(),
         }
     }
 
     /// Whether the program waits for input now (see the module's docs).
     pub fn check(&self) -> Readiness {
+        self.check_since(None, false, false)
+    }
+
+    /// Whether the program waits for input now, counting as part of its reaction the
+    /// processes outside the foreground group that started after `input` (the time of the
+    /// last input on the boot clock, [`boot_time`]): a child the input started in a group
+    /// or session of its own; not a background job started before it. `following`: a
+    /// reaction is being followed, so the processes on the terminal are looked for afresh
+    /// when one the last look found is gone (a grandchild orphaned a moment ago is no
+    /// longer in the tree); `confirming`: the answer is to confirm a "ready", so they are
+    /// looked for afresh now.
+    pub fn check_since(
+        &self,
+        input: Option<std::time::Duration>,
+        following: bool,
+        confirming: bool,
+    ) -> Readiness {
         if pending_bytes(self.master) > 0 {
             return Readiness::busy(None, "output not yet read from the terminal");
         }
         let Some((path, slave)) = &self.slave else {
             return Readiness::unknown("the terminal's device is not known");
         };
-        if unread_input(path) > 0 {
-            return Readiness::busy(None, "input not yet read by the program");
+        let unread = unread_input(path) > 0;
+        // The strays are looked for afresh at most every SCAN_EVERY, and at once when a
+        // process of the last probe's is gone while a reaction is followed (a child that
+        // exits orphans its children, which leave the tree).
+        let mut cached = self.strays.lock().unwrap_or_else(|p| p.into_inner());
+        let mut signals = self.signals.lock().unwrap_or_else(|p| p.into_inner());
+        let mut fresh = false;
+        let (strays, last_tree) = match &*cached {
+            Some((at, pids, tree)) if at.elapsed() < SCAN_EVERY && !(following && confirming) => {
+                (pids.clone(), tree.clone())
+            }
+            previous => {
+                fresh = true;
+                let tree = previous
+                    .as_ref()
+                    .map(|(_, _, tree)| tree.clone())
+                    .unwrap_or_default();
+                (linux::on_terminal(*slave), tree)
+            }
+        };
+        let mut tree = Vec::new();
+        let mut ask = |strays: &[i32], tree: &mut Vec<i32>| {
+            linux::check(
+                self.master,
+                *slave,
+                self.leader,
+                strays,
+                input,
+                &mut signals,
+                tree,
+            )
+        };
+        let mut answer = ask(&strays, &mut tree);
+        let mut strays = strays;
+        if following && !fresh && last_tree.iter().any(|pid| !tree.contains(pid)) {
+            strays = linux::on_terminal(*slave);
+            answer = ask(&strays, &mut tree);
+            fresh = true;
         }
-        linux::check(self.master, *slave, self.leader)
+        let at = match (&*cached, fresh) {
+            (Some((at, _, _)), false) => *at,
+            _ => std::time::Instant::now(),
+        };
+        *cached = Some((at, strays, tree));
+        drop(signals);
+        drop(cached);
+        if !unread {
+            return answer;
+        }
+        // Input is waiting to be read: busy, with what the program's threads are doing (a
+        // program asleep on its own timer reads it only when it wakes: nmon).
+        match &mut answer {
+            Readiness::Busy { why, .. } => *why = format!("input not yet read by the program ({why})"),
+            _ => answer = Readiness::busy(None, "input not yet read by the program"),
+        }
+        answer
     }
+}
+
+/// Now on the boot clock (`CLOCK_BOOTTIME`, what a process's start time in `/proc` counts
+/// on), for [`Probe::check_since`].
+pub fn boot_time() -> std::time::Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec through the pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_BOOTTIME, &mut now) };
+    std::time::Duration::new(now.tv_sec.max(0) as u64, now.tv_nsec.clamp(0, 999_999_999) as u32)
 }
 
 /// Bytes waiting to be read on `fd` (`FIONREAD`; 0 when it cannot be asked).
@@ -242,6 +401,11 @@ struct Process {
     name: String,
     /// Its controlling terminal's device (`stat` field 7).
     tty: u64,
+    /// Whether it is in the terminal's foreground process group (else a descendant or a
+    /// process on the terminal that started after the input).
+    foreground: bool,
+    /// Whether it started after the last input.
+    after_input: bool,
 }
 
 #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
@@ -253,7 +417,19 @@ mod linux {
 
     use super::Readiness;
 
-    pub(super) fn check(_: RawFd, _: u64, _: i32) -> Readiness {
+    pub(super) fn check(
+        _: RawFd,
+        _: u64,
+        _: i32,
+        _: &[i32],
+        _: Option<std::time::Duration>,
+        _: &mut super::SignalHistory,
+        _: &mut Vec<i32>,
+    ) -> Readiness {
         Readiness::unknown("the kernel's view of a program is read from Linux's /proc, on x86-64 and arm64")
+    }
+
+    pub(super) fn on_terminal(_: u64) -> Vec<i32> {
+        Vec::new()
     }
 }

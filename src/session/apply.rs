@@ -91,7 +91,7 @@ impl Session {
                 match reply {
                     // A send that waited ended on the screen its wait returned: kept, so
                     // an export knows what the session saw when it went on.
-                    Reply::Sent { waited: Some(_) } => self.shared.lock().last_send_screen.take(),
+                    Reply::Sent { waited: Some(_), .. } => self.shared.lock().last_send_screen.take(),
                     reply => reply.screen().map(|s| s.text.clone()),
                 }
                 .filter(|text| !text.is_empty()),
@@ -194,13 +194,15 @@ impl Session {
                         if let Some((snapshot, _)) = &waited {
                             self.shared.lock().last_send_screen = Some(snapshot.text());
                         }
+                        let why = waited.map(|(_, why)| why);
                         Reply::Sent {
-                            waited: waited.map(|(_, why)| why),
+                            pending: why.as_deref().and_then(crate::operation::pending_in),
+                            waited: why,
                         }
                     }
                     (true, Some((snapshot, why))) => {
                         let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
-                        screen.waited = Some(why);
+                        screen.set_waited(Some(why));
                         Reply::Screen { screen }
                     }
                     (true, None) => {
@@ -224,7 +226,7 @@ impl Session {
             Checked::Wait { wait, timeout } => {
                 let (snapshot, why) = self.wait_why(&wait, self.baseline_now(), timeout, cancel)?;
                 let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
-                screen.waited = Some(why);
+                screen.set_waited(Some(why));
                 Ok(Reply::Screen { screen })
             }
             Checked::Capture {
@@ -276,7 +278,7 @@ impl Session {
                     text = lines.join("\n");
                 }
                 let mut screen = self.screen_of(&snapshot, text, true);
-                screen.waited = waited;
+                screen.set_waited(waited);
                 #[cfg(feature = "render")]
                 {
                     let options = png.as_ref().map(|p| p.options.clone()).unwrap_or_default();

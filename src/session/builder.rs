@@ -154,7 +154,7 @@ impl SessionBuilder {
     /// reaction to a key only when a timer fires — htop's refresh tick, vim's escape
     /// timeout — so after input a readiness wait holds until the program's soonest timer
     /// due within this has fired and it waits again. A later timer is not waited for; the
-    /// wait's reason says it is pending (`a timer of vim is due in 4 s: its reaction may
+    /// wait's reason says it is pending (`a timer of vim (pid 4713) is due in 4 s: its reaction may
     /// not be drawn yet`). Zero waits out no timer.
     pub fn reaction_bound(mut self, bound: Duration) -> Self {
         self.reaction_bound = bound;

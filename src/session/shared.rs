@@ -82,7 +82,7 @@ pub(crate) struct State {
 /// counts as the first input. Its reaction is *settled* once a readiness wait has seen the
 /// program waiting again after it, with the timers it armed then fired (or said to be
 /// beyond the bound).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Reaction {
     /// Writes of input so far (the start counts as one).
     pub(crate) inputs: u64,
@@ -93,10 +93,17 @@ pub(crate) struct Reaction {
     /// What kind of input it was: 0 for printable text, else a hash of its bytes (each
     /// control key, escape sequence or paste its own kind); 1 for the start.
     pub(crate) input_kind: u64,
-    /// The soonest timer the program had when a readiness wait last saw it done: the
-    /// period it rests with (htop's refresh, vim's `updatetime`), which input re-arms
-    /// without deferring anything.
-    pub(crate) resting_timer: Option<Duration>,
+    /// Each thread's timer when a readiness wait last saw the program done: the periods
+    /// it rests with (htop's refresh, vim's `updatetime`, an input thread's poll), which
+    /// input re-arms without deferring anything — each a thread's own.
+    pub(crate) resting: Vec<crate::readiness::Timer>,
+    /// When the last input was written, on the boot clock: processes started since belong
+    /// to its reaction wherever they run ([`Probe::check_since`](crate::readiness::Probe::check_since)).
+    pub(crate) input_at: Duration,
+    /// The threads (pid, tid) the program rested asleep on timers of their own, reading no
+    /// terminal, when a readiness wait last saw it at rest that way (watch, nmon): the same
+    /// threads asleep so again after an input are its rest, not its reaction.
+    pub(crate) sleepers: Vec<(i32, i32)>,
 }
 
 /// What readiness waits learnt of the timers that follow one kind of input: how many
@@ -119,6 +126,7 @@ impl Reaction {
     /// Notes a write of `bytes`.
     pub(crate) fn note_input(&mut self, bytes: &[u8]) {
         self.inputs += 1;
+        self.input_at = crate::readiness::boot_time();
         self.lone_escape = bytes == [0x1b];
         self.input_kind = if bytes.iter().all(|b| *b >= 0x20 && *b != 0x7f) {
             0
@@ -131,10 +139,11 @@ impl Reaction {
     }
 
     /// Notes that input number `input` was seen reacted to, the program then resting
-    /// with `timer`.
-    pub(crate) fn settle(&mut self, input: u64, timer: Option<Duration>) {
+    /// with `timers`.
+    pub(crate) fn settle(&mut self, input: u64, timers: &[crate::readiness::Timer]) {
         self.settled = self.settled.max(input);
-        self.resting_timer = timer;
+        self.resting = timers.to_vec();
+        self.sleepers.clear();
     }
 }
 
@@ -158,7 +167,9 @@ impl State {
                 settled: 0,
                 lone_escape: false,
                 input_kind: 1,
-                resting_timer: None,
+                resting: Vec::new(),
+                input_at: crate::readiness::boot_time(),
+                sleepers: Vec::new(),
             },
             reaction_bound: crate::wait::REACTION_BOUND,
             last_waited: None,

@@ -74,7 +74,7 @@ impl Session {
     /// (poll), after htop's 1.5 s timer`. A readiness wait that returned before a timer of
     /// the program due beyond the session's
     /// [`reaction_bound`](crate::SessionBuilder::reaction_bound) says so here: `…; a timer
-    /// of vim is due in 4 s: its reaction may not be drawn yet`.
+    /// of vim (pid 4713) is due in 4 s: its reaction may not be drawn yet`.
     pub fn last_waited(&self) -> Option<String> {
         self.shared.lock().last_waited.clone()
     }

@@ -24,6 +24,10 @@ pub struct Report {
     /// What a reader may want to know: settings that only a video shows, ignored late
     /// `Set`s, snapshots created, outputs skipped.
     pub notes: Vec<String>,
+    /// Lines whose wait returned while part of the program's reaction may still have been
+    /// pending (`t.tape:7: a timer of … is due in 4 s: its reaction may not be drawn yet`):
+    /// said on every run, not only with `-v`.
+    pub pending: Vec<String>,
     /// Files and folders the tape wrote (outputs, screenshots, new snapshots).
     pub written: Vec<PathBuf>,
     /// The screen when the tape ended (rows trimmed, as a text golden's last frame).

@@ -73,6 +73,8 @@ struct Runner<'a> {
     final_pngs: Vec<PathBuf>,
     log: VecDeque<Logged>,
     notes: Vec<String>,
+    /// Waits that returned with part of the reaction pending, by line.
+    pending: Vec<String>,
     written: Vec<PathBuf>,
     policy: SnapshotPolicy,
     /// The last input ran the `Wait` after it too (see `send_input`).
@@ -123,6 +125,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         final_pngs: Vec::new(),
         log: VecDeque::new(),
         notes: Vec::new(),
+        pending: Vec::new(),
         written: Vec::new(),
         policy: SnapshotPolicy {
             report_dir: options.out_dir.clone(),
@@ -201,6 +204,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 elapsed,
                 commands: tape.commands.len(),
                 notes,
+                pending: std::mem::take(&mut runner.pending),
                 written,
                 screen,
                 report_not_written,

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod reactions;
 pub mod rustc;
 
 use std::path::PathBuf;

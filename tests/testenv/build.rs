@@ -41,6 +41,9 @@ const OPTIONAL: &[(&str, &str, Look)] = &[
     ),
     ("tabs", "tabs from ncurses-bin", Look::Program(&["tabs"])),
     ("vttest", "vttest", Look::Program(&["vttest"])),
+    ("screen", "GNU screen", Look::Program(&["screen"])),
+    ("watch", "watch from procps", Look::Program(&["watch"])),
+    ("nmon", "nmon", Look::Program(&["nmon"])),
     (
         "prompt_toolkit",
         "Python's prompt_toolkit",

@@ -66,11 +66,12 @@ pub(super) fn show_capture(
     };
     let mut screen: Screen = decode(call(name, operation, timeout_ms)?["screen"].clone())?;
     if waited.is_some() {
-        screen.waited = waited;
+        screen.set_waited(waited);
     }
     if let Some(busy) = screen.not_ready() {
         eprintln!("tuipilot: {}; the screen as it is now", output::printable(busy));
     }
+    output::note_pending(screen.pending.as_deref());
     output::hint_missing_glyphs(&screen);
     if changed && !json {
         say!("{}", screen.changed_view());

@@ -75,6 +75,18 @@ pub(super) fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(),
     }
 }
 
+/// A reaction that may still be pending, said on stderr in one line whatever the output's
+/// form (`--json` carries it as `pending` too): a stale screen is never printed without a
+/// word.
+pub(super) fn note_pending(pending: Option<&str>) {
+    if let Some(pending) = pending {
+        eprintln!(
+            "tuipilot: note: the screen may not show the whole reaction yet: {}",
+            printable(pending)
+        );
+    }
+}
+
 /// After a PNG was drawn: a one-line hint on stderr naming the font package that would
 /// draw the characters shown as boxes, if any.
 pub(super) fn hint_missing_glyphs(screen: &Screen) {

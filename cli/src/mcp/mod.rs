@@ -587,6 +587,12 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
         fields.insert("empty_rows_below".into(), json!(empty_below));
     }
     let mut content = vec![ContentBlock::text(text)];
+    // Right after the screen, in words: a stale screen is never returned without a word.
+    if let Some(pending) = &screen.pending {
+        content.push(ContentBlock::text(format!(
+            "note: the screen may not show the whole reaction yet: {pending}"
+        )));
+    }
     if let Some(png) = png {
         content.push(ContentBlock::image(
             base64::engine::general_purpose::STANDARD.encode(&png),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::super::Shared;
 use super::failure::{Attempt, failure};
-use super::reaction::{Chain, PollingLoop, Step};
+use super::reaction::{Chain, PollingLoop, Resting, Step};
 use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
@@ -35,9 +35,19 @@ const SHORT_TIMER: Duration = Duration::from_millis(50);
 /// Whether the session's program waits for input now: the kernel is asked, then output
 /// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
 pub(crate) fn readiness(shared: &Shared) -> Readiness {
+    readiness_for(shared, false)
+}
+
+/// [`readiness`], asked to confirm a "ready" (`confirming`): the processes on the terminal
+/// are then looked for afresh (see [`Probe::check_since`](crate::readiness::Probe::check_since)).
+fn readiness_for(shared: &Shared, confirming: bool) -> Readiness {
     let traffic = shared.traffic();
+    let (input_at, following) = {
+        let state = shared.lock();
+        (state.reaction.input_at, state.reaction.pending().is_some())
+    };
     let answer = match shared.probe() {
-        Some(probe) => probe.check(),
+        Some(probe) => probe.check_since(Some(input_at), following, confirming),
         None => Readiness::Unknown {
             why: "the session's terminal cannot be probed".into(),
         },
@@ -101,7 +111,7 @@ pub(super) fn wait_ready(
     };
     let (reaction, bound) = {
         let state = shared.lock();
-        (state.reaction, state.reaction_bound)
+        (state.reaction.clone(), state.reaction_bound)
     };
     // The input whose reaction this wait follows, and the timer it waits out for it.
     let pending = reaction.pending();
@@ -112,6 +122,7 @@ pub(super) fn wait_ready(
     let mut probe_took = Duration::ZERO;
     let mut last_asked: Option<Instant> = None;
     let mut polling = PollingLoop::default();
+    let mut resting = Resting::default();
     loop {
         let (generation, exited, no_prompt) = {
             let state = shared.lock();
@@ -150,7 +161,7 @@ pub(super) fn wait_ready(
                 }
             }
             let asked = Instant::now();
-            let answer = readiness(shared);
+            let answer = readiness_for(shared, confirming.is_some());
             probe_took = asked.elapsed();
             last_asked = Some(Instant::now());
             answer
@@ -166,28 +177,38 @@ pub(super) fn wait_ready(
                     Some(status) => Err(failed(Some(status), None)),
                     None => {
                         if let Some(input) = pending {
-                            shared.lock().reaction.settle(input, None);
+                            shared.lock().reaction.settle(input, &[]);
                         }
                         Ok(settled)
                     }
                 };
             }
             Readiness::Ready {
-                wakes_in, program, ..
+                wakes_in,
+                program,
+                timers,
+                in_flight,
+                unseen,
+                ..
             } => match (confirming, pending) {
                 // Confirmed, with no reaction to follow: done.
                 (Some((seen, _)), None) if seen == generation => {
                     let mut state = shared.lock();
-                    state.reaction.resting_timer = *wakes_in;
+                    state.reaction.resting = timers.clone();
                     return Ok(Satisfied::Screen(state.snapshot(), now.to_string()));
                 }
                 // Confirmed after the input: follow the reaction's timers.
                 (Some((seen, first)), Some(input)) if seen == generation => {
-                    let chain = chain.get_or_insert_with(|| Chain::new(first, reaction));
+                    let chain = chain.get_or_insert_with(|| Chain::new(first, reaction.clone()));
                     let step = {
                         let mut state = shared.lock();
                         let changed_at = state.changed_at;
-                        chain.next(*wakes_in, program, bound, changed_at, &mut state.timers)
+                        let work = super::reaction::Work {
+                            timers,
+                            in_flight,
+                            unseen,
+                        };
+                        chain.next(&work, program, bound, changed_at, &mut state.timers)
                     };
                     match step {
                         Step::Wait(until) => {
@@ -200,7 +221,7 @@ pub(super) fn wait_ready(
                                 None => now.to_string(),
                             };
                             let mut state = shared.lock();
-                            state.reaction.settle(input, *wakes_in);
+                            state.reaction.settle(input, timers);
                             return Ok(Satisfied::Screen(state.snapshot(), why));
                         }
                     }
@@ -223,7 +244,17 @@ pub(super) fn wait_ready(
                     );
                     let mut state = shared.lock();
                     if let Some(input) = pending {
-                        state.reaction.settle(input, None);
+                        state.reaction.settle(input, &[]);
+                    }
+                    return Ok(Satisfied::Screen(state.snapshot(), why));
+                }
+                let drawn = || !shared.lock().snapshot().text().trim().is_empty();
+                if let Some(why) = resting.note(&now, output, &reaction, pending.is_some(), drawn) {
+                    let why = format!("{now}: {why}");
+                    let mut state = shared.lock();
+                    if let (Some(input), Readiness::Busy { timers, .. }) = (pending, &now) {
+                        state.reaction.settle(input, timers);
+                        state.reaction.sleepers = timers.iter().map(|t| (t.pid, t.tid)).collect();
                     }
                     return Ok(Satisfied::Screen(state.snapshot(), why));
                 }

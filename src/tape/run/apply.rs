@@ -189,6 +189,11 @@ impl Runner<'_> {
             screen: None,
             ended_us: u64::try_from(session.uptime().as_micros()).ok(),
         });
+        if let (Some(pending), Some(command)) = (result.as_ref().ok().and_then(Reply::pending), command)
+            && self.pending.len() < super::REPORT_STEPS
+        {
+            self.pending.push(format!("{}: {pending}", command.location));
+        }
         if self.log.len() == LOGGED_OPERATIONS {
             self.log.pop_front();
         }

@@ -1,0 +1,241 @@
+//! Which processes and threads the probe looks at, and what `/proc` says of each: the
+//! session's tree and the strays on its terminal, which of them started after the input,
+//! their names and start times, and the signal timers they show (see the parent module).
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use super::super::{Process, SignalHistory, SignalMarks};
+
+/// Whether thread `tid` of `pid` started after `input` (on the boot clock), to the clock
+/// tick.
+pub(super) fn started_after(pid: i32, tid: i32, input: Option<Duration>) -> bool {
+    let Some(input) = input else {
+        return false;
+    };
+    let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")) else {
+        return false;
+    };
+    let Some(started) = split_stat(&text).and_then(|(_, fields)| fields.get(19)?.parse::<u64>().ok()) else {
+        return false;
+    };
+    // SAFETY: sysconf reads a constant.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    started + 1 >= input.as_millis() as u64 * ticks / 1000
+}
+
+/// Whose a timer is: the process's name, and the thread's when it is not the main one.
+pub(super) fn owner(process: &Process, tid: i32) -> String {
+    if tid == process.pid {
+        return process.name.clone();
+    }
+    match std::fs::read_to_string(format!("/proc/{}/task/{tid}/comm", process.pid)) {
+        Ok(name) if !name.trim_end().is_empty() && name.trim_end() != process.name => {
+            format!("{} (thread {})", process.name, name.trim_end())
+        }
+        _ => format!("{} (thread {tid})", process.name),
+    }
+}
+
+/// The process with its name as it is now: one listed just before it called `exec`
+/// (bash's child becoming `sleep`) has a new name by the time its threads were read.
+pub(super) fn renamed(process: Process) -> Process {
+    match std::fs::read_to_string(format!("/proc/{}/comm", process.pid)) {
+        Ok(name) if !name.trim_end().is_empty() => Process {
+            name: name.trim_end().to_string(),
+            ..process
+        },
+        _ => process,
+    }
+}
+
+/// Whether process `pid` still runs (a zombie has ended).
+pub(super) fn alive(pid: i32) -> bool {
+    state_letter(&format!("/proc/{pid}")).is_some_and(|state| !matches!(state.as_str(), "Z" | "X" | "x"))
+}
+
+/// The state letter (`R`, `S`, `Z`, …) in the `stat` file of a process or thread
+/// directory.
+pub(in crate::readiness) fn state_letter(dir: &str) -> Option<String> {
+    let text = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
+    split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
+}
+
+/// The processes the probe looks at: every process of the session's tree from `leader`
+/// (children by `/proc/PID/task/TID/children`) and the strays on the terminal — those of
+/// foreground group `group`, and the others that started after `input` (the reaction's
+/// work, wherever it runs: a group or session of its own, a grandchild whose parent is
+/// gone). Without the `children` files, every process by its group.
+pub(super) fn members(
+    leader: i32,
+    group: i32,
+    strays: &[i32],
+    input: Option<Duration>,
+    tree: &mut Vec<i32>,
+) -> Result<Vec<Process>, String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![leader];
+    todo.extend_from_slice(strays);
+    let mut members = Vec::new();
+    let mut tree_readable = true;
+    // A process started after the input, on the boot clock in clock ticks.
+    // SAFETY: sysconf reads a constant.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    let after_input = |started: u64| {
+        input.is_some_and(|at| {
+            let at = at.as_millis() as u64 * ticks / 1000;
+            // A tick's rounding: a process started in the input's own tick counts.
+            started + 1 >= at
+        })
+    };
+    while let Some(pid) = todo.pop() {
+        if !seen.insert(pid) {
+            continue;
+        }
+        if let Some((mut process, pgrp, started)) = stat(pid) {
+            process.foreground = pgrp == group;
+            process.after_input = after_input(started);
+            if process.foreground || process.after_input {
+                members.push(process);
+            }
+        }
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            continue;
+        };
+        for task in tasks.flatten() {
+            match std::fs::read_to_string(task.path().join("children")) {
+                Ok(children) => {
+                    todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()))
+                }
+                Err(_) => tree_readable = false,
+            }
+        }
+    }
+    // What was found, for the caller to notice a process gone (its children orphaned).
+    *tree = seen.into_iter().collect();
+    if tree_readable {
+        return Ok(members);
+    }
+    // No `children` files (a kernel without them): every process, by its group.
+    let all = std::fs::read_dir("/proc").map_err(|e| format!("/proc cannot be listed: {e}"))?;
+    Ok(all
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter_map(stat)
+        .filter(|(_, pgrp, _)| *pgrp == group)
+        .map(|(process, _, _)| Process {
+            foreground: true,
+            ..process
+        })
+        .collect())
+}
+
+/// Every process whose controlling terminal is `slave`: where a process the program started
+/// is found once its parent is gone.
+pub(in crate::readiness) fn on_terminal(slave: u64) -> Vec<i32> {
+    let Ok(all) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    all.flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| stat(*pid).is_some_and(|(process, _, _)| process.tty == slave))
+        .collect()
+}
+
+/// Signal timers of `members` whose due time `/proc` does not show, that the reaction to
+/// the input at `input` may have armed — in words — and every member's marks now (kept by
+/// the caller when the program is found at rest). The evidence: a POSIX timer
+/// (`timer_create`) created, or a SIGALRM handler (`setitimer`, `alarm`) installed, by a
+/// process since the program was last seen at rest before the input, or by one started
+/// after the input. A process never seen at rest before the input (typed to while it
+/// started, installing its handlers) gives no evidence; one that re-arms a timer whose
+/// handler it already had cannot be seen at all.
+pub(super) fn signal_timers(
+    members: &[Process],
+    input: Option<Duration>,
+    history: &mut SignalHistory,
+) -> (Vec<String>, std::collections::HashMap<i32, SignalMarks>) {
+    let marks: std::collections::HashMap<i32, SignalMarks> =
+        members.iter().map(|p| (p.pid, signal_marks(p.pid))).collect();
+    if let Some(at) = input
+        && history.at_input.as_ref().is_none_or(|(seen, _)| *seen != at)
+    {
+        history.at_input = Some((at, history.latest.clone()));
+    }
+    // A program never seen at rest before the input (the start is its first input) gives
+    // no evidence: its start installs its handlers.
+    let Some((_, before)) = history.at_input.as_ref().filter(|(_, before)| !before.is_empty()) else {
+        return (Vec::new(), marks);
+    };
+    let none = SignalMarks::default();
+    let unseen = members
+        .iter()
+        .filter_map(|process| {
+            let now = marks.get(&process.pid)?;
+            let then = match (before.get(&process.pid), process.after_input) {
+                (Some(then), false) => then,
+                (_, true) => &none,
+                (None, false) => return None,
+            };
+            let what = if now.timers.iter().any(|t| !then.timers.contains(t)) {
+                "created a POSIX timer (timer_create)"
+            } else if now.alarm && !then.alarm {
+                "began catching SIGALRM (a timer of setitimer or alarm)"
+            } else {
+                return None;
+            };
+            Some(format!(
+                "{} (pid {}) {what} after the input, whose due time the kernel does not show",
+                process.name, process.pid
+            ))
+        })
+        .collect();
+    (unseen, marks)
+}
+
+/// What process `pid` shows of its signal timers.
+fn signal_marks(pid: i32) -> SignalMarks {
+    let timers = std::fs::read_to_string(format!("/proc/{pid}/timers"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.strip_prefix("ID:")?.trim().parse().ok())
+        .collect();
+    let alarm = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            let caught = status.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
+            u64::from_str_radix(caught.trim(), 16).ok()
+        })
+        .is_some_and(|caught| caught & (1 << (libc::SIGALRM - 1)) != 0);
+    SignalMarks { timers, alarm }
+}
+
+/// A process's name, controlling terminal, process group and start time (clock ticks since
+/// boot), from `/proc/PID/stat`.
+fn stat(pid: i32) -> Option<(Process, i32, u64)> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (name, fields) = split_stat(&text)?;
+    // After the name: state, ppid, pgrp, session, tty_nr, …, starttime (the 20th).
+    let pgrp = fields.get(2)?.parse().ok()?;
+    let tty = fields.get(4)?.parse::<i64>().ok()? as u64;
+    let started = fields.get(19)?.parse().ok()?;
+    Some((
+        Process {
+            pid,
+            name: name.to_string(),
+            tty,
+            foreground: false,
+            after_input: false,
+        },
+        pgrp,
+        started,
+    ))
+}
+
+/// A `stat` line's name (between the first `(` and the last `)`) and the fields after.
+fn split_stat(text: &str) -> Option<(&str, Vec<&str>)> {
+    let open = text.find('(')?;
+    let close = text.rfind(')')?;
+    let name = text.get(open + 1..close)?;
+    Some((name, text.get(close + 1..)?.split_whitespace().collect()))
+}
