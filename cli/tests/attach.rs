@@ -158,7 +158,9 @@ fn with_control_keys_and_clicks_reach_the_program_and_the_log_says_a_person_type
     // The same size as the agent's screen plus the status line: no offset.
     person(&dir, "watcher", 80, 25, &["-s", "agent", "attach", "--control"]);
     screen_with(&dir, "watcher", "ready");
-    dir.ok(&["send", "-s", "watcher", "-t", "typed here", "-k", "Enter"]);
+    // One write, as a terminal sends a pasted line: typed as two, the person's text and
+    // Enter may reach the session as two sends with the agent's wait logged between them.
+    dir.ok(&["send", "-s", "watcher", "-t", "typed here\r"]);
     dir.ok(&["wait", "-s", "agent", "--text", "^typed here$"]);
     // A click at column 5, row 3 of the person's terminal reaches cat as the program's
     // own SGR report of that cell (cat's terminal echoes ESC as ^[).
