@@ -97,10 +97,8 @@ impl PySession {
         // A reaction that may still be pending is warned of at the caller's line, never
         // left silent (the wait's reason, `last_waited`, says it too).
         if let Some(pending) = reply.pending() {
-            let message = std::ffi::CString::new(format!(
-                "the screen may not show the whole reaction yet: {pending}"
-            ))
-            .unwrap_or_default();
+            let message =
+                std::ffi::CString::new(tuipilot::operation::pending_note(pending)).unwrap_or_default();
             PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &message, 1)?;
         }
         Ok(reply)

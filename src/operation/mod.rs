@@ -41,6 +41,7 @@ pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub use os_text::shown as shown_word;
 pub use reply::{
     CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport, pending_in,
+    pending_note,
 };
 pub(crate) use reply::{NOT_DRAWN_YET, NOT_READY};
 pub use start::{StartSpec, split_command};

@@ -526,6 +526,12 @@ pub fn pending_in(waited: &str) -> Option<String> {
     (!clauses.is_empty()).then(|| clauses.join("; "))
 }
 
+/// The one sentence every face says a pending reaction with (the CLI on stderr, MCP after
+/// the screen, Python as a warning): `the screen may not show the whole reaction yet: …`.
+pub fn pending_note(pending: &str) -> String {
+    format!("the screen may not show the whole reaction yet: {pending}")
+}
+
 impl Screen {
     /// Sets why the wait before this screen ended, and what it says may be pending.
     pub fn set_waited(&mut self, why: Option<String>) {

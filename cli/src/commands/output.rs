@@ -81,8 +81,8 @@ pub(super) fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(),
 pub(super) fn note_pending(pending: Option<&str>) {
     if let Some(pending) = pending {
         eprintln!(
-            "tuipilot: note: the screen may not show the whole reaction yet: {}",
-            printable(pending)
+            "tuipilot: note: {}",
+            tuipilot::operation::pending_note(&printable(pending))
         );
     }
 }
