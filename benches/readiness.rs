@@ -21,9 +21,19 @@
 //! period (`wait_stable`), and tmux `send-keys` + `sleep 1` + `capture-pane` (fewer rounds:
 //! a second each).
 //!
+//! The cases new in readiness III need programs beyond the test suite's: Debian's
+//! `neovim ranger micro gdu w3m calcurse bpython tig ipython3 gdb screen procps nmon
+//! nodejs`, and `cargo install dua-cli`; a case whose program is missing is skipped, and
+//! says so.
+//!
+//! With `TUIPILOT_READINESS_CLI=1`, each case is also run through the command line as an
+//! agent runs it (`send … --wait-ready --capture --json`, a call a round): stale screens
+//! not said pending, and whether stderr's note and the reply's `pending` agree.
+//!
 //! `cargo bench --bench readiness` (`TUIPILOT_READINESS_ROUNDS`, default 20;
 //! `TUIPILOT_READINESS_BASELINE_ROUNDS`, default 3; `TUIPILOT_READINESS_ONLY=substring`
-//! runs the cases whose name contains it).
+//! runs the cases whose name contains it, `TUIPILOT_READINESS_ONLY=new` those new to the
+//! corpus in readiness III, `=programs` every case but the fixture's matrix).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -190,6 +200,132 @@ fn measure(case: &Case, rounds: usize) -> Result<Vec<Round>, String> {
     Ok(out)
 }
 
+/// The release build of the `tuipilot` binary, built first.
+fn cli_binary() -> PathBuf {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = Command::new(cargo)
+        .args(["build", "--release", "-q", "-p", "tuipilot-cli"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(built, "building the tuipilot binary failed");
+    let exe = std::env::current_exe().expect("the bench's path");
+    exe.parent()
+        .and_then(|deps| deps.parent())
+        .map(|profile| profile.join("tuipilot"))
+        .expect("target layout")
+}
+
+/// What the command line face returned over a case's rounds: stale screens not said
+/// pending, rounds said pending, and rounds whose `--json` reply and stderr disagreed on
+/// whether something was pending (the note missing from stderr, or there without cause).
+struct CliRounds {
+    stale: usize,
+    said: usize,
+    unsaid_on_stderr: usize,
+}
+
+/// The case's rounds through the command line, as an agent runs them: `start --wait-ready`,
+/// then `send … --wait-ready --capture --json` a round.
+fn measure_cli(case: &Case, rounds: usize, binary: &Path) -> Result<CliRounds, String> {
+    let dir = folder(case, "cli");
+    let command = command_in(case, &dir.0);
+    let name = format!("readiness-{}", std::process::id());
+    let run = |args: &[String]| {
+        Command::new(binary)
+            .arg("-s")
+            .arg(&name)
+            .args(args)
+            .output()
+            .map_err(|e| format!("running tuipilot: {e}"))
+    };
+    let mut start: Vec<String> = [
+        "start",
+        "--wait-ready",
+        "--isolated",
+        "--cols",
+        "100",
+        "--rows",
+        "30",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    start.extend(["--cwd".into(), dir.0.to_string_lossy().into_owned()]);
+    start.extend(["--env".into(), "PS1=$ ".into()]);
+    for (k, v) in &case.env {
+        start.extend(["--env".into(), format!("{k}={v}")]);
+    }
+    start.push("--".into());
+    start.extend(command.iter().cloned());
+    let started = run(&start)?;
+    let outcome = (|| {
+        if !started.status.success() {
+            return Err(format!(
+                "start failed: {}",
+                String::from_utf8_lossy(&started.stderr)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            ));
+        }
+        let send_args = |steps: &[Step]| {
+            let mut args = vec!["--json".to_string(), "send".to_string()];
+            for step in steps {
+                match step {
+                    Step::Keys(k) => args.push(format!("--key={k}")),
+                    Step::Text(t) => args.push(format!("--text={t}")),
+                }
+            }
+            args
+        };
+        for steps in &case.setup {
+            let mut args = send_args(steps);
+            args.push("--wait-ready".into());
+            run(&args)?;
+        }
+        let mut out = CliRounds {
+            stale: 0,
+            said: 0,
+            unsaid_on_stderr: 0,
+        };
+        for n in 0..rounds {
+            let mut args = send_args(&(case.input)(n));
+            args.extend(["--wait-ready".into(), "--capture".into()]);
+            let reply = run(&args)?;
+            let json: serde_json::Value = serde_json::from_slice(&reply.stdout)
+                .map_err(|e| format!("round {n}: the reply is not JSON ({e})"))?;
+            let Some(text) = json["text"].as_str() else {
+                return Err(format!("round {n}: {}", json["error"]));
+            };
+            let cursor = (
+                json["cursor"]["row"].as_u64().unwrap_or(0) as u16,
+                json["cursor"]["col"].as_u64().unwrap_or(0) as u16,
+            );
+            let screen = Screen {
+                text: text.to_string(),
+                cursor,
+            };
+            let pending = json["pending"].is_string();
+            let noted = String::from_utf8_lossy(&reply.stderr).contains("tuipilot: note:");
+            out.said += usize::from(pending);
+            out.unsaid_on_stderr += usize::from(pending != noted);
+            if !(case.oracle)(&screen, n) && !pending {
+                out.stale += 1;
+            }
+            if !(case.oracle)(&screen, n) {
+                // Let the reaction finish before the next round.
+                let mut wait = vec!["wait".to_string(), "--stable".into(), "1000".into()];
+                wait.extend(["--timeout-ms".into(), "10000".into()]);
+                let _ = run(&wait);
+            }
+        }
+        Ok(out)
+    })();
+    let _ = run(&["exit".to_string()]);
+    outcome
+}
+
 /// The case's rounds with a 300 ms quiet period instead: stale screens.
 fn measure_quiet(case: &Case, rounds: usize) -> Result<usize, String> {
     let dir = folder(case, "quiet");
@@ -323,6 +459,9 @@ fn main() {
     let rounds = env_number("TUIPILOT_READINESS_ROUNDS", 20);
     let baseline_rounds = env_number("TUIPILOT_READINESS_BASELINE_ROUNDS", 3);
     let only = std::env::var("TUIPILOT_READINESS_ONLY").unwrap_or_default();
+    // The command line face beside the library's, a round per call as an agent runs it.
+    let cli = (std::env::var("TUIPILOT_READINESS_CLI").as_deref() == Ok("1")).then(cli_binary);
+    let (mut cli_stale, mut cli_said, mut cli_disagreed, mut cli_rounds) = (0, 0, 0, 0);
     let _load = BusyLoops::start(2);
     let tmux = support::Tmux::new("oracle");
     println!(
@@ -334,9 +473,21 @@ fn main() {
     );
     let (mut all, mut stale_total, mut cases_run, mut rounds_total) = (Vec::new(), 0, 0, 0);
     let (mut quiet_total, mut tmux_total, mut baseline_rounds_total) = (0, 0, 0);
+    // Rounds that said pending on a screen that held the oracle, of the cases whose
+    // reaction is not deferred on purpose; the worst latency past the reaction.
+    let (mut false_pending, mut complete_rounds, mut worst) = (0, 0, 0.0f64);
+    // The same for the cases new to the corpus in readiness III.
+    let (mut new_cases, mut new_rounds, mut new_stale, mut new_false, mut new_tmux, mut new_baseline) =
+        (0, 0, 0, 0, 0, 0);
     let mut periodic_ok = true;
     for case in cases() {
-        if !only.is_empty() && !case.name.contains(&only) {
+        let chosen = match only.as_str() {
+            "" => true,
+            "new" => case.new,
+            "programs" => !case.name.starts_with("matrix"),
+            only => case.name.contains(only),
+        };
+        if !chosen {
             continue;
         }
         if let Err(why) = available(&case) {
@@ -355,6 +506,11 @@ fn main() {
         let stale = measured.iter().filter(|r| r.stale).count();
         let pending = measured.iter().filter(|r| r.said_pending).count();
         stale_total += stale;
+        let wolf = measured.iter().filter(|r| r.said_pending && !r.deferred).count();
+        if !case.beyond_bound {
+            false_pending += wolf;
+            complete_rounds += measured.iter().filter(|r| !r.deferred).count();
+        }
         // A round that said a timer was still pending but whose screen held the oracle
         // (vim's 4 s updatetime after every key) returned after a finished reaction: its
         // latency counts. One whose screen did not is the deferred case, apart.
@@ -380,6 +536,7 @@ fn main() {
             median_p90(latencies.clone())
         };
         if case.period.is_none() && !case.beyond_bound {
+            worst = latencies.iter().copied().fold(worst, f64::max);
             all.extend(latencies);
         }
         let quiet = measure_quiet(&case, baseline_rounds).map_or_else(
@@ -393,12 +550,35 @@ fn main() {
             |e| e.chars().take(7).collect(),
             |n| {
                 tmux_total += n;
+                if case.new {
+                    new_tmux += n;
+                }
                 n.to_string()
             },
         );
         baseline_rounds_total += baseline_rounds;
+        let cli_column = match &cli {
+            None => String::new(),
+            Some(binary) => match measure_cli(&case, rounds, binary) {
+                Ok(r) => {
+                    cli_stale += r.stale;
+                    cli_said += r.said;
+                    cli_disagreed += r.unsaid_on_stderr;
+                    cli_rounds += rounds;
+                    format!("  cli {}/{rounds} said {}", r.stale, r.said)
+                }
+                Err(e) => format!("  cli failed: {}", e.chars().take(60).collect::<String>()),
+            },
+        };
+        if case.new {
+            new_cases += 1;
+            new_rounds += measured.len();
+            new_stale += stale;
+            new_false += wolf;
+            new_baseline += baseline_rounds;
+        }
         println!(
-            "{:<44} {:>6} {:>7} {median:>8.1} {p90:>8.1} {held:>9}  {quiet:>7} {tmuxed:>7}",
+            "{:<44} {:>6} {:>7} {median:>8.1} {p90:>8.1} {held:>9}  {quiet:>7} {tmuxed:>7}{cli_column}",
             case.name,
             format!("{stale}/{}", measured.len()),
             pending,
@@ -407,11 +587,28 @@ fn main() {
     if !all.is_empty() {
         let (median, _) = median_p90(all.clone());
         println!(
-            "\n{cases_run} cases, {rounds_total} rounds: stale screens {stale_total} (goal 0); median {median:.1} ms past the reaction's last change (goal ≤ 5; periodic and deferred cases apart); periodic programs released within one period: {}",
+            "\n{cases_run} cases, {rounds_total} rounds: stale screens {stale_total} (goal 0); median {median:.1} ms past the reaction's last change (goal ≤ 10; periodic and deferred cases apart); periodic programs released within one period: {}",
             if periodic_ok { "yes" } else { "no" }
+        );
+        println!(
+            "worst latency past the reaction's last change: {worst:.0} ms (goal ≤ 500 unless the program's own timer drew then)"
+        );
+        println!(
+            "pending said on a complete screen: {false_pending} of {complete_rounds} rounds ({:.1}%, goal ≤ 5%)",
+            100.0 * false_pending as f64 / complete_rounds.max(1) as f64
         );
         println!(
             "baselines, same run, {baseline_rounds_total} rounds each: a 300 ms quiet period: stale {quiet_total}; tmux send-keys + sleep 1 + capture-pane: stale {tmux_total}"
         );
+        if cli.is_some() {
+            println!(
+                "the command line, {cli_rounds} rounds: stale screens not said pending {cli_stale}; said pending {cli_said}; the `--json` reply and stderr's note disagreed {cli_disagreed} times (goal 0, 0)"
+            );
+        }
+        if new_cases > 0 {
+            println!(
+                "new in readiness III: {new_cases} cases, {new_rounds} rounds: stale {new_stale}, pending said on a complete screen {new_false}; tmux + sleep 1, {new_baseline} rounds: stale {new_tmux}"
+            );
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! Readiness proved by mechanism, not by program: `fixtures/reactions.py` draws its reaction
+//! Readiness proved by mechanism, not by program: the reactions fixture (in Python,
+//! `fixtures/reactions.py`, and in C, `fixtures/reactions.c`) draws its reaction
 //! to a key after a delay, by each of the ways the kernel can wake a program (a relative or
 //! absolute sleep, a futex, poll/select/epoll timeouts, a timerfd, a signal timer, a pipe or
 //! a socket whose writer sleeps, a child, computing), in each of the places a program can
@@ -13,27 +14,27 @@ use std::time::Duration;
 
 use tuipilot::Session;
 
-use common::reactions::{FIXTURE, MECHANISMS, PLACES};
+use common::reactions::{Fixture, MECHANISMS, PLACES};
 
 /// One round: the key's reaction is on the screen when the ready wait returns, or the
 /// wait said it may be pending. Returns what went wrong, if anything.
 fn round(
+    fixture: Fixture,
     mechanism: &str,
     place: &str,
     delay_ms: u64,
     interference: &[&str],
     bound: Duration,
 ) -> Option<String> {
-    let delay = delay_ms.to_string();
-    let mut args = vec![
-        FIXTURE.to_string(),
-        mechanism.to_string(),
-        place.to_string(),
-        delay,
-    ];
-    args.extend(interference.iter().map(|a| a.to_string()));
-    let s = Session::builder("python3")
-        .args(&args)
+    let mut command = fixture.command();
+    command.extend([mechanism.to_string(), place.to_string(), delay_ms.to_string()]);
+    command.extend(interference.iter().map(|a| a.to_string()));
+    let case = format!(
+        "{} {mechanism} in {place} after {delay_ms} ms {interference:?}",
+        fixture.name()
+    );
+    let s = Session::builder(&command[0])
+        .args(&command[1..])
         .reaction_bound(bound)
         .spawn()
         .unwrap();
@@ -43,9 +44,7 @@ fn round(
     let screen = match s.wait_ready() {
         Ok(screen) => screen,
         Err(e) => {
-            return Some(format!(
-                "{mechanism} in {place} after {delay_ms} ms {interference:?}: the wait failed: {e}"
-            ));
+            return Some(format!("{case}: the wait failed: {e}"));
         }
     };
     let why = s.last_waited().unwrap_or_default();
@@ -56,8 +55,10 @@ fn round(
         .wait_for_text_timeout("reacted 1", Duration::from_secs(20))
         .is_ok();
     let _ = s.send_text("q");
-    let case = format!("{mechanism} in {place} after {delay_ms} ms {interference:?}");
-    if !(drawn || said) || !later {
+    if !later {
+        return Some(format!("{case}: the reaction never came ({why}):\n{screen}"));
+    }
+    if !(drawn || said) {
         return Some(format!("{case}: stale without a word ({why}):\n{screen}"));
     }
     // Within the bound, a timer the kernel shows is waited out, not merely said: only a
@@ -69,22 +70,24 @@ fn round(
     None
 }
 
-/// Every mechanism in every place, `delay_ms` after the key, with `interference`, under a
-/// reaction bound of `bound`: four rounds at a time (the fixture mostly sleeps).
+/// Every mechanism in every place, in both languages, `delay_ms` after the key, with
+/// `interference`, under a reaction bound of `bound`: four rounds at a time (the fixture
+/// mostly sleeps).
 fn matrix(delay_ms: u64, interference: &[&str], bound: Duration) {
-    let cases: Vec<(&str, &str)> = MECHANISMS
+    let cases: Vec<(Fixture, &str, &str)> = Fixture::ALL
         .iter()
-        .flat_map(|m| PLACES.iter().map(move |p| (*m, *p)))
+        .flat_map(|f| MECHANISMS.iter().map(move |m| (*f, *m)))
+        .flat_map(|(f, m)| PLACES.iter().map(move |p| (f, m, *p)))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let failures = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..4 {
             scope.spawn(|| {
-                while let Some((mechanism, place)) =
+                while let Some((fixture, mechanism, place)) =
                     cases.get(next.fetch_add(1, std::sync::atomic::Ordering::SeqCst))
                 {
-                    if let Some(failure) = round(mechanism, place, delay_ms, interference, bound) {
+                    if let Some(failure) = round(*fixture, mechanism, place, delay_ms, interference, bound) {
                         failures.lock().unwrap().push(failure);
                     }
                 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::{Process, Readiness, SignalHistory, Timer};
 
 mod processes;
-use processes::{alive, members, owner, renamed, signal_timers, started_after};
+use processes::{alive, members, owner, parent_of, renamed, signal_timers, started_after};
 pub(super) use processes::{on_terminal, state_letter};
 
 /// System call numbers of this architecture, as libc has them; the calls arm64 does not
@@ -45,6 +45,10 @@ mod nr {
     pub const PAUSE: Option<i64> = None;
 }
 
+/// The most threads the probe looks at, over all the program's processes: past them the
+/// wait says why and watches the screen instead.
+const MAX_THREADS: usize = 16384;
+
 /// What one thread is doing.
 enum Thread {
     Running,
@@ -68,6 +72,8 @@ enum Sleep {
     /// In `pause`: only a signal wakes it (GNU screen's front end, whose input its back
     /// end reads).
     Pause,
+    /// Gone, or a zombie: it holds nothing up.
+    Exiting,
 }
 
 impl Sleep {
@@ -78,6 +84,7 @@ impl Sleep {
             Sleep::Child => "waiting for a child process".into(),
             Sleep::Lock => "waiting on a lock".into(),
             Sleep::Pause => "asleep in pause (only a signal wakes it)".into(),
+            Sleep::Exiting => "exiting".into(),
         }
     }
 }
@@ -133,6 +140,7 @@ pub(super) fn check(
                 tid,
                 owner: owner(process, tid),
                 due: t,
+                runs: runs(process.pid, tid),
             });
         }
     };
@@ -141,6 +149,10 @@ pub(super) fn check(
     // whether one waits for a child.
     let mut wakeable = false;
     let mut for_child = false;
+    // Threads the input started that wait for a child: each its process and owner.
+    let mut child_waiters: Vec<(i32, String)> = Vec::new();
+    // Threads looked at so far: past MAX_THREADS the program is not probed.
+    let mut looked_at = 0usize;
     for process in &members {
         let Ok(threads) = std::fs::read_dir(format!("/proc/{}/task", process.pid)) else {
             // Gone since it was listed: it waits for nothing.
@@ -150,6 +162,23 @@ pub(super) fn check(
             .flatten()
             .filter_map(|t| t.file_name().to_str()?.parse::<i32>().ok())
         {
+            looked_at += 1;
+            if looked_at > MAX_THREADS {
+                return Readiness::unknown(format!(
+                    "the program has more than {MAX_THREADS} threads, too many to follow"
+                ));
+            }
+            // A back end or server the program started before the input: at work while
+            // it runs (screen's back end drawing, the shell inside it), else at rest.
+            if process.background {
+                if state_letter(&format!("/proc/{}/task/{tid}", process.pid)).as_deref() == Some("R") {
+                    in_flight.push(format!(
+                        "{} (pid {}) running, a process the program started",
+                        process.name, process.pid
+                    ));
+                }
+                continue;
+            }
             match thread(process, tid, slave) {
                 // Outside the foreground group (started by the input): work in flight.
                 Thread::Running if !process.foreground => {
@@ -167,17 +196,28 @@ pub(super) fn check(
                     note_timer(process, tid, timer);
                     ready.get_or_insert((process.clone(), how));
                 }
-                // A thread the input started, blocked on a pipe or a socket: what it waits
-                // for is the reaction's work, wherever its writer is (or is not yet seen).
-                Thread::Asleep(Sleep::Other(what))
-                    if rested_before
-                        && (what.starts_with("reading a pipe") || what.starts_with("reading a socket"))
-                        && started_after(process.pid, tid, input) =>
+                // A thread the input started, blocked on a pipe, a socket, a file or the
+                // disk, or in a call the probe does not know: what it waits for is the
+                // reaction's work, wherever its writer is (or is not yet seen). (One waiting
+                // on a lock with no timeout is a pool's idle worker.)
+                Thread::Asleep(sleep @ Sleep::Other(_))
+                    if rested_before && started_after(process.pid, tid, input) =>
                 {
                     in_flight.push(format!(
-                        "{} {what}, a thread started by the input",
-                        owner(process, tid)
+                        "{} {}, a thread started by the input",
+                        owner(process, tid),
+                        sleep.words()
                     ));
+                }
+                // One waiting for its child: work in flight (the child may be exiting, its
+                // result not yet drawn), unless that child is what reads the terminal
+                // (`sh -c less`: ready when less reads it) — decided below.
+                Thread::Asleep(Sleep::Child) if rested_before && started_after(process.pid, tid, input) => {
+                    child_waiters.push((process.pid, owner(process, tid)));
+                    for_child = true;
+                    if asleep.as_ref().is_none_or(|(_, s)| Sleep::Child < *s) {
+                        asleep = Some((process.clone(), Sleep::Child));
+                    }
                 }
                 Thread::Timed(_, timer) if !process.foreground => note_timer(process, tid, Some(timer)),
                 // Outside the foreground group, blocked reading a pipe, a socket or a file,
@@ -222,6 +262,18 @@ pub(super) fn check(
             }
         }
     }
+    // A waiter whose child is not the process reading the terminal waits on work in
+    // flight: its child computing, or exiting with its result.
+    if let Some((on_terminal, _)) = &ready {
+        let reader_parent = parent_of(on_terminal.pid);
+        for (pid, owner) in child_waiters {
+            if reader_parent != Some(pid) {
+                in_flight.push(format!(
+                    "{owner} waiting for a child process, a thread started by the input"
+                ));
+            }
+        }
+    }
     match (
         ready.map(|(p, how)| (renamed(p), how)),
         asleep.map(|(p, s)| (renamed(p), s)),
@@ -256,10 +308,7 @@ pub(super) fn check(
 fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
     let base = format!("/proc/{}/task/{tid}", process.pid);
     match state_letter(&base).as_deref() {
-        // Gone, or a zombie: it holds nothing up.
-        None | Some("Z") | Some("X") | Some("x") => {
-            return Thread::Asleep(Sleep::Other("exiting".into()));
-        }
+        None | Some("Z") | Some("X") | Some("x") => return Thread::Asleep(Sleep::Exiting),
         Some("R") => return Thread::Running,
         Some("D") => return Thread::Asleep(Sleep::Other("in uninterruptible disk wait".into())),
         Some("T") | Some("t") => return Thread::Asleep(Sleep::Other("stopped".into())),
@@ -427,6 +476,12 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
         -1 => Thread::Asleep(Sleep::Other("asleep outside a system call".into())),
         n => Thread::Asleep(Sleep::Other(format!("in system call {n}"))),
     }
+}
+
+/// How many times thread `tid` of `pid` has been scheduled in (see [`Timer::runs`]).
+fn runs(pid: i32, tid: i32) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
+    text.split_whitespace().nth(2)?.parse().ok()
 }
 
 /// Whether descriptor `fd` of `process` is the terminal: the slave device itself, or

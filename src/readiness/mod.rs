@@ -23,7 +23,11 @@
 //! process of the session's tree and every process on the terminal (a grandchild whose
 //! parent is gone) that started after the input — a child in a process group or session of
 //! its own (fzf's preview) — whose running is work in flight and whose timers are timers of
-//! the reaction; a background job started before the input is not. Signal timers
+//! the reaction; and a descendant started before the input outside the foreground group
+//! (GNU screen's back end and the shell inside it, a language server) is at work while
+//! one of its threads runs, and at rest otherwise. Each sleep of a thread is told from the
+//! next by how often it has been scheduled ([`Timer::runs`]), so a relative timeout is
+//! counted from when it was first seen. Signal timers
 //! (`setitimer`, `timer_create`) have no due time in `/proc`: a POSIX timer created or a
 //! SIGALRM handler installed since the input is said (`unseen`), never assumed away.
 //!
@@ -106,8 +110,16 @@ pub struct Timer {
     /// The process's name and, for a thread other than the main one, the thread's
     /// (`python3`, `python3 (thread asyncio_0)`).
     pub owner: String,
-    /// How long until it wakes, as the probe saw it.
+    /// How long until it wakes, as the probe saw it. A relative timeout (`poll`'s, a
+    /// relative `nanosleep`'s) is shown whole for as long as the thread sleeps in it; a
+    /// deadline's is what is left of it.
     pub due: std::time::Duration,
+    /// How many times the thread had been scheduled in when it was seen (the third field of
+    /// `/proc/PID/task/TID/schedstat`): a thread still asleep in the same call keeps the
+    /// same count, so two sightings with the same count are the same sleep — its timer
+    /// counts from the first of them — and a new count is a new sleep. `None` where the
+    /// kernel does not keep it.
+    pub runs: Option<u64>,
 }
 
 impl Readiness {
@@ -406,6 +418,10 @@ struct Process {
     foreground: bool,
     /// Whether it started after the last input.
     after_input: bool,
+    /// A descendant of the program outside the foreground group that started before the
+    /// input (GNU screen's back end and the shell inside it, a language server): at work
+    /// only while one of its threads runs.
+    background: bool,
 }
 
 #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]

@@ -66,8 +66,8 @@ pub(crate) struct State {
     pub(crate) story: super::story::Story,
     /// The input whose reaction readiness waits follow.
     pub(crate) reaction: Reaction,
-    /// What readiness waits learnt of the timers that follow each kind of input.
-    pub(crate) timers: Vec<TimerRecord>,
+    /// What readiness waits learnt of the program's timers.
+    pub(crate) learnt: Learnt,
     /// Why the last wait that held ended, in words (`Session::last_waited`).
     pub(crate) last_waited: Option<String>,
     /// The screen's text the last send that waited (without a capture) ended on: the
@@ -97,6 +97,10 @@ pub(crate) struct Reaction {
     /// it rests with (htop's refresh, vim's `updatetime`, an input thread's poll), which
     /// input re-arms without deferring anything — each a thread's own.
     pub(crate) resting: Vec<crate::readiness::Timer>,
+    /// When each of the `resting` timers was due (counted from its sleep's first sighting).
+    pub(crate) resting_due: Vec<Instant>,
+    /// When the program was last seen at rest (the `resting` timers seen).
+    pub(crate) rested_at: Instant,
     /// When the last input was written, on the boot clock: processes started since belong
     /// to its reaction wherever they run ([`Probe::check_since`](crate::readiness::Probe::check_since)).
     pub(crate) input_at: Duration,
@@ -104,16 +108,167 @@ pub(crate) struct Reaction {
     /// terminal, when a readiness wait last saw it at rest that way (watch, nmon): the same
     /// threads asleep so again after an input are its rest, not its reaction.
     pub(crate) sleepers: Vec<(i32, i32)>,
+    /// The threads (pid, tid, [`Timer::runs`](crate::readiness::Timer::runs)) asleep on
+    /// their own timers when a readiness wait last returned with input unread: one seen
+    /// woken since, the input still unread, does not read it.
+    pub(crate) unread_sleepers: Vec<(i32, i32, u64)>,
+    /// The timer the last readiness wait said the reaction may still be drawn at (due
+    /// beyond the bound), while the program still sleeps on it: a timer of the same thread
+    /// and length after the next input is then that reaction's, not the program's rest.
+    pub(crate) pending_timer: Option<PendingTimer>,
+    /// When the last input was written.
+    pub(crate) input_instant: Instant,
 }
 
-/// What readiness waits learnt of the timers that follow one kind of input: how many
-/// reactions in a row had only timers that drew nothing, and whether any ever drew
-/// (`waiting::reaction::Chain`).
-#[derive(Clone, Copy, Debug)]
+/// What readiness waits learnt of a program's timers, for as long as the session lasts.
+#[derive(Debug, Default)]
+pub(crate) struct Learnt {
+    /// The timers that follow each kind of input, within the bound.
+    pub(crate) chains: Vec<TimerRecord>,
+    /// The timers said pending beyond the bound, seen firing since.
+    pub(crate) late: Vec<LateRecord>,
+    /// The periods seen repeat after input, each with its process (a runtime's threads
+    /// take turns polling for its timers: Go's, so a period is the process's, not a
+    /// thread's). Compared by length as first seen, never by what is left of a deadline,
+    /// which may match a period by chance.
+    pub(crate) periods: Vec<(i32, Duration)>,
+}
+
+/// What a timer said pending beyond the bound did when it fired, seen at the next wait
+/// (the screen unchanged since the reply, and no input until past its due time): a
+/// program's timer of this length that drew nothing (micro's 8 s backup, neovim's
+/// `updatetime`) is then named, not said pending; one that drew ever is always said.
+#[derive(Clone, Debug)]
+pub(crate) struct LateRecord {
+    /// The program whose timer it was.
+    pub(crate) program: String,
+    /// Its length as first seen.
+    pub(crate) length: Duration,
+    /// How many times it fired and drew nothing.
+    pub(crate) silent: u32,
+    /// Whether it ever drew.
+    pub(crate) drew: bool,
+}
+
+/// A timer a readiness wait said the reaction may still be drawn at.
+#[derive(Clone, Debug)]
+pub(crate) struct PendingTimer {
+    /// The timer as the probe last saw it.
+    pub(crate) timer: crate::readiness::Timer,
+    /// Its length as first seen.
+    pub(crate) length: Duration,
+    /// When it is due.
+    pub(crate) due_at: Instant,
+    /// When the reply said it.
+    pub(crate) said_at: Instant,
+    /// The program whose timer it is.
+    pub(crate) program: String,
+}
+
+/// The most timers beyond the bound a session remembers.
+const LATE_KEPT: usize = 32;
+
+/// Two periods are the same within this, or 5% of the longer.
+const SAME_PERIOD: Duration = Duration::from_millis(2);
+
+/// How long after its due time a timer's drawing is looked for.
+const DRAWS_WITHIN: Duration = Duration::from_millis(300);
+
+impl Learnt {
+    /// Notes what the timer said pending last did, if it has fired since with no input in
+    /// between: `reaction` has the timer and the last input, `changed_at` is when the
+    /// screen last changed.
+    pub(crate) fn observe(&mut self, reaction: &mut Reaction, changed_at: Instant) {
+        let Some(pending) = &reaction.pending_timer else {
+            return;
+        };
+        let now = Instant::now();
+        // Unseen until the input after the reply, if any: it may have re-armed the timer.
+        let watched_until = if reaction.input_instant > pending.said_at {
+            reaction.input_instant
+        } else {
+            now
+        };
+        if watched_until < pending.due_at + DRAWS_WITHIN {
+            return;
+        }
+        let drew = if changed_at <= pending.said_at {
+            false
+        } else if changed_at >= pending.due_at && changed_at <= pending.due_at + DRAWS_WITHIN {
+            true
+        } else {
+            // Changed at another time (a clock, a spinner): nothing learnt.
+            reaction.pending_timer = None;
+            return;
+        };
+        let (program, length) = (pending.program.clone(), pending.length);
+        reaction.pending_timer = None;
+        let same = |r: &LateRecord| r.program == program && r.length.abs_diff(length) <= length / 20;
+        match self.late.iter_mut().find(|r| same(r)) {
+            Some(record) => {
+                record.drew |= drew;
+                record.silent += u32::from(!drew);
+            }
+            None => {
+                if self.late.len() == LATE_KEPT {
+                    self.late.remove(0);
+                }
+                self.late.push(LateRecord {
+                    program,
+                    length,
+                    silent: u32::from(!drew),
+                    drew,
+                });
+            }
+        }
+    }
+
+    /// Notes a period of `length` of process `pid`.
+    pub(crate) fn note_period(&mut self, pid: i32, length: Duration) {
+        if self.is_period(pid, length) {
+            return;
+        }
+        if self.periods.len() == LATE_KEPT {
+            self.periods.remove(0);
+        }
+        self.periods.push((pid, length));
+    }
+
+    /// Whether process `pid` has a period learnt as long as `length`.
+    pub(crate) fn is_period(&self, pid: i32, length: Duration) -> bool {
+        self.periods_of(pid)
+            .any(|l| l.abs_diff(length) <= SAME_PERIOD.max(length.max(l) / 20))
+    }
+
+    /// The periods learnt of process `pid`.
+    pub(crate) fn periods_of(&self, pid: i32) -> impl Iterator<Item = Duration> + '_ {
+        self.periods
+            .iter()
+            .filter(move |(p, _)| *p == pid)
+            .map(|(_, l)| *l)
+    }
+
+    /// What was learnt of `program`'s timers of `length` beyond the bound, when they fired
+    /// and never drew.
+    pub(crate) fn silent_late(&self, program: &str, length: Duration) -> Option<&LateRecord> {
+        self.late.iter().find(|r| {
+            r.program == program && r.length.abs_diff(length) <= length / 20 && r.silent > 0 && !r.drew
+        })
+    }
+}
+
+/// What readiness waits learnt of the timers that follow one kind of input to one
+/// program: how many reactions in a row had only timers that drew nothing, the whole
+/// chain's length the last time, and whether any ever drew (`waiting::reaction::Chain`).
+#[derive(Clone, Debug)]
 pub(crate) struct TimerRecord {
+    /// The program whose timers they were (its name).
+    pub(crate) program: String,
     /// The input ([`Reaction::input_kind`]).
     pub(crate) input_kind: u64,
     pub(crate) silent: u32,
+    /// The timers waited out the last time, in order.
+    pub(crate) chain: Vec<Duration>,
     pub(crate) drew: bool,
 }
 
@@ -127,6 +282,7 @@ impl Reaction {
     pub(crate) fn note_input(&mut self, bytes: &[u8]) {
         self.inputs += 1;
         self.input_at = crate::readiness::boot_time();
+        self.input_instant = Instant::now();
         self.lone_escape = bytes == [0x1b];
         self.input_kind = if bytes.iter().all(|b| *b >= 0x20 && *b != 0x7f) {
             0
@@ -140,10 +296,33 @@ impl Reaction {
 
     /// Notes that input number `input` was seen reacted to, the program then resting
     /// with `timers`.
-    pub(crate) fn settle(&mut self, input: u64, timers: &[crate::readiness::Timer]) {
+    /// (`due`: when each of `timers` is due.)
+    pub(crate) fn settle(&mut self, input: u64, timers: &[crate::readiness::Timer], due: Vec<Instant>) {
+        self.settle_pending(input, timers, due, None);
+    }
+
+    /// [`Reaction::settle`], the reaction said to be still pending on timer `pending`.
+    pub(crate) fn settle_pending(
+        &mut self,
+        input: u64,
+        timers: &[crate::readiness::Timer],
+        due: Vec<Instant>,
+        pending: Option<PendingTimer>,
+    ) {
         self.settled = self.settled.max(input);
         self.resting = timers.to_vec();
+        self.resting_due = due;
+        self.rested_at = Instant::now();
         self.sleepers.clear();
+        self.pending_timer = pending;
+    }
+
+    /// Notes the program seen done with no input to follow, resting with `timers` (a timer
+    /// said pending is kept until seen fired: [`Learnt::observe`]).
+    pub(crate) fn rest(&mut self, timers: &[crate::readiness::Timer], due: Vec<Instant>) {
+        self.resting = timers.to_vec();
+        self.resting_due = due;
+        self.rested_at = Instant::now();
     }
 }
 
@@ -168,13 +347,18 @@ impl State {
                 lone_escape: false,
                 input_kind: 1,
                 resting: Vec::new(),
+                resting_due: Vec::new(),
+                rested_at: Instant::now(),
+                pending_timer: None,
+                unread_sleepers: Vec::new(),
+                input_instant: Instant::now(),
                 input_at: crate::readiness::boot_time(),
                 sleepers: Vec::new(),
             },
             reaction_bound: crate::wait::REACTION_BOUND,
             last_waited: None,
             last_send_screen: None,
-            timers: Vec::new(),
+            learnt: Learnt::default(),
         }
     }
 

@@ -74,10 +74,14 @@ pub(super) fn members(
     tree: &mut Vec<i32>,
 ) -> Result<Vec<Process>, String> {
     let mut seen = BTreeSet::new();
+    // The leader's tree first (its descendants), then the strays and theirs.
     let mut todo = vec![leader];
-    todo.extend_from_slice(strays);
+    let mut strays = strays.to_vec();
+    let mut in_tree = true;
     let mut members = Vec::new();
     let mut tree_readable = true;
+    // Every process's children, by one look through /proc, when first needed.
+    let mut parents: Option<std::collections::HashMap<i32, Vec<i32>>> = None;
     // A process started after the input, on the boot clock in clock ticks.
     // SAFETY: sysconf reads a constant.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
@@ -88,21 +92,43 @@ pub(super) fn members(
             started + 1 >= at
         })
     };
-    while let Some(pid) = todo.pop() {
+    loop {
+        let Some(pid) = todo.pop() else {
+            if strays.is_empty() {
+                break;
+            }
+            todo.append(&mut strays);
+            in_tree = false;
+            continue;
+        };
         if !seen.insert(pid) {
             continue;
         }
         if let Some((mut process, pgrp, started)) = stat(pid) {
             process.foreground = pgrp == group;
             process.after_input = after_input(started);
-            if process.foreground || process.after_input {
+            process.background = in_tree && !process.foreground && !process.after_input;
+            if process.foreground || process.after_input || process.background {
                 members.push(process);
             }
+        }
+        if seen.len() > MAX_PROCESSES {
+            return Err(format!(
+                "the program has more than {MAX_PROCESSES} processes, too many to follow"
+            ));
         }
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
             continue;
         };
-        for task in tasks.flatten() {
+        let tasks: Vec<_> = tasks.flatten().collect();
+        // A process of many threads: its children from one look at every process's parent
+        // rather than a file per thread (3,000 threads would cost 3,000 reads a probe).
+        if tasks.len() > MANY_THREADS {
+            let parents = parents.get_or_insert_with(parents_of_all);
+            todo.extend(parents.get(&pid).into_iter().flatten());
+            continue;
+        }
+        for task in tasks {
             match std::fs::read_to_string(task.path().join("children")) {
                 Ok(children) => {
                     todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()))
@@ -130,6 +156,38 @@ pub(super) fn members(
         .collect())
 }
 
+/// The most processes the probe follows: past them the program is not probed (the wait
+/// says why and watches the screen instead), so that a program forking without end costs
+/// a bounded look.
+pub(super) const MAX_PROCESSES: usize = 2048;
+
+/// A process with more threads than this has its children found by its pid among every
+/// process's parent instead of in each thread's `children` file.
+const MANY_THREADS: usize = 64;
+
+/// The parent of process `pid` (`/proc/PID/stat`'s fourth field).
+pub(super) fn parent_of(pid: i32) -> Option<i32> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    split_stat(&text).and_then(|(_, fields)| fields.get(1)?.parse().ok())
+}
+
+/// Every process's children (by the parent in `/proc/PID/stat`).
+fn parents_of_all() -> std::collections::HashMap<i32, Vec<i32>> {
+    let mut parents: std::collections::HashMap<i32, Vec<i32>> = std::collections::HashMap::new();
+    let Ok(all) = std::fs::read_dir("/proc") else {
+        return parents;
+    };
+    for pid in all
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+    {
+        if let Some(parent) = parent_of(pid) {
+            parents.entry(parent).or_default().push(pid);
+        }
+    }
+    parents
+}
+
 /// Every process whose controlling terminal is `slave`: where a process the program started
 /// is found once its parent is gone.
 pub(in crate::readiness) fn on_terminal(slave: u64) -> Vec<i32> {
@@ -155,8 +213,11 @@ pub(super) fn signal_timers(
     input: Option<Duration>,
     history: &mut SignalHistory,
 ) -> (Vec<String>, std::collections::HashMap<i32, SignalMarks>) {
-    let marks: std::collections::HashMap<i32, SignalMarks> =
-        members.iter().map(|p| (p.pid, signal_marks(p.pid))).collect();
+    let marks: std::collections::HashMap<i32, SignalMarks> = members
+        .iter()
+        .filter(|p| !p.background)
+        .map(|p| (p.pid, signal_marks(p.pid)))
+        .collect();
     if let Some(at) = input
         && history.at_input.as_ref().is_none_or(|(seen, _)| *seen != at)
     {
@@ -226,6 +287,7 @@ fn stat(pid: i32) -> Option<(Process, i32, u64)> {
             tty,
             foreground: false,
             after_input: false,
+            background: false,
         },
         pgrp,
         started,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::super::Shared;
 use super::failure::{Attempt, failure};
-use super::reaction::{Chain, PollingLoop, Resting, Step};
+use super::reaction::{Chain, PollingLoop, Resting, Sightings, Step};
 use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
@@ -110,7 +110,10 @@ pub(super) fn wait_ready(
         error
     };
     let (reaction, bound) = {
-        let state = shared.lock();
+        let mut state = shared.lock();
+        // What the timer said pending last did, if it has fired since.
+        let state = &mut *state;
+        state.learnt.observe(&mut state.reaction, state.changed_at);
         (state.reaction.clone(), state.reaction_bound)
     };
     // The input whose reaction this wait follows, and the timer it waits out for it.
@@ -123,6 +126,7 @@ pub(super) fn wait_ready(
     let mut last_asked: Option<Instant> = None;
     let mut polling = PollingLoop::default();
     let mut resting = Resting::default();
+    let mut sightings = Sightings::default();
     loop {
         let (generation, exited, no_prompt) = {
             let state = shared.lock();
@@ -149,8 +153,11 @@ pub(super) fn wait_ready(
         } else if no_prompt {
             Readiness::busy_for("the shell runs a command (no prompt mark since its last output mark)")
         } else {
-            // A costly probe is paced whatever woke the wait (output wakes it too).
-            let spacing = probe_took * PROBE_SHARE;
+            // A costly probe is paced whatever woke the wait (output wakes it too); the one
+            // that confirms a "ready" only by its own length (a program of 3,000 threads
+            // is answered in three probes, not six).
+            let share = if confirming.is_some() { 1 } else { PROBE_SHARE };
+            let spacing = probe_took * share;
             let since = last_asked.map_or(spacing, |at| at.elapsed());
             if spacing > READY_POLL && since < spacing {
                 let state = shared.lock();
@@ -164,20 +171,29 @@ pub(super) fn wait_ready(
             let answer = readiness_for(shared, confirming.is_some());
             probe_took = asked.elapsed();
             last_asked = Some(Instant::now());
+            if let Readiness::Ready { timers, .. } | Readiness::Busy { timers, .. } = &answer {
+                sightings.see(timers, asked);
+            }
             answer
         };
         let pause = match &now {
-            Readiness::Unknown { .. } => {
+            Readiness::Unknown { why } => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 let quiet = Condition::Stable(READY_FALLBACK_QUIET);
-                let settled = wait_until(shared, &quiet, baseline, left, cancelled, caller)?;
+                let settled = match wait_until(shared, &quiet, baseline, left, cancelled, caller)? {
+                    // Said: the screen was waited on, and why the kernel was not asked.
+                    Satisfied::Screen(screen, said) => {
+                        Satisfied::Screen(screen, format!("{said} (the kernel could not tell: {why})"))
+                    }
+                    exit => exit,
+                };
                 // A quiet screen holds once the program has exited; ready it is not.
                 let exited = shared.lock().exit;
                 return match exited {
                     Some(status) => Err(failed(Some(status), None)),
                     None => {
                         if let Some(input) = pending {
-                            shared.lock().reaction.settle(input, &[]);
+                            shared.lock().reaction.settle(input, &[], Vec::new());
                         }
                         Ok(settled)
                     }
@@ -194,7 +210,9 @@ pub(super) fn wait_ready(
                 // Confirmed, with no reaction to follow: done.
                 (Some((seen, _)), None) if seen == generation => {
                     let mut state = shared.lock();
-                    state.reaction.resting = timers.clone();
+                    state
+                        .reaction
+                        .rest(timers, sightings.deadlines(timers, Instant::now()));
                     return Ok(Satisfied::Screen(state.snapshot(), now.to_string()));
                 }
                 // Confirmed after the input: follow the reaction's timers.
@@ -204,24 +222,27 @@ pub(super) fn wait_ready(
                         let mut state = shared.lock();
                         let changed_at = state.changed_at;
                         let work = super::reaction::Work {
+                            program,
                             timers,
                             in_flight,
                             unseen,
+                            changed_at,
                         };
-                        chain.next(&work, program, bound, changed_at, &mut state.timers)
+                        chain.next(&work, bound, &mut state.learnt, &sightings)
                     };
                     match step {
                         Step::Wait(until) => {
                             confirming = None;
                             until.saturating_duration_since(Instant::now()).max(READY_CONFIRM)
                         }
-                        Step::Done(what) => {
+                        Step::Done(what, pending_timer) => {
                             let why = match what {
                                 Some(what) => format!("{now}{what}"),
                                 None => now.to_string(),
                             };
                             let mut state = shared.lock();
-                            state.reaction.settle(input, timers);
+                            let due = sightings.deadlines(timers, Instant::now());
+                            state.reaction.settle_pending(input, timers, due, pending_timer);
                             return Ok(Satisfied::Screen(state.snapshot(), why));
                         }
                     }
@@ -244,7 +265,7 @@ pub(super) fn wait_ready(
                     );
                     let mut state = shared.lock();
                     if let Some(input) = pending {
-                        state.reaction.settle(input, &[]);
+                        state.reaction.settle(input, &[], Vec::new());
                     }
                     return Ok(Satisfied::Screen(state.snapshot(), why));
                 }
@@ -252,8 +273,20 @@ pub(super) fn wait_ready(
                 if let Some(why) = resting.note(&now, output, &reaction, pending.is_some(), drawn) {
                     let why = format!("{now}: {why}");
                     let mut state = shared.lock();
+                    if let Readiness::Busy { timers, why, .. } = &now {
+                        state.reaction.unread_sleepers = if why.starts_with("input not yet read") {
+                            timers
+                                .iter()
+                                .filter_map(|t| Some((t.pid, t.tid, t.runs?)))
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                    }
                     if let (Some(input), Readiness::Busy { timers, .. }) = (pending, &now) {
-                        state.reaction.settle(input, timers);
+                        state
+                            .reaction
+                            .settle(input, timers, sightings.deadlines(timers, Instant::now()));
                         state.reaction.sleepers = timers.iter().map(|t| (t.pid, t.tid)).collect();
                     }
                     return Ok(Satisfied::Screen(state.snapshot(), why));

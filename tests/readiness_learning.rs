@@ -1,0 +1,186 @@
+//! What a session learns of its program's timers, and says: a chain of timers that never
+//! drew is no longer waited out once learnt — and the reply says so —; a period that draws
+//! nothing after input drawn at once ends nothing; a timer beyond the bound that fired
+//! without drawing is named, not said pending; and the probe's limits are said, not hit
+//! silently.
+
+mod common;
+
+use std::time::Duration;
+
+use tuipilot::Session;
+use tuipilot_testenv::needs;
+
+/// The reason of a ready wait after `key`.
+fn after(s: &Session, key: &str) -> String {
+    s.send_text(key).unwrap();
+    s.wait_ready().unwrap();
+    s.last_waited().unwrap_or_default()
+}
+
+#[test]
+fn a_silent_timer_after_each_key_is_waited_out_until_learnt_then_skipped_and_said() {
+    // Each key is drawn at once; a 300 ms timer then fires and draws nothing (an idle
+    // timer with nothing to do). Waited out three times, then skipped — and said, as the
+    // reaction may still be drawn if this time it draws.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "300", "--silent"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for key in ["a", "b", "c"] {
+        let why = after(&s, key);
+        assert!(why.contains("after deferred's 300 ms timer"), "{key}: {why}");
+        assert!(!why.contains("may not be drawn yet"), "{key}: {why}");
+    }
+    let why = after(&s, "d");
+    assert!(
+        why.contains("was not waited out") && why.contains("drew nothing the last 3 times"),
+        "{why}"
+    );
+    assert!(
+        why.contains("may not be drawn yet"),
+        "the skip was not said: {why}"
+    );
+    assert_eq!(s.snapshot().row(1), Some("typed: abcd"));
+}
+
+#[test]
+fn a_silent_timer_that_once_drew_is_always_waited_out() {
+    // The same kind of key, a timer that drew once: never skipped after.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "250"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for (round, key) in ["a", "b", "c", "d", "e"].into_iter().enumerate() {
+        let why = after(&s, key);
+        assert!(
+            why.contains("after deferred's 250 ms timer"),
+            "round {round}: {why}"
+        );
+        let typed = "abcde".get(..=round).unwrap();
+        assert_eq!(s.snapshot().row(1), Some(format!("typed: {typed}").as_str()));
+    }
+}
+
+#[test]
+fn a_period_that_draws_nothing_after_keys_drawn_at_once_is_learnt_and_ends_nothing() {
+    // A 400 ms tick that draws nothing (ranger's 2 s poll), keys drawn at once: the tick
+    // is waited out until learnt silent, then the reply names it and returns at once.
+    let s = common::fixture_session("deferred")
+        .args(["--tick", "400", "--silent"])
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    let mut reasons = Vec::new();
+    for key in ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"] {
+        reasons.push(after(&s, key));
+        assert!(
+            s.snapshot().text().contains("applied: "),
+            "{key} not drawn: {}",
+            s.snapshot()
+        );
+    }
+    assert!(
+        reasons[..3].iter().all(|why| why.contains("after deferred's")),
+        "{reasons:#?}"
+    );
+    let learnt = reasons
+        .iter()
+        .filter(|why| why.contains("its own period") && why.contains("was not waited out"))
+        .count();
+    assert!(learnt >= 4, "never learnt: {reasons:#?}");
+    assert!(
+        reasons.iter().all(|why| !why.contains("may not be drawn yet")),
+        "{reasons:#?}"
+    );
+}
+
+#[test]
+fn a_timer_beyond_the_bound_that_fired_without_drawing_is_named_not_said_pending() {
+    // A 300 ms idle timer under a bound of 100 ms: beyond it, so said pending the first
+    // time. Seen firing without drawing (the screen quiet past its due time, no key in
+    // between), it is named after the next key, not said pending.
+    let s = common::fixture_session("deferred")
+        .args(["--debounce", "300", "--silent"])
+        .reaction_bound(Duration::from_millis(100))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    let why = after(&s, "a");
+    assert!(why.contains("may not be drawn yet"), "{why}");
+    // Quiet well past the timer's due time and the time its drawing is looked for.
+    s.wait_stable(Duration::from_millis(900)).unwrap();
+    let why = after(&s, "b");
+    assert!(why.contains("is due in"), "{why}");
+    assert!(!why.contains("may not be drawn yet"), "{why}");
+    assert_eq!(s.snapshot().row(1), Some("typed: ab"));
+}
+
+#[needs(watch)]
+#[test]
+fn a_program_that_woke_and_left_the_input_unread_is_not_said_to_read_it_later() {
+    // watch reads no input: the first key is said pending (it may read it when it wakes);
+    // once it has woken and left it unread, the next key is not.
+    let s = Session::builder("watch")
+        .args(["-n", "0.5", "date", "+%s.%N"])
+        .timeout(Duration::from_secs(10))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    let why = after(&s, "x");
+    assert!(why.contains("may not be drawn yet"), "{why}");
+    let before = s.snapshot().text();
+    s.wait_for_timeout(move |snap| snap.text() != before, Duration::from_secs(5))
+        .unwrap();
+    let why = after(&s, "y");
+    assert!(why.contains("it reads no input now"), "{why}");
+    assert!(!why.contains("may not be drawn yet"), "{why}");
+}
+
+#[needs(screen)]
+#[test]
+fn a_command_typed_into_gnu_screen_is_on_the_screen_when_the_ready_wait_returns() {
+    // The front end sleeps in pause; the back end (a session of its own, started before
+    // the input) and the shell inside it do the work: followed while they run.
+    let dir = common::TempDir::new("screen-dir");
+    std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let s = Session::builder("screen")
+        .args(["-q", "bash", "--norc", "--noprofile"])
+        .env("SCREENDIR", dir.0.to_str().unwrap())
+        .env("PS1", "$ ")
+        .timeout(Duration::from_secs(10))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for n in 1..=5 {
+        s.send_text(&format!("echo $(({n}*1111))\r")).unwrap();
+        let screen = s.wait_ready().unwrap();
+        let want = (n * 1111).to_string();
+        assert!(
+            screen.text().lines().any(|l| l.trim_end() == want),
+            "round {n}: {}\n{screen}",
+            s.last_waited().unwrap_or_default()
+        );
+    }
+}
+
+#[test]
+fn a_program_of_more_processes_than_the_probe_follows_is_waited_on_by_its_screen_and_says_why() {
+    // 2,100 children asleep: past the probe's limit, the wait watches the screen instead
+    // and says why; the session ends every one of them.
+    let script = "import os, signal, sys\nkids = []\nfor _ in range(2100):\n    pid = os.fork()\n    if pid == 0:\n        signal.pause()\n        os._exit(0)\n    kids.append(pid)\nprint('forked', len(kids), flush=True)\nsys.stdin.readline()\n";
+    let s = Session::builder("python3")
+        .args(["-c", script])
+        .timeout(Duration::from_secs(60))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("^forked 2100$").unwrap();
+    s.wait_ready().unwrap();
+    let why = s.last_waited().unwrap_or_default();
+    assert!(why.contains("too many to follow"), "{why}");
+    let sid = s.pid();
+    drop(s);
+    common::assert_session_gone(sid);
+}
