@@ -416,7 +416,26 @@ fn measure_tmux(case: &Case, rounds: usize, tmux: &support::Tmux) -> Result<usiz
         }
     }
     let _ = tmux.run(&["kill-session", "-t", name]);
+    // tmux ends the pane's processes only: a back end in a session of its own (screen's)
+    // outlives it, and is found by its working folder, the case's.
+    end_processes_in(&dir.0);
     Ok(stale)
+}
+
+/// Kills every process whose working folder is `dir` (what a baseline left behind).
+fn end_processes_in(dir: &Path) {
+    let Ok(all) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for pid in all
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+    {
+        if std::fs::read_link(format!("/proc/{pid}/cwd")).is_ok_and(|cwd| cwd == dir) {
+            // SAFETY: kill takes a pid and a signal.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
 }
 
 /// Two threads that spin until dropped: the load beside the run.

@@ -153,6 +153,17 @@ impl PidFd {
         i32::try_from(fd).ok().filter(|fd| *fd >= 0).map(PidFd)
     }
 
+    /// Whether the process has exited (its pidfd is readable).
+    fn exited(&self) -> bool {
+        let mut poll = libc::pollfd {
+            fd: self.0,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd, no waiting.
+        unsafe { libc::poll(&mut poll, 1, 0) == 1 }
+    }
+
     fn signal(&self, signal: i32) {
         // SAFETY: pidfd_send_signal with a null siginfo behaves like kill(2).
         unsafe {
@@ -175,7 +186,8 @@ impl Drop for PidFd {
 }
 
 /// Waits until every process behind `fds` has exited or `deadline` passes.
-fn wait_all_exited(mut fds: Vec<PidFd>, deadline: Instant) {
+fn wait_all_exited(fds: &[&PidFd], deadline: Instant) {
+    let mut fds = fds.to_vec();
     while !fds.is_empty() {
         let now = Instant::now();
         if now >= deadline {
@@ -235,23 +247,31 @@ fn session_and_descendants(sid: i32) -> Vec<i32> {
 /// to the next. Stopped processes are continued after each signal so they can act on it.
 /// Returns whether none is left.
 pub fn end_session(sid: i32, steps: &[(i32, Duration)]) -> bool {
+    // Every process seen at any step keeps getting the later signals: a back end whose
+    // front end dies of the first one (GNU screen's, which outlives a hang-up) is no longer
+    // the session's descendant after it, yet must still be ended.
+    let mut known: Vec<(i32, PidFd)> = Vec::new();
     for &(signal, grace) in steps {
-        let members: Vec<PidFd> = session_and_descendants(sid)
-            .into_iter()
-            .filter_map(PidFd::open)
-            .collect();
-        if members.is_empty() {
+        for pid in session_and_descendants(sid) {
+            if !known.iter().any(|(seen, _)| *seen == pid)
+                && let Some(fd) = PidFd::open(pid)
+            {
+                known.push((pid, fd));
+            }
+        }
+        let live: Vec<&PidFd> = known.iter().map(|(_, fd)| fd).filter(|fd| !fd.exited()).collect();
+        if live.is_empty() {
             return true;
         }
-        for fd in &members {
+        for fd in &live {
             fd.signal(signal);
             if signal != libc::SIGKILL {
                 fd.signal(libc::SIGCONT);
             }
         }
-        wait_all_exited(members, Instant::now() + grace);
+        wait_all_exited(&live, Instant::now() + grace);
     }
-    !session_alive(sid)
+    !session_alive(sid) && known.iter().all(|(_, fd)| fd.exited())
 }
 
 /// The process sessions of the programs this process started and has not ended yet.

@@ -6,6 +6,7 @@ mod common;
 use std::time::Duration;
 
 use tuipilot::{ExitStatus, Session};
+use tuipilot_testenv::needs;
 
 /// Starts an interactive bash with jobs of every kind and returns it with their pids.
 fn bash_with_jobs() -> (Session, Vec<i32>) {
@@ -95,4 +96,40 @@ fn a_shell_that_exits_leaving_a_job_behind_still_reports_its_exit() {
     let sid = s.pid();
     drop(s);
     assert_all_gone(sid, &[job]);
+}
+
+// screen's back end is in a session of its own and outlives a hang-up; every process seen
+// at the first signal keeps getting the later ones, even once its parent (the front end)
+// is gone and it is no longer the session's descendant.
+#[needs(screen)]
+#[test]
+fn ending_a_session_ends_screens_back_end_that_outlives_its_front_end() {
+    let dir = common::TempDir::new("screen-dir");
+    std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let s = Session::builder("screen")
+        .args(["-q", "sh"])
+        .env("SCREENDIR", dir.0.to_str().unwrap())
+        .timeout(Duration::from_secs(10))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    // The back end: the front end's child in a session of its own.
+    let front = s.pid();
+    let back = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .find(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                let fields: Vec<&str> = stat.rsplit(')').next().unwrap_or("").split_whitespace().collect();
+                fields.get(1) == Some(&front.to_string().as_str())
+                    && fields.get(3) != Some(&front.to_string().as_str())
+            })
+        })
+        .expect("screen's back end");
+    s.exit().unwrap();
+    assert!(
+        common::wait_for_pid_exit(back, Duration::from_secs(10)),
+        "screen's back end {back} outlived the session"
+    );
 }

@@ -67,6 +67,9 @@ enum Thread {
 enum Sleep {
     Timer(&'static str),
     Other(String),
+    /// Reading a terminal that is not the session's (the shell inside GNU screen or tmux,
+    /// on their own pseudo-terminal): waiting for its own input, not at work.
+    AnotherTerminal(String),
     Child,
     Lock,
     /// In `pause`: only a signal wakes it (GNU screen's front end, whose input its back
@@ -81,6 +84,7 @@ impl Sleep {
         match self {
             Sleep::Timer(call) => format!("sleeping on a timer ({call})"),
             Sleep::Other(what) => what.clone(),
+            Sleep::AnotherTerminal(path) => format!("reading another terminal ({path})"),
             Sleep::Child => "waiting for a child process".into(),
             Sleep::Lock => "waiting on a lock".into(),
             Sleep::Pause => "asleep in pause (only a signal wakes it)".into(),
@@ -359,6 +363,8 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
                 on_terminal("reading the terminal", None)
             } else if let Some(left) = timerfds_due(pid, &[arg(0)]) {
                 Thread::Timed(Sleep::Timer("a timerfd"), left)
+            } else if let Some(path) = another_terminal(pid, arg(0)) {
+                Thread::Asleep(Sleep::AnotherTerminal(path))
             } else {
                 Thread::Asleep(Sleep::Other(format!(
                     "reading {}",
@@ -493,6 +499,14 @@ fn is_terminal(process: &Process, fd: u64, slave: u64) -> bool {
     };
     let dev_tty = libc::makedev(5, 0);
     meta.rdev() == slave || (meta.rdev() == dev_tty && process.tty == slave)
+}
+
+/// The path of descriptor `fd` of `pid` when it is a terminal device (a pseudo-terminal's
+/// slave, a console): the session's own is told apart before.
+fn another_terminal(pid: i32, fd: u64) -> Option<String> {
+    let target = std::fs::read_link(format!("/proc/{pid}/fd/{fd}")).ok()?;
+    let path = target.to_string_lossy().into_owned();
+    (path.starts_with("/dev/pts/") || path.starts_with("/dev/tty")).then_some(path)
 }
 
 /// What a descriptor is, for a reason: `a pipe`, `a socket`, a file's path.
