@@ -184,3 +184,22 @@ fn a_program_of_more_processes_than_the_probe_follows_is_waited_on_by_its_screen
     drop(s);
     common::assert_session_gone(sid);
 }
+
+#[needs(vim)]
+#[test]
+fn a_timer_the_program_rested_with_from_its_start_and_each_key_rearms_is_named_not_said_pending() {
+    // vim's 4 s `updatetime`, re-armed by every key, beyond the 2 s bound: its rest, named
+    // after each key — not a pending reaction on every one.
+    let s = Session::builder("vim")
+        .args(["--clean", "-n", "-i", "NONE"])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for key in ["i", "a", "b", "c"] {
+        let why = after(&s, key);
+        assert!(why.contains("is due in"), "{key}: {why}");
+        assert!(!why.contains("may not be drawn yet"), "{key}: {why}");
+    }
+    assert!(s.snapshot().text().starts_with("abc"));
+}

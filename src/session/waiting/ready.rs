@@ -242,6 +242,11 @@ pub(super) fn wait_ready(
                             };
                             let mut state = shared.lock();
                             let due = sightings.deadlines(timers, Instant::now());
+                            // A timer the start left pending is the program's rest as far
+                            // as later keys go (vim's `updatetime`, top's refresh): the same
+                            // timer re-armed by a key is not said again; one a key armed
+                            // first (a debounce) is, after every key that re-arms it.
+                            let pending_timer = pending_timer.filter(|_| input > 1);
                             state.reaction.settle_pending(input, timers, due, pending_timer);
                             return Ok(Satisfied::Screen(state.snapshot(), why));
                         }
