@@ -203,3 +203,34 @@ fn a_timer_the_program_rested_with_from_its_start_and_each_key_rearms_is_named_n
     }
     assert!(s.snapshot().text().starts_with("abc"));
 }
+
+#[needs(nmon)]
+#[test]
+fn a_program_that_reads_its_input_when_it_wakes_is_said_pending_on_every_key() {
+    // nmon checks for keys only when its 2 s sleep ends: each key's reaction is pending
+    // until then, and said — also once it has woken since an earlier key (and read it).
+    let s = Session::builder("nmon")
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for round in 1..=4 {
+        let why = after(&s, "c");
+        let shown = s.snapshot().text().contains("CPU Utilisation");
+        let want = round % 2 == 1;
+        assert!(
+            shown == want || why.contains("may not be drawn yet"),
+            "round {round}: stale without a word: {why}"
+        );
+        if want {
+            s.wait_for_text_timeout("CPU Utilisation", Duration::from_secs(10))
+                .unwrap();
+        } else {
+            s.wait_for_timeout(
+                |snap| !snap.text().contains("CPU Utilisation"),
+                Duration::from_secs(10),
+            )
+            .unwrap();
+        }
+    }
+}

@@ -253,6 +253,13 @@ impl Probe {
         }
     }
 
+    /// How many bytes of input the terminal holds that the program has not read yet.
+    pub fn unread_input(&self) -> usize {
+        self.slave
+            .as_ref()
+            .map_or(0, |(path, _)| usize::try_from(unread_input(path)).unwrap_or(0))
+    }
+
     /// Whether the program waits for input now (see the module's docs).
     pub fn check(&self) -> Readiness {
         self.check_since(None, false, false)

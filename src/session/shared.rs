@@ -112,6 +112,9 @@ pub(crate) struct Reaction {
     /// their own timers when a readiness wait last returned with input unread: one seen
     /// woken since, the input still unread, does not read it.
     pub(crate) unread_sleepers: Vec<(i32, i32, u64)>,
+    /// Bytes of input written since that wait returned: input still unread beyond them is
+    /// what the program left unread.
+    pub(crate) sent_since_unread: usize,
     /// The timer the last readiness wait said the reaction may still be drawn at (due
     /// beyond the bound), while the program still sleeps on it: a timer of the same thread
     /// and length after the next input is then that reaction's, not the program's rest.
@@ -281,6 +284,7 @@ impl Reaction {
     /// Notes a write of `bytes`.
     pub(crate) fn note_input(&mut self, bytes: &[u8]) {
         self.inputs += 1;
+        self.sent_since_unread += bytes.len();
         self.input_at = crate::readiness::boot_time();
         self.input_instant = Instant::now();
         self.lone_escape = bytes == [0x1b];
@@ -351,6 +355,7 @@ impl State {
                 rested_at: Instant::now(),
                 pending_timer: None,
                 unread_sleepers: Vec::new(),
+                sent_since_unread: 0,
                 input_instant: Instant::now(),
                 input_at: crate::readiness::boot_time(),
                 sleepers: Vec::new(),

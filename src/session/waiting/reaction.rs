@@ -535,6 +535,7 @@ impl Resting {
         output: u64,
         reaction: &Reaction,
         following: bool,
+        unread_bytes: usize,
         drawn: impl FnOnce() -> bool,
     ) -> Option<String> {
         // A shell waiting for its command is not at rest, whatever the command sleeps on.
@@ -588,8 +589,10 @@ impl Resting {
         };
         // Input still unread though a sleeper has woken since the reply that left it
         // unread (watch, which reads no input): it does not read it, and nothing is
-        // pending on it.
+        // pending on it. Only if that input is still there: more is unread than was sent
+        // since (nmon reads it when it wakes, and the new key is then all that is unread).
         let woke_unread = unread
+            && unread_bytes > reaction.sent_since_unread
             && reaction.unread_sleepers.iter().any(|(pid, tid, runs)| {
                 timers
                     .iter()

@@ -275,10 +275,19 @@ pub(super) fn wait_ready(
                     return Ok(Satisfied::Screen(state.snapshot(), why));
                 }
                 let drawn = || !shared.lock().snapshot().text().trim().is_empty();
-                if let Some(why) = resting.note(&now, output, &reaction, pending.is_some(), drawn) {
+                let unread_bytes = match &now {
+                    Readiness::Busy { why, .. } if why.starts_with("input not yet read") => {
+                        shared.probe().map_or(0, |probe| probe.unread_input())
+                    }
+                    _ => 0,
+                };
+                if let Some(why) =
+                    resting.note(&now, output, &reaction, pending.is_some(), unread_bytes, drawn)
+                {
                     let why = format!("{now}: {why}");
                     let mut state = shared.lock();
                     if let Readiness::Busy { timers, why, .. } = &now {
+                        state.reaction.sent_since_unread = 0;
                         state.reaction.unread_sleepers = if why.starts_with("input not yet read") {
                             timers
                                 .iter()
