@@ -134,3 +134,30 @@ fn a_periodic_poll_in_the_reading_thread_hides_no_reaction_in_another_place() {
 fn a_spinner_drawing_in_another_thread_hides_no_reaction() {
     matrix(400, &["--spinner", "100"], tuipilot::wait::REACTION_BOUND);
 }
+
+#[test]
+fn a_signal_timer_rearmed_under_a_handler_installed_before_is_said_on_every_key() {
+    // The second key's setitimer runs under the SIGALRM handler the first installed:
+    // nothing in /proc changes, so the reply must say a signal timer may be pending.
+    for fixture in Fixture::ALL {
+        for place in ["main", "thread"] {
+            let mut command = fixture.command();
+            command.extend(["alarm".into(), place.into(), "400".into()]);
+            let s = Session::builder(&command[0]).args(&command[1..]).spawn().unwrap();
+            s.wait_for_text("^ready$").unwrap();
+            s.wait_ready().unwrap();
+            for n in 1..=3 {
+                s.send_text("k").unwrap();
+                let screen = s.wait_ready().unwrap();
+                let why = s.last_waited().unwrap_or_default();
+                assert!(
+                    screen.text().contains(&format!("reacted {n}")) || why.contains("may not be drawn yet"),
+                    "{} alarm in {place}, key {n}: stale without a word ({why})",
+                    fixture.name()
+                );
+                s.wait_for_text(&format!("reacted {n}")).unwrap();
+            }
+            let _ = s.send_text("q");
+        }
+    }
+}

@@ -239,14 +239,18 @@ pub(super) fn signal_timers(
                 (None, false) => return None,
             };
             let what = if now.timers.iter().any(|t| !then.timers.contains(t)) {
-                "created a POSIX timer (timer_create)"
+                "created a POSIX timer (timer_create) after the input"
             } else if now.alarm && !then.alarm {
-                "began catching SIGALRM (a timer of setitimer or alarm)"
+                "began catching SIGALRM after the input (a timer of setitimer or alarm)"
+            } else if now.alarm {
+                // A handler installed before: re-arming setitimer or alarm under it changes
+                // nothing /proc shows, so any input may have armed one.
+                "catches SIGALRM and may have armed a timer of setitimer or alarm since the input"
             } else {
                 return None;
             };
             Some(format!(
-                "{} (pid {}) {what} after the input, whose due time the kernel does not show",
+                "{} (pid {}) {what}, whose due time the kernel does not show",
                 process.name, process.pid
             ))
         })
