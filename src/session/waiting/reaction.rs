@@ -265,18 +265,16 @@ impl Chain {
                 same_sleep(&p.timer, timer) || same_length(&p.timer, timer) || same_deadline(p.due_at)
             });
             let rearmed = self.resting.iter().any(|r| same_length(r, timer)) && !said_before;
-            if armed_before {
+            let named = if armed_before {
+                Some("armed before the input (the program waited for it at its rest)")
+            } else if rearmed {
+                Some("as it was at its rest before the input (its own, re-armed by the input)")
+            } else {
+                None
+            };
+            if let Some(how) = named {
                 what.push_str(&format!(
-                    "; a timer of {} (pid {}) is due in {}, armed before the input (the program waited for it at its rest)",
-                    timer.owner,
-                    timer.pid,
-                    spoken(left(timer))
-                ));
-                return Step::Done(Some(what), None);
-            }
-            if rearmed {
-                what.push_str(&format!(
-                    "; a timer of {} (pid {}) is due in {}, as it was at its rest before the input (its own, re-armed by the input)",
+                    "; a timer of {} (pid {}) is due in {}, {how}",
                     timer.owner,
                     timer.pid,
                     spoken(left(timer))
