@@ -104,8 +104,7 @@ fn a_shell_that_exits_leaving_a_job_behind_still_reports_its_exit() {
 #[needs(screen)]
 #[test]
 fn ending_a_session_ends_screens_back_end_that_outlives_its_front_end() {
-    let dir = common::TempDir::new("screen-dir");
-    std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let dir = common::screen_dir();
     let s = Session::builder("screen")
         .args(["-q", "sh"])
         .env("SCREENDIR", dir.0.to_str().unwrap())

@@ -144,8 +144,7 @@ fn a_program_that_woke_and_left_the_input_unread_is_not_said_to_read_it_later() 
 fn a_command_typed_into_gnu_screen_is_on_the_screen_when_the_ready_wait_returns() {
     // The front end sleeps in pause; the back end (a session of its own, started before
     // the input) and the shell inside it do the work: followed while they run.
-    let dir = common::TempDir::new("screen-dir");
-    std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
+    let dir = common::screen_dir();
     let s = Session::builder("screen")
         .args(["-q", "bash", "--norc", "--noprofile"])
         .env("SCREENDIR", dir.0.to_str().unwrap())

@@ -91,6 +91,15 @@ impl Drop for TempDir {
     }
 }
 
+/// A folder of this test's own for GNU screen's sockets (`SCREENDIR`, which screen wants
+/// private: mode 0700), so tests never meet in the shared one.
+pub fn screen_dir() -> TempDir {
+    let dir = TempDir::new("screen-dir");
+    std::fs::set_permissions(&dir.0, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+        .expect("making the screen folder private");
+    dir
+}
+
 /// Asserts that nothing is left of the session `sid` once its Session has ended.
 pub fn assert_session_gone(sid: i32) {
     assert!(
