@@ -31,8 +31,9 @@
 //! not said pending, and whether stderr's note and the reply's `pending` agree.
 //!
 //! `cargo bench --bench readiness` (`TUIPILOT_READINESS_ROUNDS`, default 20;
-//! `TUIPILOT_READINESS_BASELINE_ROUNDS`, default 3; `TUIPILOT_READINESS_ONLY=substring`
-//! runs the cases whose name contains it, `TUIPILOT_READINESS_ONLY=new` those new to the
+//! `TUIPILOT_READINESS_BASELINE_ROUNDS`, default 3; `TUIPILOT_READINESS_NOTES=1` prints
+//! every pending note with whether its screen was complete; `TUIPILOT_READINESS_ONLY=substring`
+//! runs the cases whose name contains it (`a|b`: either), `TUIPILOT_READINESS_ONLY=new` those new to the
 //! corpus in readiness III, `=programs` every case but the fixture's matrix).
 
 use std::path::{Path, PathBuf};
@@ -148,7 +149,11 @@ fn first_line(e: &tuipilot::Error) -> String {
 struct Round {
     stale: bool,
     said_pending: bool,
-    /// The reply said the reaction may be pending, and the screen did not hold the oracle.
+    /// The reply said what it did not wait for (`unwaited`: a timer skipped for what was
+    /// learnt, a SIGALRM handler installed before), nothing seen pending.
+    said_unwaited: bool,
+    /// The reply said the reaction may be pending, or what it did not wait for, and the
+    /// screen did not hold the oracle.
     deferred: bool,
     /// Return minus the last screen change (ms).
     latency: f64,
@@ -172,27 +177,34 @@ fn measure(case: &Case, rounds: usize) -> Result<Vec<Round>, String> {
         let screen = screen_of(&s);
         let waited = s.last_waited().unwrap_or_default();
         let holds = (case.oracle)(&screen, n);
-        let said_pending = waited.contains("may not be drawn yet");
+        let said_pending = tuipilot::operation::pending_in(&waited).is_some();
+        let said_unwaited = tuipilot::operation::unwaited_in(&waited).is_some();
+        let said = said_pending || said_unwaited;
         let comes_true = |within: Duration| {
             let oracle = case.oracle.clone();
             s.wait_for_timeout(move |snap| oracle(&Screen::of(snap), n), within)
                 .is_ok()
         };
         // A wrong oracle is not a stale screen: it must come true at all.
-        if !holds && !said_pending && !comes_true(Duration::from_secs(5)) {
+        if !holds && !said && !comes_true(Duration::from_secs(5)) {
             return Err(format!(
                 "round {n}: the oracle never held (wrong oracle?); screen:\n{}",
                 screen.text
             ));
         }
-        if !holds && said_pending {
+        if said && std::env::var_os("TUIPILOT_READINESS_NOTES").is_some() {
+            let state = if holds { "complete" } else { "incomplete" };
+            println!("  {} round {n} ({state}): {waited}", case.name);
+        }
+        if !holds && said {
             // Let the reaction finish before the next round.
             comes_true(Duration::from_secs(10));
         }
         out.push(Round {
-            stale: !holds && !said_pending,
+            stale: !holds && !said,
             said_pending,
-            deferred: !holds && said_pending,
+            said_unwaited,
+            deferred: !holds && said,
             latency: latency.as_secs_f64() * 1e3,
             held: held.as_secs_f64() * 1e3,
         });
@@ -306,7 +318,7 @@ fn measure_cli(case: &Case, rounds: usize, binary: &Path) -> Result<CliRounds, S
                 text: text.to_string(),
                 cursor,
             };
-            let pending = json["pending"].is_string();
+            let pending = json["pending"].is_string() || json["unwaited"].is_string();
             let noted = String::from_utf8_lossy(&reply.stderr).contains("tuipilot: note:");
             out.said += usize::from(pending);
             out.unsaid_on_stderr += usize::from(pending != noted);
@@ -495,6 +507,8 @@ fn main() {
     // Rounds that said pending on a screen that held the oracle, of the cases whose
     // reaction is not deferred on purpose; the worst latency past the reaction.
     let (mut false_pending, mut complete_rounds, mut worst) = (0, 0, 0.0f64);
+    // Rounds whose complete screen came with a note of what was not waited for.
+    let mut unwaited_complete = 0;
     // The same for the cases new to the corpus in readiness III.
     let (mut new_cases, mut new_rounds, mut new_stale, mut new_false, mut new_tmux, mut new_baseline) =
         (0, 0, 0, 0, 0, 0);
@@ -504,7 +518,7 @@ fn main() {
             "" => true,
             "new" => case.new,
             "programs" => !case.name.starts_with("matrix"),
-            only => case.name.contains(only),
+            only => only.split('|').any(|part| case.name.contains(part)),
         };
         if !chosen {
             continue;
@@ -529,6 +543,7 @@ fn main() {
         if !case.beyond_bound {
             false_pending += wolf;
             complete_rounds += measured.iter().filter(|r| !r.deferred).count();
+            unwaited_complete += measured.iter().filter(|r| r.said_unwaited && !r.deferred).count();
         }
         // A round that said a timer was still pending but whose screen held the oracle
         // (vim's 4 s updatetime after every key) returned after a finished reaction: its
@@ -615,6 +630,10 @@ fn main() {
         println!(
             "pending said on a complete screen: {false_pending} of {complete_rounds} rounds ({:.1}%, goal ≤ 5%)",
             100.0 * false_pending as f64 / complete_rounds.max(1) as f64
+        );
+        println!(
+            "not waited for (a learnt skip, a SIGALRM handler installed before), said on a complete screen: {unwaited_complete} of {complete_rounds} rounds ({:.1}%)",
+            100.0 * unwaited_complete as f64 / complete_rounds.max(1) as f64
         );
         println!(
             "baselines, same run, {baseline_rounds_total} rounds each: a 300 ms quiet period: stale {quiet_total}; tmux send-keys + sleep 1 + capture-pane: stale {tmux_total}"

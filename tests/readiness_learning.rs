@@ -21,8 +21,8 @@ fn after(s: &Session, key: &str) -> String {
 #[test]
 fn a_silent_timer_after_each_key_is_waited_out_until_learnt_then_skipped_and_said() {
     // Each key is drawn at once; a 300 ms timer then fires and draws nothing (an idle
-    // timer with nothing to do). Waited out three times, then skipped — and said, as the
-    // reaction may still be drawn if this time it draws.
+    // timer with nothing to do). Waited out three times, then skipped — and said, as what
+    // the wait did not wait for (apart from what it saw pending).
     let s = common::fixture_session("deferred")
         .args(["--debounce", "300", "--silent"])
         .spawn()
@@ -34,14 +34,12 @@ fn a_silent_timer_after_each_key_is_waited_out_until_learnt_then_skipped_and_sai
         assert!(!why.contains("may not be drawn yet"), "{key}: {why}");
     }
     let why = after(&s, "d");
+    let unwaited = tuipilot::operation::unwaited_in(&why).unwrap_or_default();
     assert!(
-        why.contains("was not waited out") && why.contains("drew nothing the last 3 times"),
-        "{why}"
-    );
-    assert!(
-        why.contains("may not be drawn yet"),
+        unwaited.contains("was not waited for") && unwaited.contains("drew nothing the last 3 times"),
         "the skip was not said: {why}"
     );
+    assert!(!why.contains("may not be drawn yet"), "said pending: {why}");
     assert_eq!(s.snapshot().row(1), Some("typed: abcd"));
 }
 
@@ -67,7 +65,8 @@ fn a_silent_timer_that_once_drew_is_always_waited_out() {
 #[test]
 fn a_period_that_draws_nothing_after_keys_drawn_at_once_is_learnt_and_ends_nothing() {
     // A 400 ms tick that draws nothing (ranger's 2 s poll), keys drawn at once: the tick
-    // is waited out until learnt silent, then the reply names it and returns at once.
+    // is waited out until learnt silent, then the reply says it did not wait for it (not
+    // as pending) and returns at once.
     let s = common::fixture_session("deferred")
         .args(["--tick", "400", "--silent"])
         .spawn()
@@ -88,7 +87,7 @@ fn a_period_that_draws_nothing_after_keys_drawn_at_once_is_learnt_and_ends_nothi
     );
     let learnt = reasons
         .iter()
-        .filter(|why| why.contains("its own period") && why.contains("was not waited out"))
+        .filter(|why| tuipilot::operation::unwaited_in(why).is_some_and(|it| it.contains("its own period")))
         .count();
     assert!(learnt >= 4, "never learnt: {reasons:#?}");
     assert!(
@@ -124,7 +123,7 @@ fn a_program_that_woke_and_left_the_input_unread_is_not_said_to_read_it_later() 
     // watch reads no input: the first key is said pending (it may read it when it wakes);
     // once it has woken and left it unread, the next key is not.
     let s = Session::builder("watch")
-        .args(["-n", "0.5", "date", "+%s.%N"])
+        .args(["-n", "2", "date", "+%s.%N"])
         .timeout(Duration::from_secs(10))
         .spawn()
         .unwrap();
@@ -137,6 +136,37 @@ fn a_program_that_woke_and_left_the_input_unread_is_not_said_to_read_it_later() 
     let why = after(&s, "y");
     assert!(why.contains("it reads no input now"), "{why}");
     assert!(!why.contains("may not be drawn yet"), "{why}");
+    // And at once after, before it wakes again: the earlier keys are still unread.
+    let why = after(&s, "z");
+    assert!(why.contains("it reads no input now"), "{why}");
+    assert!(!why.contains("may not be drawn yet"), "{why}");
+}
+
+#[needs(top)]
+#[test]
+fn a_period_the_program_rested_with_before_its_last_rest_is_named_not_said_pending() {
+    // top rests on its 3 s refresh; its help screen blocks with no timer; leaving it
+    // re-arms the refresh — the program's own period, seen at an earlier rest, not a
+    // reaction pending. (Said pending on every Esc before.)
+    let home = common::TempDir::new("top-home");
+    let s = Session::builder("top")
+        .args(["-d", "3"])
+        .env("HOME", home.0.to_str().unwrap())
+        .timeout(Duration::from_secs(10))
+        .spawn()
+        .unwrap();
+    s.wait_ready().unwrap();
+    for round in 1..=2 {
+        after(&s, "h");
+        assert!(s.snapshot().text().contains("Help for Interactive Commands"));
+        let why = after(&s, "\x1b");
+        assert!(!s.snapshot().text().contains("Help for Interactive Commands"));
+        assert!(
+            why.contains("is due in") && why.contains("as it was at its rest"),
+            "round {round}: {why}"
+        );
+        assert!(!why.contains("may not be drawn yet"), "round {round}: {why}");
+    }
 }
 
 #[needs(screen)]

@@ -262,7 +262,7 @@ impl Progress {
                 // A screen that may not show the whole reaction is said on every run.
                 for pending in &report.pending {
                     text.push_str(&format!(
-                        "     note: the screen may not show the whole reaction yet at {}\n",
+                        "     note: at {}\n",
                         crate::commands::printable(pending)
                     ));
                 }

@@ -1,6 +1,7 @@
 //! A reaction that may still be pending is said on every face in its ordinary output —
 //! the command line's plain text (a line on stderr) and `--json` (a `pending` field),
-//! MCP's reply text, a tape run's output — never a stale screen without a word.
+//! MCP's reply text, a tape run's output — never a stale screen without a word; and so is
+//! what a wait did not wait for (`unwaited`), apart.
 //! (Python's warning is in python/tests, the library's in tests/readiness.rs.)
 //!
 //! The program: the `deferred` fixture with a 3 s debounce, beyond the 2 s reaction bound.
@@ -64,6 +65,50 @@ fn send_capture_and_wait_ready_say_a_pending_reaction_on_stderr_and_in_json() {
     dir.ok(&["exit", "-s", "p"]);
 }
 
+// What a wait skipped for what the session learnt is said too, apart from what is
+// pending: on stderr in plain output, as `unwaited` in --json.
+#[test]
+fn a_timer_skipped_for_what_was_learnt_is_said_as_not_waited_for_not_as_pending() {
+    let dir = Dir::new();
+    let deferred = common::fixture("deferred");
+    let deferred = deferred.to_str().unwrap();
+    dir.ok(&[
+        "start",
+        "-s",
+        "l",
+        "--wait-ready",
+        "--",
+        deferred,
+        "--debounce",
+        "300",
+        "--silent",
+    ]);
+    for key in ["a", "b", "c"] {
+        let out = dir.run(&["send", "-s", "l", "-t", key, "--wait-ready"]);
+        assert!(
+            !text(&out.stderr).contains("note:"),
+            "{key}: {}",
+            text(&out.stderr)
+        );
+    }
+    let out = dir.run(&["send", "-s", "l", "-t", "d", "--wait-ready"]);
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("tuipilot: note: not waited for, and may still draw: a timer of deferred")
+            && !said.contains(SAID),
+        "{said}"
+    );
+    // The next key re-arms the timer the program rests with: skipped as its own period,
+    // for what was learnt too, and said so.
+    let reply = dir.json(&["send", "-s", "l", "-t", "e", "--wait-ready", "--json"]);
+    let unwaited = reply["unwaited"].as_str().unwrap_or("");
+    assert!(
+        unwaited.contains("drew nothing the last") && reply.get("pending").is_none(),
+        "{reply}"
+    );
+    dir.ok(&["exit", "-s", "l"]);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_mcp_reply_says_a_pending_reaction_in_its_text() {
     let client = connect(&[]).await;
@@ -106,7 +151,7 @@ fn a_tape_run_says_which_line_returned_with_a_pending_reaction() {
     let said = text(&out.stdout) + &text(&out.stderr);
     // The input and the wait after it run as one step, named by the input's line.
     assert!(
-        said.contains(&format!("{SAID} at p.tape:3:1: a timer of deferred")),
+        said.contains(&format!("at p.tape:3:1: {SAID}: a timer of deferred")),
         "{said}"
     );
 }

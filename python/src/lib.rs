@@ -94,11 +94,11 @@ impl PySession {
             None => self.inner.apply_cancellable(&operation, &cancel),
         })?
         .map_err(|e| raise(py, e))?;
-        // A reaction that may still be pending is warned of at the caller's line, never
-        // left silent (the wait's reason, `last_waited`, says it too).
-        if let Some(pending) = reply.pending() {
-            let message =
-                std::ffi::CString::new(tuipilot::operation::pending_note(pending)).unwrap_or_default();
+        // A reaction that may still be pending, or what the wait did not wait for, is
+        // warned of at the caller's line, never left silent (the wait's reason,
+        // `last_waited`, says it too).
+        for note in reply.notes() {
+            let message = std::ffi::CString::new(note).unwrap_or_default();
             PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyUserWarning>(), &message, 1)?;
         }
         Ok(reply)

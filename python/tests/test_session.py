@@ -250,6 +250,38 @@ def test_wait_ready_waits_out_a_debounce_and_says_when_one_is_beyond_the_bound()
         tuipilot.Session(["true"], reaction_bound=-1)
 
 
+SILENT_TIMER = """
+import os, select, sys, tty
+tty.setcbreak(0)
+typed, due = "", None
+sys.stdout.write("typed: \\r\\n"); sys.stdout.flush()
+while True:
+    ready, _, _ = select.select([0], [], [], due)
+    if ready:
+        typed += os.read(0, 64).decode()
+        sys.stdout.write("typed: %s\\r\\n" % typed); sys.stdout.flush()
+        due = 0.3
+    else:
+        due = None
+"""
+
+
+def test_a_timer_skipped_for_what_was_learnt_is_warned_of_as_not_waited_for():
+    # Each key is drawn at once, then a 300 ms timer draws nothing: waited out three
+    # times, then skipped, and the skip is warned of — not as a pending reaction.
+    with tuipilot.Session([sys.executable, "-c", SILENT_TIMER]) as s:
+        s.wait_text("typed:")
+        s.wait_ready()
+        for key in "abc":
+            s.send(text=key)
+            assert "after python" in s.wait_ready()
+        s.send(text="d")
+        with pytest.warns(UserWarning, match="not waited for, and may still draw: a timer of python"):
+            why = s.wait_ready()
+        assert "may not be drawn yet" not in why, why
+        assert "typed: abcd" in s.screen()
+
+
 CLICKS = str(Path(__file__).parent / "apps" / "clicks.py")
 
 

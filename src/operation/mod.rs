@@ -41,9 +41,9 @@ pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub use os_text::shown as shown_word;
 pub use reply::{
     CursorReport, ExitReport, ImageReport, Info, Reply, RowChange, Screen, SignalReport, pending_in,
-    pending_note,
+    pending_note, unwaited_in, unwaited_note, wait_notes,
 };
-pub(crate) use reply::{NOT_DRAWN_YET, NOT_READY};
+pub(crate) use reply::{NOT_DRAWN_YET, NOT_READY, NOT_WAITED_FOR};
 pub use start::{StartSpec, split_command};
 pub use wait::{WaitFor, parse_span, region_words};
 

@@ -104,6 +104,14 @@ pub struct Screen {
     /// ordinary output.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
+    /// What the wait did not wait for that may still draw, though nothing showed it in
+    /// flight: timers skipped for what the session learnt of the program (its timers after
+    /// this kind of input drew nothing the last times), a signal timer that a handler
+    /// installed before would hide from `/proc` — the clauses of `waited` that say so
+    /// ([`unwaited_in`]). Weaker than `pending`, said apart so that the two are never
+    /// confused; every face says it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unwaited: Option<String>,
     /// The rows (0-based) that look different from this session's previous capture
     /// (every row before the first); text or style.
     #[serde(default)]
@@ -211,6 +219,7 @@ impl Screen {
             settled_ms: 0,
             waited: None,
             pending: None,
+            unwaited: None,
             changed_rows: Vec::new(),
             changes: Vec::new(),
             signals: Box::default(),
@@ -481,6 +490,9 @@ pub enum Reply {
         /// What of the reaction may still be pending ([`Screen::pending`]).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pending: Option<String>,
+        /// What the wait did not wait for ([`Screen::unwaited`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unwaited: Option<String>,
     },
 }
 
@@ -510,18 +522,47 @@ impl Reply {
             _ => None,
         }
     }
+
+    /// What the wait did not wait for that may still draw ([`Screen::unwaited`]).
+    pub fn unwaited(&self) -> Option<&str> {
+        match self {
+            Reply::Screen { screen } => screen.unwaited.as_deref(),
+            Reply::Sent { unwaited, .. } => unwaited.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The notes every face says after this reply ([`wait_notes`]).
+    pub fn notes(&self) -> Vec<String> {
+        wait_notes(self.pending(), self.unwaited())
+    }
 }
 
 /// The words a readiness wait ends a clause with when a reaction may not be drawn yet.
 pub(crate) const NOT_DRAWN_YET: &str = "may not be drawn yet";
 
+/// The words a readiness wait ends a clause with when it did not wait for something that
+/// may still draw, though nothing showed it in flight (a timer skipped for what was
+/// learnt, a signal timer `/proc` would not show).
+pub(crate) const NOT_WAITED_FOR: &str = "was not waited for";
+
 /// The clauses of a wait's reason (`waited`) that say part of the reaction may still be
 /// pending (`a timer of vim (pid 4711) is due in 4 s: its reaction may not be drawn yet`),
 /// joined by `; `; `None` when none does.
 pub fn pending_in(waited: &str) -> Option<String> {
+    clauses_with(waited, NOT_DRAWN_YET)
+}
+
+/// The clauses of a wait's reason (`waited`) that say what it did not wait for
+/// ([`Screen::unwaited`]), joined by `; `; `None` when none does.
+pub fn unwaited_in(waited: &str) -> Option<String> {
+    clauses_with(waited, NOT_WAITED_FOR)
+}
+
+fn clauses_with(waited: &str, words: &str) -> Option<String> {
     let clauses: Vec<&str> = waited
         .split("; ")
-        .filter(|clause| clause.contains(NOT_DRAWN_YET))
+        .filter(|clause| clause.contains(words))
         .collect();
     (!clauses.is_empty()).then(|| clauses.join("; "))
 }
@@ -532,11 +573,34 @@ pub fn pending_note(pending: &str) -> String {
     format!("the screen may not show the whole reaction yet: {pending}")
 }
 
+/// The one sentence every face says what a wait did not wait for with: `not waited for,
+/// and may still draw: …`.
+pub fn unwaited_note(unwaited: &str) -> String {
+    format!("not waited for, and may still draw: {unwaited}")
+}
+
+/// The notes a reply is said with, in order: what may be pending ([`pending_note`]),
+/// then what was not waited for ([`unwaited_note`]).
+pub fn wait_notes(pending: Option<&str>, unwaited: Option<&str>) -> Vec<String> {
+    pending
+        .map(pending_note)
+        .into_iter()
+        .chain(unwaited.map(unwaited_note))
+        .collect()
+}
+
 impl Screen {
-    /// Sets why the wait before this screen ended, and what it says may be pending.
+    /// Sets why the wait before this screen ended, and what it says may be pending or
+    /// was not waited for.
     pub fn set_waited(&mut self, why: Option<String>) {
         self.pending = why.as_deref().and_then(pending_in);
+        self.unwaited = why.as_deref().and_then(unwaited_in);
         self.waited = why;
+    }
+
+    /// The notes this screen is said with ([`wait_notes`]).
+    pub fn notes(&self) -> Vec<String> {
+        wait_notes(self.pending.as_deref(), self.unwaited.as_deref())
     }
 }
 
@@ -554,7 +618,8 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&Reply::Sent {
                 waited: None,
-                pending: None
+                pending: None,
+                unwaited: None
             })
             .unwrap(),
             "{}"

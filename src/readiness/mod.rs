@@ -29,7 +29,9 @@
 //! next by how often it has been scheduled ([`Timer::runs`]), so a relative timeout is
 //! counted from when it was first seen. Signal timers
 //! (`setitimer`, `timer_create`) have no due time in `/proc`: a POSIX timer created or a
-//! SIGALRM handler installed since the input is said (`unseen`), never assumed away.
+//! SIGALRM handler installed since the input is said (`unseen`), never assumed away; a
+//! SIGALRM handler installed before it is said too, as what could not be looked at
+//! (`hidden`): re-arming `setitimer` under it leaves no trace there.
 //!
 //! Anything else is *busy*, with the reason: a thread running, output not yet read from the
 //! PTY, a shell waiting for its child, a program sleeping on a timer, blocked on a pipe or
@@ -70,6 +72,10 @@ pub enum Readiness {
         /// What may still draw at a time the kernel does not show: a signal timer
         /// (`setitimer`, `timer_create`) armed in a process of the reaction.
         unseen: Vec<String>,
+        /// What could draw at a time the kernel does not show, with no sign that the input
+        /// armed it: a process catching SIGALRM with a handler it installed before the
+        /// input (re-arming `setitimer` under it changes nothing `/proc` shows).
+        hidden: Vec<String>,
     },
     /// The program is not waiting for input yet.
     Busy {

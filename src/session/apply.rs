@@ -197,6 +197,7 @@ impl Session {
                         let why = waited.map(|(_, why)| why);
                         Reply::Sent {
                             pending: why.as_deref().and_then(crate::operation::pending_in),
+                            unwaited: why.as_deref().and_then(crate::operation::unwaited_in),
                             waited: why,
                         }
                     }

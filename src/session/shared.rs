@@ -99,6 +99,11 @@ pub(crate) struct Reaction {
     pub(crate) resting: Vec<crate::readiness::Timer>,
     /// When each of the `resting` timers was due (counted from its sleep's first sighting).
     pub(crate) resting_due: Vec<Instant>,
+    /// The timers the program rested with at earlier rests, each with when it was due,
+    /// none said pending: a period the last rest did not show (top's refresh, re-armed when
+    /// its help screen, which blocks with no timer, is left), a deadline a thread started
+    /// again waits for (calcurse's next minute).
+    pub(crate) earlier: Vec<(crate::readiness::Timer, Instant)>,
     /// When the program was last seen at rest (the `resting` timers seen).
     pub(crate) rested_at: Instant,
     /// When the last input was written, on the boot clock: processes started since belong
@@ -115,6 +120,9 @@ pub(crate) struct Reaction {
     /// Bytes of input written since that wait returned: input still unread beyond them is
     /// what the program left unread.
     pub(crate) sent_since_unread: usize,
+    /// The threads (pid, tid) seen woken since input was sent and leaving it unread: while
+    /// that input is still unread, they read none (watch).
+    pub(crate) no_readers: Vec<(i32, i32)>,
     /// The timer the last readiness wait said the reaction may still be drawn at (due
     /// beyond the bound), while the program still sleeps on it: a timer of the same thread
     /// and length after the next input is then that reaction's, not the program's rest.
@@ -314,6 +322,7 @@ impl Reaction {
         pending: Option<PendingTimer>,
     ) {
         self.settled = self.settled.max(input);
+        self.remember_rest();
         self.resting = timers.to_vec();
         self.resting_due = due;
         self.rested_at = Instant::now();
@@ -321,9 +330,31 @@ impl Reaction {
         self.pending_timer = pending;
     }
 
+    /// Keeps the last rest's timers among the `earlier` ones, but the one said pending
+    /// (a debounce beyond the bound the program rests with until it fires), each thread's
+    /// timer of a length once.
+    fn remember_rest(&mut self) {
+        let pending = self.pending_timer.as_ref().map(|p| &p.timer);
+        for (timer, due) in self.resting.iter().zip(&self.resting_due) {
+            let same_thread = |t: &crate::readiness::Timer| t.pid == timer.pid && t.tid == timer.tid;
+            let as_long = |t: &crate::readiness::Timer| {
+                t.due.abs_diff(timer.due) <= SAME_PERIOD.max(t.due.max(timer.due) / 20)
+            };
+            if pending.is_some_and(|p| same_thread(p) && as_long(p)) {
+                continue;
+            }
+            self.earlier.retain(|(t, _)| !(same_thread(t) && as_long(t)));
+            if self.earlier.len() == LATE_KEPT {
+                self.earlier.remove(0);
+            }
+            self.earlier.push((timer.clone(), *due));
+        }
+    }
+
     /// Notes the program seen done with no input to follow, resting with `timers` (a timer
     /// said pending is kept until seen fired: [`Learnt::observe`]).
     pub(crate) fn rest(&mut self, timers: &[crate::readiness::Timer], due: Vec<Instant>) {
+        self.remember_rest();
         self.resting = timers.to_vec();
         self.resting_due = due;
         self.rested_at = Instant::now();
@@ -352,10 +383,12 @@ impl State {
                 input_kind: 1,
                 resting: Vec::new(),
                 resting_due: Vec::new(),
+                earlier: Vec::new(),
                 rested_at: Instant::now(),
                 pending_timer: None,
                 unread_sleepers: Vec::new(),
                 sent_since_unread: 0,
+                no_readers: Vec::new(),
                 input_instant: Instant::now(),
                 input_at: crate::readiness::boot_time(),
                 sleepers: Vec::new(),

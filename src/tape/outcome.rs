@@ -25,8 +25,10 @@ pub struct Report {
     /// `Set`s, snapshots created, outputs skipped.
     pub notes: Vec<String>,
     /// Lines whose wait returned while part of the program's reaction may still have been
-    /// pending (`t.tape:7: a timer of … is due in 4 s: its reaction may not be drawn yet`):
-    /// said on every run, not only with `-v`.
+    /// pending, or without waiting for what may still draw, each with its note
+    /// ([`wait_notes`](crate::operation::wait_notes): `t.tape:7: the screen may not show
+    /// the whole reaction yet: a timer of … is due in 4 s: its reaction may not be drawn
+    /// yet`): said on every run, not only with `-v`.
     pub pending: Vec<String>,
     /// Files and folders the tape wrote (outputs, screenshots, new snapshots).
     pub written: Vec<PathBuf>,

@@ -43,6 +43,7 @@ const OPTIONAL: &[(&str, &str, Look)] = &[
     ("vttest", "vttest", Look::Program(&["vttest"])),
     ("screen", "GNU screen", Look::Program(&["screen"])),
     ("watch", "watch from procps", Look::Program(&["watch"])),
+    ("top", "top from procps", Look::Program(&["top"])),
     ("nmon", "nmon", Look::Program(&["nmon"])),
     (
         "prompt_toolkit",

@@ -71,7 +71,7 @@ pub(super) fn show_capture(
     if let Some(busy) = screen.not_ready() {
         eprintln!("tuipilot: {}; the screen as it is now", output::printable(busy));
     }
-    output::note_pending(screen.pending.as_deref());
+    output::note_pending(screen.pending.as_deref(), screen.unwaited.as_deref());
     output::hint_missing_glyphs(&screen);
     if changed && !json {
         say!("{}", screen.changed_view());

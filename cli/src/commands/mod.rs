@@ -166,12 +166,12 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
                     say!("{}", command_words(&screen));
                 }
                 if !capture {
-                    output::note_pending(screen.pending.as_deref());
+                    output::note_pending(screen.pending.as_deref(), screen.unwaited.as_deref());
                     return print_screen(name, json, &screen, false);
                 }
             }
             if !capture {
-                output::note_pending(reply["pending"].as_str());
+                output::note_pending(reply["pending"].as_str(), reply["unwaited"].as_str());
                 return if json { print_json(name, &reply) } else { Ok(()) };
             }
             // The screen is a capture of its own, with capture's options, after the
@@ -243,7 +243,7 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             if command && !json {
                 say!("{}", command_words(&screen));
             }
-            output::note_pending(screen.pending.as_deref());
+            output::note_pending(screen.pending.as_deref(), screen.unwaited.as_deref());
             print_screen(name, json, &screen, false)
         }
         Command::Capture {

@@ -75,15 +75,12 @@ pub(super) fn print_exit(name: &str, json: bool, exit: ExitReport) -> Result<(),
     }
 }
 
-/// A reaction that may still be pending, said on stderr in one line whatever the output's
-/// form (`--json` carries it as `pending` too): a stale screen is never printed without a
-/// word.
-pub(super) fn note_pending(pending: Option<&str>) {
-    if let Some(pending) = pending {
-        eprintln!(
-            "tuipilot: note: {}",
-            tuipilot::operation::pending_note(&printable(pending))
-        );
+/// A reaction that may still be pending, and what the wait did not wait for, said on
+/// stderr a line each whatever the output's form (`--json` carries them as `pending` and
+/// `unwaited` too): a stale screen is never printed without a word.
+pub(super) fn note_pending(pending: Option<&str>, unwaited: Option<&str>) {
+    for note in tuipilot::operation::wait_notes(pending, unwaited) {
+        eprintln!("tuipilot: note: {}", printable(&note));
     }
 }
 

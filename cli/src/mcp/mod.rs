@@ -30,7 +30,6 @@ use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt, tool, tool_handler,
 use serde_json::{Value, json};
 
 use tuipilot::files::{Access, Folder};
-use tuipilot::operation::pending_note;
 use tuipilot::operation::{PngRequest, Screen, WaitFor};
 use tuipilot::tape::export::{test_name, to_rust, to_tape};
 use tuipilot::{Operation, Reply, Session, StartSpec};
@@ -589,8 +588,8 @@ fn screen_result(name: &str, mut screen: Screen, changed_only: bool) -> CallTool
     }
     let mut content = vec![ContentBlock::text(text)];
     // Right after the screen, in words: a stale screen is never returned without a word.
-    if let Some(pending) = &screen.pending {
-        content.push(ContentBlock::text(format!("note: {}", pending_note(pending))));
+    for note in screen.notes() {
+        content.push(ContentBlock::text(format!("note: {note}")));
     }
     if let Some(png) = png {
         content.push(ContentBlock::image(

@@ -212,7 +212,7 @@ pub(super) fn signal_timers(
     members: &[Process],
     input: Option<Duration>,
     history: &mut SignalHistory,
-) -> (Vec<String>, std::collections::HashMap<i32, SignalMarks>) {
+) -> (SignalTimers, std::collections::HashMap<i32, SignalMarks>) {
     let marks: std::collections::HashMap<i32, SignalMarks> = members
         .iter()
         .filter(|p| !p.background)
@@ -226,9 +226,10 @@ pub(super) fn signal_timers(
     // A program never seen at rest before the input (the start is its first input) gives
     // no evidence: its start installs its handlers.
     let Some((_, before)) = history.at_input.as_ref().filter(|(_, before)| !before.is_empty()) else {
-        return (Vec::new(), marks);
+        return (SignalTimers::default(), marks);
     };
     let none = SignalMarks::default();
+    let mut hidden = Vec::new();
     let unseen = members
         .iter()
         .filter_map(|process| {
@@ -244,8 +245,14 @@ pub(super) fn signal_timers(
                 "began catching SIGALRM after the input (a timer of setitimer or alarm)"
             } else if now.alarm {
                 // A handler installed before: re-arming setitimer or alarm under it changes
-                // nothing /proc shows, so any input may have armed one.
-                "catches SIGALRM and may have armed a timer of setitimer or alarm since the input"
+                // nothing /proc shows, so any input may have armed one — or none, as in
+                // most programs that catch it (top ends on it, fish and emacs catch every
+                // signal): said as what could not be looked at, not as seen pending.
+                hidden.push(format!(
+                    "{} (pid {}) catches SIGALRM, and a timer of setitimer or alarm re-armed under that handler shows nowhere",
+                    process.name, process.pid
+                ));
+                return None;
             } else {
                 return None;
             };
@@ -255,7 +262,18 @@ pub(super) fn signal_timers(
             ))
         })
         .collect();
-    (unseen, marks)
+    (SignalTimers { unseen, hidden }, marks)
+}
+
+/// The signal timers of a reaction whose due time `/proc` does not show, in words
+/// ([`signal_timers`]).
+#[derive(Default)]
+pub(super) struct SignalTimers {
+    /// Armed since the input, by the evidence: a POSIX timer created, a SIGALRM handler
+    /// installed, by a process since the program's rest before it.
+    pub(super) unseen: Vec<String>,
+    /// Possibly armed, with no evidence either way: a SIGALRM handler installed before.
+    pub(super) hidden: Vec<String>,
 }
 
 /// What process `pid` shows of its signal timers.

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use super::super::shared::{Learnt, PendingTimer, Reaction, TimerRecord};
-use crate::operation::NOT_DRAWN_YET;
+use crate::operation::{NOT_DRAWN_YET, NOT_WAITED_FOR};
 use crate::readiness::{Readiness, Timer};
 use crate::wait::{ESCAPE_SETTLE, READY_FALLBACK_QUIET, spoken};
 
@@ -27,9 +27,9 @@ use super::ready::READY_CONFIRM;
 /// The session remembers, per program and kind of input, whether following its timers led
 /// to anything drawn, and the whole chain's length; after [`SILENT_CHAINS`] reactions in a
 /// row whose timers all stayed silent, and none that drew, a chain of [`LEARNT_TIMER`] or
-/// longer is no longer waited out — and the reply says so, as a reaction that may still be
-/// drawn (emacs shows a matching paren 125 ms after a typed `)`: the kind of key is the
-/// same, the timer not always silent). Kinds keep apart what must be: emacs fires the
+/// longer is no longer waited out — and the reply says so, as what was not waited for
+/// (`unwaited`, apart from what is seen pending: emacs shows a matching paren 125 ms after
+/// a typed `)`: the kind of key is the same, the timer not always silent). Kinds keep apart what must be: emacs fires the
 /// same two silent timers after a typed `x` and after `C-x`, where a third echoes `C-x-`.
 ///
 /// A timer is counted from when its sleep was first seen ([`Sightings`]): a relative
@@ -53,6 +53,8 @@ pub(super) struct Chain {
     /// was.
     resting: Vec<Timer>,
     resting_due: Vec<Instant>,
+    /// The timers it rested with at earlier rests ([`Reaction::earlier`]).
+    earlier: Vec<(Timer, Instant)>,
     /// When the program was last seen at rest.
     rested_at: Instant,
     /// Whether the input was a lone Esc (its timer is an escape timeout).
@@ -75,6 +77,9 @@ pub(super) struct Work<'a> {
     pub timers: &'a [Timer],
     pub in_flight: &'a [String],
     pub unseen: &'a [String],
+    /// What could draw at a time the kernel does not show, with no sign that the input
+    /// armed it (a SIGALRM handler installed before).
+    pub hidden: &'a [String],
     /// When the screen last changed.
     pub changed_at: Instant,
 }
@@ -131,6 +136,7 @@ impl Chain {
             program: String::new(),
             resting: reaction.resting,
             resting_due: reaction.resting_due,
+            earlier: reaction.earlier,
             rested_at: reaction.rested_at,
             lone_escape: reaction.lone_escape,
             input_kind: reaction.input_kind,
@@ -185,13 +191,22 @@ impl Chain {
             self.remember(&mut learnt.chains, changed_at > self.started);
         }
         match step {
-            // A timer the kernel does not show may still draw: said.
-            Step::Done(what, timer) if !work.unseen.is_empty() => {
+            // A timer the kernel does not show may still draw: said, as pending when the
+            // input armed one by the evidence, else as not waited for.
+            Step::Done(what, timer) if !(work.unseen.is_empty() && work.hidden.is_empty()) => {
                 let mut what = what.unwrap_or_default();
-                what.push_str(&format!(
-                    "; {}: its reaction {NOT_DRAWN_YET}",
-                    work.unseen.join(", ")
-                ));
+                if !work.unseen.is_empty() {
+                    what.push_str(&format!(
+                        "; {}: its reaction {NOT_DRAWN_YET}",
+                        work.unseen.join(", ")
+                    ));
+                }
+                if !work.hidden.is_empty() {
+                    what.push_str(&format!(
+                        "; {}: such a timer {NOT_WAITED_FOR}",
+                        work.hidden.join(", ")
+                    ));
+                }
                 Step::Done(Some(what), timer)
             }
             step => step,
@@ -260,11 +275,19 @@ impl Chain {
                 .resting
                 .iter()
                 .zip(&self.resting_due)
-                .any(|(r, at)| same_sleep(r, timer) || same_deadline(*at));
+                .any(|(r, at)| same_sleep(r, timer) || same_deadline(*at))
+                || self.earlier.iter().any(|(_, at)| same_deadline(*at));
             let said_before = self.pending_before.as_ref().is_some_and(|p| {
                 same_sleep(&p.timer, timer) || same_length(&p.timer, timer) || same_deadline(p.due_at)
             });
-            let rearmed = self.resting.iter().any(|r| same_length(r, timer)) && !said_before;
+            // As at its last rest, or at an earlier one (top's refresh, after its help
+            // screen rested with none).
+            let rearmed = self
+                .resting
+                .iter()
+                .chain(self.earlier.iter().map(|(t, _)| t))
+                .any(|r| same_length(r, timer))
+                && !said_before;
             let named = if armed_before {
                 Some("armed before the input (the program waited for it at its rest)")
             } else if rearmed {
@@ -312,8 +335,8 @@ impl Chain {
         if first && let Some(record) = self.known_silent(program, &learnt.chains) {
             // The thread's own period (ranger's 2 s poll, fzf's 100 ms ticker), the input
             // already drawn: its tick has drawn nothing after this kind of input before,
-            // and the program does not leave its input for the tick. Named, as the program
-            // at rest.
+            // and the program does not leave its input for the tick. Skipped for what was
+            // learnt, so said as not waited for.
             // Rested so: the same length, or a deadline the resting one's plus whole periods
             // of the program's (a ticker that went on ticking since).
             let due_at = sightings.due_at(timer, now);
@@ -336,7 +359,7 @@ impl Chain {
             if rested && record.chain.len() == 1 && changed_at > self.input_instant {
                 return Step::Done(
                     Some(format!(
-                        "; its own period (a timer of {}, pid {}, due in {}) was not waited out: the input was drawn at once, and after such input its tick drew nothing the last {} times",
+                        "; its own period (a timer of {}, pid {}, due in {}) {NOT_WAITED_FOR}: the input was drawn at once, and after such input its tick drew nothing the last {} times",
                         timer.owner,
                         timer.pid,
                         spoken(left(timer)),
@@ -349,7 +372,7 @@ impl Chain {
             if record.chain.iter().sum::<Duration>() >= LEARNT_TIMER {
                 let lengths: Vec<String> = record.chain.iter().map(|d| spoken(*d)).collect();
                 let what = format!(
-                    "; a timer of {} (pid {}) due in {} was not waited out, as {program}'s timers after this kind of input ({}) drew nothing the last {} times: its reaction {NOT_DRAWN_YET} if this time they draw",
+                    "; a timer of {} (pid {}) due in {} {NOT_WAITED_FOR}, as {program}'s timers after this kind of input ({}) drew nothing the last {} times",
                     timer.owner,
                     timer.pid,
                     spoken(left(timer)),
@@ -526,7 +549,7 @@ pub(super) struct Resting {
 
 impl Resting {
     /// Notes a "busy" answer with `output` bytes written so far; the reason, once the
-    /// program is taken as resting.
+    /// program is taken as resting, and whether it was seen to read no input.
     pub(super) fn note(
         &mut self,
         answer: &Readiness,
@@ -535,7 +558,7 @@ impl Resting {
         following: bool,
         unread_bytes: usize,
         drawn: impl FnOnce() -> bool,
-    ) -> Option<String> {
+    ) -> Option<(String, bool)> {
         // A shell waiting for its command is not at rest, whatever the command sleeps on.
         let Readiness::Busy {
             idle: true,
@@ -600,7 +623,21 @@ impl Resting {
             said.push_str(
                 "; it woke since the earlier input was sent and left it unread: it reads no input now",
             );
-            return Some(said);
+            return Some((said, true));
+        }
+        // The same threads seen so before (watch, every key): the earlier input is still
+        // there, unread, so they still read none — no need to see them wake again.
+        let left_before = unread
+            && unread_bytes > reaction.sent_since_unread
+            && !timers.is_empty()
+            && timers
+                .iter()
+                .all(|t| reaction.no_readers.contains(&(t.pid, t.tid)));
+        if left_before {
+            said.push_str(
+                "; it was seen to wake and leave its input unread before, and the earlier input is still unread: it reads no input now",
+            );
+            return Some((said, true));
         }
         if let Some(t) = next.filter(|_| following && (unread || first_rest)) {
             let does = if unread { "reads the input" } else { "may draw" };
@@ -610,6 +647,6 @@ impl Resting {
                 spoken(t.due)
             ));
         }
-        Some(said)
+        Some((said, false))
     }
 }

@@ -9,6 +9,9 @@ use std::time::{Duration, Instant};
 use super::super::Shared;
 use super::failure::{Attempt, failure};
 use super::reaction::{Chain, PollingLoop, Resting, Sightings, Step};
+
+/// The most threads a session remembers as reading no input.
+const LATE_KEPT_THREADS: usize = 64;
 use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
@@ -205,6 +208,7 @@ pub(super) fn wait_ready(
                 timers,
                 in_flight,
                 unseen,
+                hidden,
                 ..
             } => match (confirming, pending) {
                 // Confirmed, with no reaction to follow: done.
@@ -226,6 +230,7 @@ pub(super) fn wait_ready(
                             timers,
                             in_flight,
                             unseen,
+                            hidden,
                             changed_at,
                         };
                         chain.next(&work, bound, &mut state.learnt, &sightings)
@@ -281,12 +286,20 @@ pub(super) fn wait_ready(
                     }
                     _ => 0,
                 };
-                if let Some(why) =
+                if let Some((why, reads_no_input)) =
                     resting.note(&now, output, &reaction, pending.is_some(), unread_bytes, drawn)
                 {
                     let why = format!("{now}: {why}");
                     let mut state = shared.lock();
                     if let Readiness::Busy { timers, why, .. } = &now {
+                        if reads_no_input {
+                            let no_readers = &mut state.reaction.no_readers;
+                            no_readers.extend(timers.iter().map(|t| (t.pid, t.tid)));
+                            no_readers.sort_unstable();
+                            no_readers.dedup();
+                            let over = no_readers.len().saturating_sub(LATE_KEPT_THREADS);
+                            no_readers.drain(..over);
+                        }
                         state.reaction.sent_since_unread = 0;
                         state.reaction.unread_sleepers = if why.starts_with("input not yet read") {
                             timers

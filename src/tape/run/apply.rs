@@ -189,10 +189,12 @@ impl Runner<'_> {
             screen: None,
             ended_us: u64::try_from(session.uptime().as_micros()).ok(),
         });
-        if let (Some(pending), Some(command)) = (result.as_ref().ok().and_then(Reply::pending), command)
-            && self.pending.len() < super::REPORT_STEPS
-        {
-            self.pending.push(format!("{}: {pending}", command.location));
+        if let (Ok(reply), Some(command)) = (&result, command) {
+            for note in reply.notes() {
+                if self.pending.len() < super::REPORT_STEPS {
+                    self.pending.push(format!("{}: {note}", command.location));
+                }
+            }
         }
         if self.log.len() == LOGGED_OPERATIONS {
             self.log.pop_front();
