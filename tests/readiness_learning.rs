@@ -263,3 +263,24 @@ fn a_program_that_reads_its_input_when_it_wakes_is_said_pending_on_every_key() {
         }
     }
 }
+
+#[test]
+fn a_shell_that_catches_sigalrm_but_never_draws_on_it_gets_no_note_of_a_signal_timer() {
+    // bash catches SIGALRM (for TMOUT and `read -t`) from its start; a timer re-armed
+    // under that handler would show nowhere in /proc, but one that drew would show on the
+    // screen, and bash never draws unprompted: no note after its commands. (Said on every
+    // command before.)
+    let s = common::bash().spawn().unwrap();
+    s.wait_ready().unwrap();
+    for n in 1..=3 {
+        let why = after(&s, &format!("echo $(({n}*7))\r"));
+        assert!(
+            s.snapshot()
+                .text()
+                .lines()
+                .any(|l| l.trim_end() == (n * 7).to_string()),
+            "{n}: {why}"
+        );
+        assert!(!why.contains("SIGALRM"), "{n}: {why}");
+    }
+}

@@ -80,6 +80,11 @@ impl Session {
         {
             let mut state = self.shared.lock();
             state.story.note_input(&bytes, secret);
+            let state = &mut *state;
+            let said = state.last_waited.as_deref();
+            state
+                .learnt
+                .note_unprompted(&state.reaction, state.changed_at, said);
             state.reaction.note_input(&bytes);
         }
         let (ack, done) = mpsc::sync_channel(1);
@@ -236,6 +241,7 @@ impl Session {
             let before = state.terminal.size();
             state.terminal.resize(cols, rows)?;
             state.story.note_resize(before, (cols, rows));
+            state.reaction.resized_at = Some(std::time::Instant::now());
             state.note_screen();
         }
         // A live view redraws at the new size.

@@ -129,6 +129,8 @@ pub(crate) struct Reaction {
     pub(crate) pending_timer: Option<PendingTimer>,
     /// When the last input was written.
     pub(crate) input_instant: Instant,
+    /// When the terminal was last resized: the program redraws then, unprompted by keys.
+    pub(crate) resized_at: Option<Instant>,
 }
 
 /// What readiness waits learnt of a program's timers, for as long as the session lasts.
@@ -143,6 +145,11 @@ pub(crate) struct Learnt {
     /// thread's). Compared by length as first seen, never by what is left of a deadline,
     /// which may match a period by chance.
     pub(crate) periods: Vec<(i32, Duration)>,
+    /// Whether the program was seen to draw, with no input since its last rest, at a time
+    /// none of the timers it rested with explains: what a signal timer's handler does (a
+    /// `setitimer` re-armed under a SIGALRM handler installed before shows nowhere in
+    /// `/proc`, but its draw shows on the screen).
+    pub(crate) unprompted_draws: bool,
 }
 
 /// What a timer said pending beyond the bound did when it fired, seen at the next wait
@@ -232,6 +239,47 @@ impl Learnt {
                 });
             }
         }
+    }
+
+    /// Notes, as input is about to be written, whether the screen changed since the
+    /// program's last rest at a time nothing seen explains ([`Learnt::unprompted_draws`]):
+    /// not a timer it rested with (at its due time, or a whole number of its lengths after),
+    /// not a resize, not what the last wait said was still pending or at work.
+    pub(crate) fn note_unprompted(&mut self, reaction: &Reaction, changed_at: Instant, said: Option<&str>) {
+        if self.unprompted_draws
+            || reaction.settled < reaction.inputs
+            || changed_at <= reaction.rested_at
+            || reaction
+                .resized_at
+                .is_some_and(|at| changed_at.saturating_duration_since(at) < DRAWS_WITHIN)
+        {
+            return;
+        }
+        // Something said pending then (a timer, work in flight) may be what drew; a
+        // signal timer seen armed is exactly what is looked for.
+        let pending = said.is_some_and(|why| {
+            crate::operation::pending_in(why).is_some_and(|p| {
+                p.split("; ")
+                    .any(|c| !c.contains("SIGALRM") && !c.contains("POSIX timer"))
+            })
+        });
+        if pending {
+            return;
+        }
+        let explained = reaction
+            .resting
+            .iter()
+            .zip(&reaction.resting_due)
+            .any(|(timer, due)| {
+                if changed_at + DRAWS_WITHIN < *due {
+                    return false;
+                }
+                let since = changed_at.saturating_duration_since(*due);
+                let length = timer.due.as_nanos().max(1);
+                let off = Duration::from_nanos((since.as_nanos() % length) as u64);
+                since <= DRAWS_WITHIN || off <= DRAWS_WITHIN || timer.due.saturating_sub(off) <= DRAWS_WITHIN
+            });
+        self.unprompted_draws = !explained;
     }
 
     /// Notes a period of `length` of process `pid`.
@@ -390,6 +438,7 @@ impl State {
                 sent_since_unread: 0,
                 no_readers: Vec::new(),
                 input_instant: Instant::now(),
+                resized_at: None,
                 input_at: crate::readiness::boot_time(),
                 sleepers: Vec::new(),
             },

@@ -193,7 +193,13 @@ impl Chain {
         match step {
             // A timer the kernel does not show may still draw: said, as pending when the
             // input armed one by the evidence, else as not waited for.
-            Step::Done(what, timer) if !(work.unseen.is_empty() && work.hidden.is_empty()) => {
+            // A SIGALRM handler installed before is said only of a program seen to draw
+            // at a time none of its timers explains (a handler's draw): bash, top, fish
+            // and emacs catch SIGALRM and never draw on it, and a note on each of their
+            // keys would be wrong every time.
+            Step::Done(what, timer)
+                if !work.unseen.is_empty() || (!work.hidden.is_empty() && learnt.unprompted_draws) =>
+            {
                 let mut what = what.unwrap_or_default();
                 if !work.unseen.is_empty() {
                     what.push_str(&format!(
@@ -201,7 +207,7 @@ impl Chain {
                         work.unseen.join(", ")
                     ));
                 }
-                if !work.hidden.is_empty() {
+                if !work.hidden.is_empty() && learnt.unprompted_draws {
                     what.push_str(&format!(
                         "; {}: such a timer {NOT_WAITED_FOR}",
                         work.hidden.join(", ")
