@@ -7,7 +7,10 @@
 //! vim after `i x Esc`: normal mode, the text typed). A round sends the input as one send,
 //! waits for ready, and checks the oracle on the screen the wait returned: a screen that
 //! fails it is **stale** — unless the wait said the reaction may not be drawn yet (a timer
-//! due beyond the reaction bound), which is counted apart as **said pending**. Every case
+//! due beyond the reaction bound), which is counted apart as **said pending**, or said
+//! what it did not wait for (`unwaited`: a chain skipped for what was learnt, a SIGALRM
+//! handler installed before), counted apart again: on a complete screen the first is a
+//! false alarm, the second a risk the session could not rule out. Every case
 //! is first checked to reach its oracle at all (within 5 s), so a wrong oracle fails the
 //! case instead of counting as stale.
 //!
