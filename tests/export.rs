@@ -359,22 +359,7 @@ fn an_export_waits_for_ready_where_the_session_found_the_program_waiting_and_now
     // At once: the program is still reading `two` or sleeping, busy either way.
     session.apply(&Operation::capture_text()).unwrap();
     // A settling send (`send --capture`, MCP's default) that met a busy program.
-    let settle = match send("", "Enter", Some(WaitFor::Settle)) {
-        Operation::Send {
-            steps,
-            wait,
-            capture,
-            secret,
-            ..
-        } => Operation::Send {
-            steps,
-            wait,
-            timeout_ms: Some(300),
-            capture,
-            secret,
-        },
-        _ => unreachable!(),
-    };
+    let settle = common::with_timeout(send("", "Enter", Some(WaitFor::Settle)), 300);
     session.apply(&settle).unwrap();
     let log = session.operations();
     session.exit().unwrap();
@@ -402,10 +387,15 @@ fn an_export_waits_for_ready_where_the_session_found_the_program_waiting_and_now
         lines[one..two].contains(&"Wait+Ready"),
         "the second send waits for the program to read again:\n{tape}"
     );
+    // (The snapshot waits for the rows it shows, which nothing before it saw: a replay
+    // faster than the session must reach that screen first.)
     assert_eq!(
-        lines[two..].iter().filter(|l| l.starts_with("Wait")).count(),
+        lines[two..]
+            .iter()
+            .filter(|l| l.starts_with("Wait+Ready"))
+            .count(),
         0,
-        "no wait where the session found the program busy, nor for a settle that did not:\n{tape}"
+        "no ready wait where the session found the program busy, nor for a settle that did not:\n{tape}"
     );
     assert!(
         log[3]

@@ -64,6 +64,21 @@ pub struct LoggedOperation {
     /// (`Session::apply_from`): a report shows it beside the step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// For a send that failed after its input was written — its wait timed out, or the
+    /// program exited first — how: the input reached the program, so a replay sends it
+    /// too (and waits for the exit where the program exited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed_after_input: Option<AfterInput>,
+}
+
+/// How a send failed after its input reached the program ([`LoggedOperation::failed_after_input`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterInput {
+    /// Its wait timed out.
+    TimedOut,
+    /// The program exited before its wait's condition held.
+    Exited,
 }
 
 impl LoggedOperation {
@@ -93,6 +108,7 @@ pub(crate) struct Outcome {
     pub(crate) ready_before: Option<bool>,
     pub(crate) by_person: bool,
     pub(crate) source: Option<String>,
+    pub(crate) failed_after_input: Option<AfterInput>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -173,6 +189,7 @@ impl OperationLog {
             ready_before,
             by_person,
             source,
+            failed_after_input,
         } = outcome;
         let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let (operation, input, cut_bytes) = bounded(operation);
@@ -188,6 +205,7 @@ impl OperationLog {
             ended_us: u64::try_from(self.started.elapsed().as_micros()).unwrap_or(u64::MAX),
             by_person,
             source,
+            failed_after_input,
         };
         let mut guard = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         let log = &mut *guard;

@@ -36,7 +36,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use crate::error::Result;
 
 pub(crate) use check::{Checked, CheckedPicture, CheckedStep, CheckedWait};
-pub use log::{LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
+pub use log::{AfterInput, LoggedOperation, MAX_INPUT_BYTES, MAX_LOGGED, MAX_LOGGED_TEXT, MAX_SCREEN_BYTES};
 pub(crate) use log::{OperationLog, Outcome, by_person_label};
 pub use os_text::shown as shown_word;
 pub use reply::{
@@ -167,10 +167,20 @@ impl Operation {
 impl Operation {
     /// A plain capture: the screen's text as it is now, with no wait and no picture.
     pub fn capture_text() -> Operation {
+        Operation::capture(false)
+    }
+
+    /// A colour capture: the screen as ANSI text, every cell's style in SGR
+    /// (`capture --ansi`), with no wait and no picture.
+    pub fn capture_ansi() -> Operation {
+        Operation::capture(true)
+    }
+
+    fn capture(ansi: bool) -> Operation {
         Operation::Capture {
             wait: None,
             timeout_ms: None,
-            ansi: false,
+            ansi,
             scrollback: false,
             png: None,
             svg: None,

@@ -84,7 +84,20 @@ impl Session {
             }
             _ => None,
         };
+        let inputs_before = self.shared.lock().reaction.inputs;
         let result = self.execute(operation, &kept, cancel, by_person);
+        // A send that failed after writing its input (its wait timed out, the program
+        // exited): the input reached the program, and a replay must send it too.
+        let failed_after_input = match &result {
+            Err(e) if self.shared.lock().reaction.inputs > inputs_before => match e.kind() {
+                crate::ErrorKind::Timeout => Some(crate::operation::AfterInput::TimedOut),
+                crate::ErrorKind::Exited | crate::ErrorKind::ExitedWhileWaiting => {
+                    Some(crate::operation::AfterInput::Exited)
+                }
+                _ => None,
+            },
+            _ => None,
+        };
         let (error, screen, waited) = match &result {
             Ok(reply) => (
                 None,
@@ -129,6 +142,7 @@ impl Session {
                 ready_before,
                 by_person,
                 source,
+                failed_after_input,
             },
         );
         // The operation as logged goes into the recording too: an export can start there.

@@ -457,7 +457,31 @@ impl<'a> Parser<'a> {
                 }
             }
             "Snapshot" => {
+                let styled = match self.plus_word() {
+                    None => false,
+                    Some(w) if w.text == "Styled" => true,
+                    Some(w) => {
+                        self.error(
+                            &w,
+                            format!(
+                                "`Snapshot+{}` is not a kind of snapshot: use `Snapshot NAME` (the text) or `Snapshot+Styled NAME` (the text and its styles)",
+                                w.text
+                            ),
+                        );
+                        return None;
+                    }
+                };
                 let name = self.argument(token, "a snapshot name")?;
+                if styled && Path::new(&name.text).extension().is_some() {
+                    self.error(
+                        &name,
+                        format!(
+                            "`Snapshot+Styled` compares text with NAME.snap: give the name without an extension, not `{}`",
+                            name.text
+                        ),
+                    );
+                    return None;
+                }
                 if name.text.is_empty()
                     || Path::new(&name.text).is_absolute()
                     || name.text.split('/').any(|p| p == "..")
@@ -471,7 +495,10 @@ impl<'a> Parser<'a> {
                     );
                     return None;
                 }
-                one(CommandKind::Snapshot(name.text))
+                one(match styled {
+                    true => CommandKind::StyledSnapshot(name.text),
+                    false => CommandKind::Snapshot(name.text),
+                })
             }
             "Mask" => one(CommandKind::Mask(self.regex(token, true)?)),
             "Resize" => {

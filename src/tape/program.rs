@@ -197,6 +197,10 @@ pub enum CommandKind {
     },
     /// `Snapshot NAME` / `Snapshot NAME.png`: compare with a golden next to the tape.
     Snapshot(String),
+    /// `Snapshot+Styled NAME`: compare the screen's text and styles — each styled row
+    /// with a letter per cell and a legend ([`Snapshot::styled`](crate::Snapshot::styled),
+    /// masks keeping their length) — with `NAME.snap` next to the tape.
+    StyledSnapshot(String),
     /// `Mask /re/`: hide matches in everything written from here on.
     Mask(String),
     /// `Resize COLS ROWS`.

@@ -611,7 +611,11 @@ impl Runner<'_> {
                 Ok(true)
             }
             CommandKind::Snapshot(name) => {
-                self.snapshot(command, name)?;
+                self.snapshot(command, name, false)?;
+                Ok(true)
+            }
+            CommandKind::StyledSnapshot(name) => {
+                self.snapshot(command, name, true)?;
                 Ok(true)
             }
         }

@@ -92,6 +92,29 @@ fn written(golden: &Path, existed: bool) -> String {
     }
 }
 
+/// A screen captured as ANSI text (`capture --ansi`, rows joined by `\n`) drawn again on a
+/// terminal of its size, masked by `masks` (each match's cells, keeping their length) and
+/// written with its styles ([`Snapshot::styled`](crate::Snapshot::styled)): what
+/// `Snapshot+Styled` compares, and what an export of a colour capture writes — one
+/// function, so the two read a screen the same way.
+pub fn styled_from_ansi(ansi: &str, cols: u16, rows: u16, masks: &[regex::Regex]) -> String {
+    redrawn(ansi, cols, rows).map_or_else(|| ansi.to_string(), |s| s.masked_regexes(masks).styled())
+}
+
+/// A screen captured as ANSI text drawn again on a terminal of its size: its plain text
+/// (what an export asserts of a colour capture's rows).
+pub fn plain_from_ansi(ansi: &str, cols: u16, rows: u16) -> String {
+    redrawn(ansi, cols, rows).map_or_else(|| ansi.to_string(), |s| s.text())
+}
+
+/// A screen's captured text (rows joined by `\n`, plain or ANSI) drawn again on a
+/// terminal of `cols` by `rows`; `None` for a size no terminal takes.
+pub(crate) fn redrawn(captured: &str, cols: u16, rows: u16) -> Option<crate::Snapshot> {
+    let mut terminal = crate::Terminal::new(cols, rows).ok()?;
+    terminal.process(captured.replace('\n', "\r\n").as_bytes());
+    Some(terminal.snapshot())
+}
+
 /// Compares screen text with a `.snap` file (see [`SnapshotPolicy::compare_png`] for the
 /// result).
 pub fn compare_text(text: &str, golden: &Path, policy: &SnapshotPolicy) -> Result<Option<String>, String> {

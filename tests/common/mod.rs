@@ -206,6 +206,31 @@ pub fn send_op(text: &str, keys: &str, wait: Option<tuipilot::operation::WaitFor
     }
 }
 
+/// `operation` (a send, a wait or a capture) with its own timeout of `ms`.
+pub fn with_timeout(operation: tuipilot::Operation, ms: u64) -> tuipilot::Operation {
+    use tuipilot::Operation;
+    match operation {
+        Operation::Send {
+            timeout_ms: _,
+            steps,
+            wait,
+            capture,
+            secret,
+        } => Operation::Send {
+            steps,
+            wait,
+            timeout_ms: Some(ms),
+            capture,
+            secret,
+        },
+        Operation::Wait { condition, .. } => Operation::Wait {
+            condition,
+            timeout_ms: Some(ms),
+        },
+        other => other,
+    }
+}
+
 /// An operation that waits for `condition`, with the session's timeout.
 pub fn wait_op(condition: tuipilot::operation::WaitFor) -> tuipilot::Operation {
     tuipilot::Operation::Wait {

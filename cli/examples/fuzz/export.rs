@@ -143,6 +143,7 @@ pub(crate) fn logged(operation: Operation, error: Option<&str>) -> LoggedOperati
         ended_us: 0,
         by_person: false,
         source: None,
+        failed_after_input: None,
     }
 }
 

@@ -400,7 +400,7 @@ pub fn to_tape(
             }
             Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
             Step2::Resize(c, r) => lines.push(format!("Resize {c} {r}")),
-            Step2::Final { masks, text } => {
+            Step2::Final { masks, text, styled } => {
                 for mask in &masks {
                     lines.push(format!("Mask {}", tape_regex(mask)));
                 }
@@ -409,8 +409,12 @@ pub fn to_tape(
                     true => name.to_string(),
                     false => format!("{name}-{}", earlier_snapshots.len() + 1),
                 };
-                lines.push(format!("Snapshot {}", quote::tape_word(&file)));
-                let written = (format!("{file}.snap"), format!("{text}\n"));
+                let (command, golden) = match styled {
+                    Some(styled) => ("Snapshot+Styled", styled.trim_end().to_string()),
+                    None => ("Snapshot", text),
+                };
+                lines.push(format!("{command} {}", quote::tape_word(&file)));
+                let written = (format!("{file}.snap"), format!("{golden}\n"));
                 match earlier_snapshots.len() + 1 == snapshots {
                     true => snapshot = Some(written),
                     false => earlier_snapshots.push(written),

@@ -257,21 +257,49 @@ pub fn to_rust(
             }
             Step2::Expect(re) => format!("    s.wait_for_text({})?;", rust_string(&re)),
             Step2::Resize(c, r) => format!("    s.resize({c}, {r})?;"),
-            Step2::Final { masks, text } => {
+            Step2::Final { masks, text, styled } => {
                 let masks: Vec<String> = masks.iter().map(|m| rust_string(m)).collect();
-                format!(
-                    "    let screen = s.snapshot().masked_text(&[{}])?;\n    assert_eq!(screen.trim_end(), {});",
-                    masks.join(", "),
-                    rust_string(text.trim_end())
-                )
+                match styled {
+                    // The text and its styles, masks keeping their length.
+                    Some(styled) => format!(
+                        "    let screen = s.snapshot().masked_all(&[{}])?.styled();\n    assert_eq!(screen.trim_end(), {});",
+                        masks.join(", "),
+                        rust_string(styled.trim_end())
+                    ),
+                    None => format!(
+                        "    let screen = s.snapshot().masked_text(&[{}])?;\n    assert_eq!(screen.trim_end(), {});",
+                        masks.join(", "),
+                        rust_string(text.trim_end())
+                    ),
+                }
             }
         };
         body.push(line);
     }
     body.push("    s.exit()?;".into());
     body.push("    Ok(())".into());
+    let body = body.join("\n");
+    // Only what the test uses: an unused import is a warning in the user's build. (Told
+    // from the steps, not the text, which holds the session's strings.)
+    let uses_duration = all.iter().any(|step| {
+        matches!(
+            step,
+            Step2::Sleep(_) | Step2::Wait(WaitFor::StableMs(_), _) | Step2::Wait(_, Some(_))
+        )
+    });
+    let uses_condition = all.iter().any(|step| matches!(step, Step2::Wait(..)));
+    let duration = if uses_duration {
+        "use std::time::Duration;\n\n"
+    } else {
+        ""
+    };
+    let library = if uses_condition {
+        "use tuipilot::{Condition, Session};"
+    } else {
+        "use tuipilot::Session;"
+    };
     Ok(format!(
-        "{}\n// {}\nuse std::time::Duration;\n\nuse tuipilot::{{Condition, Session}};\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{}\n}}\n",
+        "{}\n// {}\n{duration}{library}\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{body}\n}}\n",
         rust_comment(
             "",
             &format!(
@@ -280,6 +308,5 @@ pub fn to_rust(
             )
         ),
         hermetic_note(options),
-        body.join("\n")
     ))
 }

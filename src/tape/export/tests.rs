@@ -17,6 +17,7 @@ fn logged(operation: Operation) -> LoggedOperation {
         ended_us: 0,
         by_person: false,
         source: None,
+        failed_after_input: None,
     }
 }
 

@@ -4,8 +4,7 @@
 //! wait), what a capture asserts (the rows it shows new, or the whole screen as a
 //! snapshot with volatile parts masked), and how raw bytes read as keys.
 
-use crate::operation::{LoggedOperation, Operation, StartSpec, Step, WaitFor};
-use crate::terminal::Terminal;
+use crate::operation::{AfterInput, LoggedOperation, Operation, StartSpec, Step, WaitFor};
 
 /// Patterns for what changes from run to run, and what they are.
 pub const VOLATILE: &[(&str, &str)] = &[
@@ -53,6 +52,9 @@ pub(super) enum Step2 {
     Final {
         masks: Vec<String>,
         text: String,
+        /// The screen with its styles ([`styled_from_ansi`](crate::tape::snapshots::styled_from_ansi)),
+        /// when the capture was a colour one (`capture --ansi`): a styled snapshot.
+        styled: Option<String>,
     },
 }
 /// A regex matching `row` exactly, its volatile parts ([`VOLATILE`]: clock times, dates,
@@ -92,12 +94,11 @@ fn new_rows(before: &str, now: &str) -> Vec<String> {
 /// The screen text as the runner's masked capture would give it: drawn on a terminal
 /// of the same size and masked by the one masking code.
 fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
-    let Ok(mut terminal) = Terminal::new(cols, rows) else {
+    let Some(snapshot) = crate::tape::snapshots::redrawn(text, cols, rows) else {
         return text.to_string();
     };
-    terminal.process(text.replace('\n', "\r\n").as_bytes());
     let regexes: Vec<regex::Regex> = masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
-    crate::snapshot::mask_rows(&terminal.snapshot().text(), &regexes)
+    crate::snapshot::mask_rows(&snapshot.text(), &regexes)
 }
 
 /// The walk: the log as steps.
@@ -106,19 +107,51 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
     let (mut cols, mut rows) = (start.cols, start.rows);
     let mut seen = String::new();
     // The screen the last operation that returned one ended on (a wait's, a capture's).
-    let mut last_screen: Option<&str> = None;
+    let mut last_screen: Option<String> = None;
     // Whether the last send was a person's (a comment marks where a person's input starts).
     let mut person_typing = false;
     let last_capture = log.iter().rposition(|e| {
         e.error.is_none() && matches!(e.operation, Operation::Capture { .. }) && e.screen.is_some()
     });
+    // A ready wait that failed before the first input: the session went on without the
+    // program ready (watch, a clock, screen's front end), and so does the replay.
+    let first_send = log
+        .iter()
+        .position(|e| matches!(e.operation, Operation::Send { .. }))
+        .unwrap_or(log.len());
+    let unready_at_start = log[..first_send].iter().any(|e| {
+        e.error.is_some()
+            && matches!(
+                e.operation,
+                Operation::Wait {
+                    condition: WaitFor::Ready | WaitFor::Settle,
+                    ..
+                }
+            )
+    });
     for (index, entry) in log.iter().enumerate() {
         if let Some(error) = &entry.error {
-            out.push(Step2::Comment(format!(
-                "left out, it failed: {} ({error})",
-                entry.operation.label()
-            )));
-            continue;
+            // A send whose input reached the program before it failed is replayed: the
+            // program read it. Its wait is not (below).
+            let input_reached =
+                entry.failed_after_input.is_some() && matches!(entry.operation, Operation::Send { .. });
+            if !input_reached {
+                let ready_wait = matches!(
+                    entry.operation,
+                    Operation::Wait {
+                        condition: WaitFor::Ready | WaitFor::Settle,
+                        ..
+                    }
+                );
+                out.push(Step2::Comment(if ready_wait && index < first_send {
+                    format!(
+                        "the program was not found ready at its start ({error}): the session went on without it, and so does the replay"
+                    )
+                } else {
+                    format!("left out, it failed: {} ({error})", entry.operation.label())
+                }));
+                continue;
+            }
         }
         if entry.cut_bytes > 0 {
             out.push(Step2::Comment(format!(
@@ -189,6 +222,19 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         Step::SleepMs(_) => continue,
                     });
                 }
+                match (entry.failed_after_input, &entry.error) {
+                    (Some(AfterInput::Exited), _) => {
+                        out.push(Step2::Wait(WaitFor::Exit, None));
+                        continue;
+                    }
+                    (Some(AfterInput::TimedOut), Some(error)) => {
+                        out.push(Step2::Comment(format!(
+                            "its wait timed out in the session ({error}): the replay goes on without it"
+                        )));
+                        continue;
+                    }
+                    _ => {}
+                }
                 match wait {
                     Some(wait) => out.extend(replayed_wait(wait, entry, *timeout_ms)),
                     // Nothing waited here, and the next operation found the program waiting
@@ -206,18 +252,35 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 condition,
                 timeout_ms,
             } => out.extend(replayed_wait(condition, entry, *timeout_ms)),
-            Operation::Capture { wait, timeout_ms, .. } => {
+            Operation::Capture {
+                wait,
+                timeout_ms,
+                ansi,
+                ..
+            } => {
                 if let Some(wait) = wait {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
-                let Some(screen) = &entry.screen else { continue };
+                let Some(logged) = &entry.screen else { continue };
+                // A colour capture's rows are asserted as their text, never as a regex of
+                // escape codes; its styles, when it is the last screen, by a styled
+                // snapshot.
+                let plain;
+                let screen = if *ansi {
+                    plain = crate::tape::snapshots::plain_from_ansi(logged, cols, rows);
+                    &plain
+                } else {
+                    logged
+                };
                 // A screen a person asked to keep (while recording) is a snapshot too.
                 if Some(index) == last_capture || entry.by_person {
                     // The snapshot is a screen the session saw later than its last wait:
                     // the program went on reacting after it (a deferred redraw). The
                     // replay, faster than the agent, waits for what changed since.
+                    // (Nothing seen before it: from the empty screen.)
                     if wait.is_none()
-                        && let Some(before) = last_screen.filter(|before| *before != screen)
+                        && let Some(before) =
+                            Some(last_screen.as_deref().unwrap_or("")).filter(|before| *before != screen)
                     {
                         out.extend(catching_up(before, screen));
                     }
@@ -227,7 +290,12 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         .map(|re| re.as_str().to_string())
                         .collect();
                     let text = masked_screen(screen, cols, rows, &masks);
-                    out.push(Step2::Final { masks, text });
+                    let styled = ansi.then(|| {
+                        let regexes: Vec<regex::Regex> =
+                            masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
+                        crate::tape::snapshots::styled_from_ansi(logged, cols, rows, &regexes)
+                    });
+                    out.push(Step2::Final { masks, text, styled });
                 } else {
                     out.extend(
                         new_rows(&seen, screen)
@@ -239,10 +307,17 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
             }
         }
         if let Some(screen) = &entry.screen {
-            last_screen = Some(screen);
+            last_screen = Some(match &entry.operation {
+                Operation::Capture { ansi: true, .. } => {
+                    crate::tape::snapshots::plain_from_ansi(screen, cols, rows)
+                }
+                _ => screen.clone(),
+            });
         }
     }
-    settle_after_launch(&mut out);
+    if !unready_at_start {
+        settle_after_launch(&mut out);
+    }
     // Text typed in pieces with nothing between is one `Type` (a person's keystrokes).
     let mut merged: Vec<Step2> = Vec::with_capacity(out.len());
     for step in out {
@@ -333,9 +408,18 @@ fn catching_up(before: &str, now: &str) -> Vec<Step2> {
 
 /// The replay's wait for a logged one: the same, except that a settling wait
 /// ([`WaitFor::Settle`]) replays as `Wait+Ready` only where the program was ready (a
-/// replay must not fail where the session went on without it).
+/// replay must not fail where the session went on without it), and as `Wait+Exit` where
+/// it ended on the program's exit (less after `q`: the last screen is the one after it).
 fn replayed_wait(wait: &WaitFor, entry: &LoggedOperation, timeout_ms: Option<u64>) -> Option<Step2> {
     match wait {
+        WaitFor::Settle
+            if entry
+                .waited
+                .as_deref()
+                .is_some_and(|why| why.starts_with("exited")) =>
+        {
+            Some(Step2::Wait(WaitFor::Exit, timeout_ms))
+        }
         WaitFor::Settle => {
             let held = entry
                 .waited
@@ -350,8 +434,25 @@ fn replayed_wait(wait: &WaitFor, entry: &LoggedOperation, timeout_ms: Option<u64
 /// Makes the replay wait, after the launch's first wait, until the program reads the
 /// terminal (`Wait+Ready`): its first screen can be up before it has set the terminal's
 /// modes, and keys a replay types at once would then be echoed twice. The agent's
-/// session never met that moment, its calls being slower than a program's start.
+/// session never met that moment, its calls being slower than a program's start. Only
+/// before input: a session that only looked (a clock) never asked for ready, and its
+/// replay does not either.
 fn settle_after_launch(steps: &mut Vec<Step2>) {
+    let any_input = steps.iter().any(|s| {
+        matches!(
+            s,
+            Step2::Type(_)
+                | Step2::Secret { .. }
+                | Step2::Keys(_)
+                | Step2::Bytes(_)
+                | Step2::Paste(_)
+                | Step2::Mouse(_)
+                | Step2::Focus(_)
+        )
+    });
+    if !any_input {
+        return;
+    }
     let first_input = steps
         .iter()
         .position(|s| !matches!(s, Step2::Comment(_) | Step2::Wait(..)))

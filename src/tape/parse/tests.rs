@@ -225,3 +225,17 @@ fn bytes_that_are_not_utf8_are_refused_where_a_command_takes_text() {
     assert!(error("Set Rows 1001").contains("a whole number from 2 to 1000"));
     assert!(error("Env $\"A=B\" x").contains("is not a variable name"));
 }
+
+#[test]
+fn a_styled_snapshot_takes_a_name_without_an_extension_and_no_other_kind() {
+    use crate::tape::CommandKind;
+    assert_eq!(
+        kinds("Snapshot+Styled menu"),
+        vec![CommandKind::StyledSnapshot("menu".into())]
+    );
+    assert_eq!(kinds("Snapshot menu"), vec![CommandKind::Snapshot("menu".into())]);
+    let e = error("Snapshot+Colour menu");
+    assert!(e.contains("`Snapshot+Colour` is not a kind of snapshot"), "{e}");
+    let e = error("Snapshot+Styled menu.png");
+    assert!(e.contains("without an extension"), "{e}");
+}

@@ -126,6 +126,22 @@ impl Runner<'_> {
         }
     }
 
+    /// The screen as ANSI text (every cell's style in SGR), for a styled snapshot.
+    pub(super) fn capture_ansi(&mut self, command: &Command) -> Result<Screen, Failure> {
+        let mut operation = Operation::capture_ansi();
+        if let Operation::Capture { scrolled_back, .. } = &mut operation {
+            *scrolled_back = self.scrolled_back;
+        }
+        match self.apply(command, &operation)? {
+            Reply::Screen { screen } => Ok(screen),
+            other => Err(self.failure(
+                FailureKind::Error,
+                command,
+                format!("a capture answered {other:?}"),
+            )),
+        }
+    }
+
     /// Applies an operation for a tape command; a failure names the command's line and
     /// leaves the bundle.
     pub(super) fn apply(&mut self, command: &Command, operation: &Operation) -> Result<Reply, Failure> {

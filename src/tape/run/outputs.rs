@@ -88,7 +88,10 @@ impl Runner<'_> {
         Ok(())
     }
 
-    pub(super) fn snapshot(&mut self, command: &Command, name: &str) -> Result<(), Failure> {
+    /// `Snapshot NAME` (the text), `Snapshot NAME.png` (the image) and, `styled`,
+    /// `Snapshot+Styled NAME`: the text and its styles as the session's ANSI capture draws
+    /// them again, masks keeping their length.
+    pub(super) fn snapshot(&mut self, command: &Command, name: &str, styled: bool) -> Result<(), Failure> {
         let is_png = name.to_ascii_lowercase().ends_with(".png");
         let golden = if is_png || Path::new(name).extension().is_some() {
             self.tape.dir().join(name)
@@ -99,6 +102,16 @@ impl Runner<'_> {
             let screen = self.capture(Some(command), Some(self.setup.png()), false)?;
             let bytes = screen.png_bytes.unwrap_or_default();
             self.policy.compare_png(&bytes, &golden)
+        } else if styled {
+            let screen = self.capture_ansi(command)?;
+            let masks: Vec<regex::Regex> = self
+                .masks
+                .iter()
+                .filter_map(|m| crate::snapshot::compile(m).ok())
+                .collect();
+            let styled =
+                crate::tape::snapshots::styled_from_ansi(&screen.text, screen.cols, screen.rows, &masks);
+            compare_text(styled.trim_end(), &golden, &self.policy)
         } else {
             let screen = self.capture(Some(command), None, true)?;
             compare_text(&screen.text, &golden, &self.policy)

@@ -1,0 +1,184 @@
+//! The kinds of session an agent turns into a test, each exported and replayed as
+//! written: a colour capture (a styled snapshot, never a regex of escape codes), a program
+//! ended by a key (the replay waits for its exit before the last screen), a send whose
+//! wait timed out (its input reached the program, so the replay sends it), a program never
+//! found ready at its start (no ready wait replayed), and a Rust export that waits for
+//! nothing (it compiles without a warning).
+
+mod common;
+
+use tuipilot::StartSpec;
+use tuipilot::operation::{LoggedOperation, Operation, WaitFor};
+use tuipilot::tape::export::{ExportOptions, to_rust, to_tape};
+use tuipilot::tape::{RunOptions, run_file};
+
+use common::{send_op as send, wait_op as wait};
+
+#[allow(dead_code)]
+#[path = "../cli/examples/fuzz/export.rs"]
+mod export_fuzz;
+#[allow(dead_code)]
+#[path = "../cli/examples/fuzz/rng.rs"]
+mod rng;
+#[allow(unused_imports)]
+use rng::Rng;
+
+/// Writes the tape (and its snapshot) exported from `log` into `dir` as NAME.tape; the
+/// tape's text.
+fn export(spec: &StartSpec, log: &[LoggedOperation], dir: &std::path::Path, name: &str) -> String {
+    let exported = to_tape(spec, log, name, &ExportOptions::default()).expect("the log exports");
+    std::fs::write(dir.join(format!("{name}.tape")), &exported.tape).unwrap();
+    let (snap, text) = exported.snapshot.expect("the session had a capture");
+    std::fs::write(dir.join(snap), text).unwrap();
+    exported.tape
+}
+
+/// Runs the tape NAME.tape in `dir` three times; each must pass.
+fn replays_three_times(dir: &std::path::Path, name: &str, tape: &str) {
+    for run in 1..=3 {
+        let report = run_file(dir.join(format!("{name}.tape")), &RunOptions::default());
+        assert!(report.is_ok(), "replay {run}:\n{tape}\n{report:?}");
+    }
+}
+
+/// A program started as `sh -c SCRIPT`.
+fn sh(script: &str) -> StartSpec {
+    StartSpec::new(["sh", "-c", script].map(String::from))
+}
+
+#[test]
+fn a_colour_capture_exports_as_a_styled_snapshot_and_fails_when_a_colour_changes() {
+    let dir = common::TempDir::new("export-colour");
+    let script = dir.0.join("menu.sh");
+    let menu = |colour: u8| {
+        format!(
+            "printf '\\033[1;3{colour}mTitle\\033[0m\\n  \\033[7mOpen\\033[0m\\n  Quit\\n'; read choice\n"
+        )
+    };
+    std::fs::write(&script, menu(1)).unwrap();
+    let spec = StartSpec::new(["sh".to_string(), script.display().to_string()]);
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text("Quit".into()))).unwrap();
+    session.apply(&Operation::capture_ansi()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = export(&spec, &log, &dir.0, "colour");
+    assert!(
+        !tape.contains("\\x{1b}") && !tape.contains('\u{1b}') && !tape.contains("\\e["),
+        "no escape codes asserted: {tape}"
+    );
+    assert!(tape.contains("Snapshot+Styled colour"), "{tape}");
+    let golden = std::fs::read_to_string(dir.0.join("colour.snap")).unwrap();
+    assert!(
+        golden.contains("bold fg=red (1)") && golden.contains("inverse"),
+        "the styles are in the snapshot: {golden}"
+    );
+    replays_three_times(&dir.0, "colour", &tape);
+    // The title turns green: the text is the same, the snapshot is not.
+    std::fs::write(&script, menu(2)).unwrap();
+    let failure = run_file(dir.0.join("colour.tape"), &RunOptions::default()).unwrap_err();
+    let report = format!("{failure:?}");
+    assert!(report.contains("green"), "the diff shows the colour: {report}");
+    let _ = std::fs::remove_dir_all(dir.0.join("colour.failure"));
+}
+
+#[test]
+fn a_program_ended_by_a_key_is_waited_for_to_exit_before_the_last_screen() {
+    // A full-screen program that leaves the alternate screen when a key ends it: the last
+    // screen is the one after its exit, which the replay must wait for.
+    let dir = common::TempDir::new("export-ended");
+    let spec = sh(r#"printf '\033[?1049hfull screen\n'; read key; sleep 0.2; printf '\033[?1049lbye\n'"#);
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text("full screen".into()))).unwrap();
+    session.apply(&send("q", "Enter", Some(WaitFor::Settle))).unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    assert!(
+        log[1].waited.as_deref().is_some_and(|w| w.starts_with("exited")),
+        "{:?}",
+        log[1].waited
+    );
+    let tape = export(&spec, &log, &dir.0, "ended");
+    let lines: Vec<&str> = tape.lines().collect();
+    let enter = lines.iter().position(|l| *l == "Key Enter").expect(&tape);
+    assert_eq!(lines.get(enter + 1), Some(&"Wait+Exit"), "{tape}");
+    replays_three_times(&dir.0, "ended", &tape);
+}
+
+#[test]
+fn a_send_whose_wait_timed_out_is_replayed_with_its_input() {
+    // The first answer's wait timed out (the agent waited for the wrong text), but the
+    // program read the answer: a replay that left it out would feed the second answer
+    // to the first question.
+    let dir = common::TempDir::new("export-timed-out");
+    let spec = sh(r#"read a; echo "first: $a"; read b; echo "second: $b"; sleep 600"#);
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Ready)).unwrap();
+    let timed_out = common::with_timeout(
+        send("one", "Enter", Some(WaitFor::Text("never printed".into()))),
+        300,
+    );
+    assert!(session.apply(&timed_out).is_err());
+    session
+        .apply(&send("two", "Enter", Some(WaitFor::Text("^second: two$".into()))))
+        .unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = export(&spec, &log, &dir.0, "timed-out");
+    let at = |line: &str| tape.lines().position(|l| l == line);
+    assert!(
+        at("Type \"one\"").is_some() && at("Type \"one\"") < at("Type \"two\""),
+        "{tape}"
+    );
+    assert!(
+        !tape
+            .lines()
+            .any(|l| !l.starts_with('#') && l.contains("never printed")),
+        "the wait that timed out is not replayed: {tape}"
+    );
+    replays_three_times(&dir.0, "timed-out", &tape);
+}
+
+#[test]
+fn a_program_never_found_ready_at_its_start_is_not_waited_for_in_the_replay() {
+    // A loop beside the reader keeps the program busy for ever: its start's ready wait
+    // failed in the session, which went on. A replay that waited for ready would fail
+    // there.
+    let dir = common::TempDir::new("export-never-ready");
+    let spec = sh(r#"echo go; (while :; do :; done) & read x; echo "got $x"; kill $!; sleep 600"#);
+    let session = spec.spawn().unwrap();
+    let not_ready = common::with_timeout(wait(WaitFor::Ready), 500);
+    assert!(session.apply(&not_ready).is_err());
+    session.apply(&send("hi", "Enter", None)).unwrap();
+    session.wait_for_text("got hi").unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let log = session.operations();
+    session.exit().unwrap();
+    let tape = export(&spec, &log, &dir.0, "never-ready");
+    assert!(!tape.contains("Wait+Ready"), "{tape}");
+    assert!(tape.contains("not found ready at its start"), "{tape}");
+    replays_three_times(&dir.0, "never-ready", &tape);
+}
+
+#[test]
+fn a_rust_export_that_waits_for_nothing_compiles_without_a_warning() {
+    // It imported `Duration` and `Condition` whatever it used: two warnings in the user's
+    // build.
+    let dir = common::TempDir::new("export-rust-warnings");
+    let spec = StartSpec::new(["cat".to_string()]);
+    let mut capture = export_fuzz::logged(Operation::capture_text(), None);
+    capture.screen = Some("hi".into());
+    let log = vec![export_fuzz::logged(send("hi", "", None), None), capture];
+    let rust = to_rust(&spec, &log, "waits_for_nothing", &ExportOptions::default()).unwrap();
+    let mut extra = vec![
+        "--test".to_string(),
+        "--emit=metadata".to_string(),
+        "-D".into(),
+        "warnings".into(),
+    ];
+    extra.extend(common::rustc::against_the_library());
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    common::rustc::compile(&dir.0, "waits_for_nothing", &rust, &extra);
+}
