@@ -35,7 +35,7 @@
 //!
 //! `cargo bench --bench readiness` (`TUIPILOT_READINESS_ROUNDS`, default 20;
 //! `TUIPILOT_READINESS_BASELINE_ROUNDS`, default 3; `TUIPILOT_READINESS_NOTES=1` prints
-//! every pending note with whether its screen was complete; `TUIPILOT_READINESS_ONLY=substring`
+//! every note with whether its screen was complete, and why each stale round's wait ended; `TUIPILOT_READINESS_ONLY=substring`
 //! runs the cases whose name contains it (`a|b`: either), `TUIPILOT_READINESS_ONLY=new` those new to the
 //! corpus in readiness III, `=programs` every case but the fixture's matrix).
 
@@ -195,8 +195,12 @@ fn measure(case: &Case, rounds: usize) -> Result<Vec<Round>, String> {
                 screen.text
             ));
         }
-        if said && std::env::var_os("TUIPILOT_READINESS_NOTES").is_some() {
-            let state = if holds { "complete" } else { "incomplete" };
+        if (said || !holds) && std::env::var_os("TUIPILOT_READINESS_NOTES").is_some() {
+            let state = match (holds, said) {
+                (true, _) => "complete",
+                (false, true) => "incomplete",
+                (false, false) => "STALE",
+            };
             println!("  {} round {n} ({state}): {waited}", case.name);
         }
         if !holds && said {

@@ -261,6 +261,12 @@ pub(super) fn check(
                     }
                 }
                 Thread::Unreadable(why) => {
+                    // A thread that ended while it was read (a worker's last moments) waits
+                    // for nothing; only one still there is a blind spot.
+                    let base = format!("/proc/{}/task/{tid}", process.pid);
+                    if matches!(state_letter(&base).as_deref(), None | Some("Z" | "X" | "x")) {
+                        continue;
+                    }
                     return Readiness::unknown(format!("{} (pid {}): {why}", process.name, process.pid));
                 }
             }

@@ -12,6 +12,10 @@ use super::reaction::{Chain, PollingLoop, Resting, Sightings, Step};
 
 /// The most threads a session remembers as reading no input.
 const LATE_KEPT_THREADS: usize = 64;
+
+/// How many answers in a row that the kernel could not tell make a wait fall back to a
+/// quiet screen.
+const UNKNOWN_ANSWERS: u32 = 3;
 use super::{Baseline, NEVER, OutputScan, Satisfied, wait_until};
 use crate::error::{Error, Result};
 use crate::process::ExitStatus;
@@ -127,6 +131,9 @@ pub(super) fn wait_ready(
     // How long the kernel took to answer last, and when it answered.
     let mut probe_took = Duration::ZERO;
     let mut last_asked: Option<Instant> = None;
+    // "The kernel could not tell" answers in a row: one may be a process caught as it
+    // changed (a thread ending mid-read); the quiet-screen fallback waits for a few.
+    let mut unknown_streak = 0;
     let mut polling = PollingLoop::default();
     let mut resting = Resting::default();
     let mut sightings = Sightings::default();
@@ -179,7 +186,12 @@ pub(super) fn wait_ready(
             }
             answer
         };
+        unknown_streak = match &now {
+            Readiness::Unknown { .. } => unknown_streak + 1,
+            _ => 0,
+        };
         let pause = match &now {
+            Readiness::Unknown { .. } if unknown_streak < UNKNOWN_ANSWERS => READY_POLL,
             Readiness::Unknown { why } => {
                 let left = deadline.saturating_duration_since(Instant::now());
                 let quiet = Condition::Stable(READY_FALLBACK_QUIET);
