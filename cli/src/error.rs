@@ -127,6 +127,17 @@ impl Failure {
         Failure::new(ErrorCode::Internal, message)
     }
 
+    /// An export whose replay failed its check (`export --verify`, MCP `verify`): `why`
+    /// names the line and what failed there; `written` says where the export went.
+    pub fn replay_fails(why: &str, written: &str) -> Failure {
+        Failure::new(
+            ErrorCode::TapeFailed,
+            format!(
+                "the export would fail when replayed, at {why} ({written}): wait for what the session established, or leave out what drifted, and export again"
+            ),
+        )
+    }
+
     /// The command line's exit status: 1 when a wait or assertion was not met (a timeout,
     /// a wait the program's exit cut short, an image mismatch), 2 for every other error.
     pub fn exit_code(&self) -> u8 {

@@ -236,3 +236,66 @@ fn a_session_exports_from_its_recording_after_it_ended() {
     );
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }
+
+#[test]
+fn export_verify_replays_the_tape_before_the_agent_leaves_and_names_the_line_that_would_fail() {
+    let dir = Dir::new();
+    let work = dir.work();
+    // A number drawn afresh on every run, which no mask covers: the replay's snapshot
+    // cannot match the session's.
+    dir.ok(&[
+        "start",
+        "-s",
+        "v1",
+        "--wait-ready",
+        "--",
+        "sh",
+        "-c",
+        "echo \"token $(od -An -N4 -tu4 /dev/urandom | tr -d ' ')\"; echo stable; read x",
+    ]);
+    dir.ok(&["capture", "-s", "v1"]);
+    let tape = work.join("v1.tape");
+    let out = dir.run(&["export", "-s", "v1", "-o", tape.to_str().unwrap(), "--verify"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("the export would fail when replayed, at v1.tape:")
+            && said.contains("`Snapshot v1`")
+            && !said.contains("tuipilot-verify-"),
+        "{said}"
+    );
+    assert_eq!(said.trim_end().lines().count(), 1, "one line: {said}");
+    assert!(
+        tape.is_file() && work.join("v1.snap").is_file(),
+        "written either way"
+    );
+    dir.ok(&["exit", "-s", "v1"]);
+    // The same session without the token replays: verified.
+    dir.ok(&[
+        "start",
+        "-s",
+        "v2",
+        "--wait-ready",
+        "--",
+        "sh",
+        "-c",
+        "echo stable; read x",
+    ]);
+    dir.ok(&["capture", "-s", "v2"]);
+    let tape = work.join("v2.tape");
+    let out = dir.run(&["export", "-s", "v2", "-o", tape.to_str().unwrap(), "--verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the tape replays"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = dir.run(&["export", "-s", "v2", "--rust", "--verify"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("the test's steps replay"),
+        "{}",
+        text(&out.stderr)
+    );
+    dir.ok(&["exit", "-s", "v2"]);
+}

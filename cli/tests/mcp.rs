@@ -347,6 +347,13 @@ async fn export_returns_the_session_as_a_tape_and_writes_it_to_the_artifact_dir(
     )
     .await;
     assert!(texts(&rust)[0].contains("fn replays_ex() -> tuipilot::Result<()>"));
+    // Checked by a replay before it is returned: this one replays.
+    let verified = call(
+        &client,
+        json!({"action": "export", "session": "ex", "verify": true}),
+    )
+    .await;
+    assert!(!is_error(&verified), "{:?}", texts(&verified));
     // The report: Markdown for the agent, the three files in the artifact directory.
     let report = call(&client, json!({"action": "report", "session": "ex"})).await;
     assert!(!is_error(&report), "{:?}", texts(&report));

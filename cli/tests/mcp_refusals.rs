@@ -218,3 +218,34 @@ async fn a_refused_report_writes_no_folder() {
     assert_eq!(artifacts(&dir), before);
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_export_whose_replay_would_fail_is_refused_by_verify_naming_the_line() {
+    // A number drawn afresh on every run, which no mask covers: the replay's snapshot
+    // cannot match; verify says so as an error, with the line, after writing the export.
+    let dir = common::TempDir::new("mcp-verify");
+    let client = server_with_bash(&dir).await;
+    call(
+        &client,
+        json!({"action": "send", "session": "s", "text": "echo token-$RANDOM$RANDOM", "keys": "Enter", "wait_pattern": "^token-\\d+$"}),
+    )
+    .await;
+    call(
+        &client,
+        json!({"action": "capture", "session": "s", "image": false}),
+    )
+    .await;
+    let result = call(
+        &client,
+        json!({"action": "export", "session": "s", "verify": true}),
+    )
+    .await;
+    assert_eq!(error_code(&result), "tape_failed", "{:?}", texts(&result));
+    let said = texts(&result).join("\n");
+    assert!(
+        said.contains("the export would fail when replayed, at s.tape:") && said.contains("s.tape"),
+        "{said}"
+    );
+    assert!(dir.0.join("s.tape").is_file(), "written as it is");
+    client.cancel().await.unwrap();
+}

@@ -55,6 +55,9 @@ pub struct RunOptions {
     /// [`report`](crate::report)) into this folder, pass or fail. A failure's bundle
     /// holds its report whatever this says.
     pub report: Option<PathBuf>,
+    /// Compare every snapshot and write none, whatever `update`, `TUIPILOT_UPDATE` or `CI`
+    /// say: a missing snapshot fails too (`export --verify`).
+    pub check_only: bool,
 }
 
 /// The tape's state while it runs.
@@ -133,7 +136,10 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
                 .update_hint
                 .clone()
                 .unwrap_or_else(|| super::snapshots::RUN_UPDATE_HINT.to_string()),
-            ..SnapshotPolicy::from_env(options.update)
+            ..match options.check_only {
+                true => SnapshotPolicy::check_only(),
+                false => SnapshotPolicy::from_env(options.update),
+            }
         },
         folded: false,
         casts: Vec::new(),

@@ -45,6 +45,16 @@ impl SnapshotPolicy {
         SnapshotPolicy::decide(update, env.as_deref(), ci)
     }
 
+    /// Compares and writes nothing: a missing or changed snapshot fails.
+    pub fn check_only() -> SnapshotPolicy {
+        SnapshotPolicy {
+            write_new: false,
+            write_changed: false,
+            report_dir: None,
+            update_hint: RUN_UPDATE_HINT.to_string(),
+        }
+    }
+
     fn decide(update: bool, env: Option<&str>, ci: bool) -> SnapshotPolicy {
         let forced = env == Some("force");
         let wanted = update || env == Some("1");

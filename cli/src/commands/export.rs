@@ -45,6 +45,11 @@ pub(super) struct ExportArgs {
     /// recording carries how the program was started and every operation.
     #[arg(long, value_name = "REC.cast")]
     from: Option<PathBuf>,
+    /// Replay the export once before you leave the session (the tape, or for --rust the
+    /// tape that spells the same steps), comparing its snapshots and writing none: exit 1
+    /// naming the line that would fail. What was exported is written either way.
+    #[arg(long)]
+    verify: bool,
 }
 
 pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
@@ -98,6 +103,13 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             Some(path) => write(path, &code)?,
             None => say!("{}", code.trim_end()),
         }
+        if args.verify {
+            // The Rust test and the tape are spelled from the same steps.
+            if let Some(why) = tuipilot::tape::export::verify(&start, &log, name, &options)? {
+                return Err(Failure::replay_fails(&why, "the test is written as it is"));
+            }
+            eprintln!("tuipilot: export --verify: the test's steps replay");
+        }
         return Ok(());
     }
     let stem = args
@@ -106,6 +118,10 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         .and_then(|p| p.file_stem())
         .map_or_else(|| name.to_string(), |s| s.to_string_lossy().into_owned());
     let exported = to_tape(&start, &log, &stem, &options)?;
+    let verified = match args.verify {
+        true => Some(tuipilot::tape::export::verify(&start, &log, &stem, &options)?),
+        false => None,
+    };
     match &args.output {
         Some(path) => {
             write(path, &exported.tape)?;
@@ -131,5 +147,12 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             }
         }
     }
-    Ok(())
+    match verified {
+        Some(Some(why)) => Err(Failure::replay_fails(&why, "the tape is written as it is")),
+        Some(None) => {
+            eprintln!("tuipilot: export --verify: the tape replays");
+            Ok(())
+        }
+        None => Ok(()),
+    }
 }

@@ -103,6 +103,11 @@ pub(super) struct TerminalArgs {
     /// `record`) to export from instead of a live session — after the session ended.
     #[serde(default)]
     pub(super) from: Option<String>,
+    /// export: true to replay the export once before returning it (the tape, or for rust
+    /// the tape that spells the same steps), comparing its snapshots: an error naming the
+    /// line that would fail.
+    #[serde(default)]
+    pub(super) verify: Option<bool>,
     /// start: true to let a person watch the session live by its name, from another
     /// terminal: `tuipilot -s NAME attach` (add `--control` to type into it). Default false.
     #[serde(default)]

@@ -87,7 +87,7 @@ fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
 const DEFAULT_READY_MS: u64 = 3000;
 
 const TOOL_DESCRIPTION: &str = "Operate a terminal program like a person at a keyboard: start it in a real terminal, type text and press keys, wait for the screen to show something, and look at the screen as text plus a PNG screenshot.
-Actions: start (command, optional cols/rows/cwd/env; attach=true lets a person watch the session live from another terminal with `tuipilot -s NAME attach`), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; hermetic by default — it replays in a fresh HOME of its own, with the files named in with copied in, or where the session ran with in_place=true; from=NAME.cast exports a session recorded with start's record after it ended; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
+Actions: start (command, optional cols/rows/cwd/env; attach=true lets a person watch the session live from another terminal with `tuipilot -s NAME attach`), send (text, then paste, then keys, then mouse actions, then focus, then sleep_ms; with no wait it waits until the program has reacted and reads input again — up to 3 s or timeout_ms, then the screen as it is with why — and returns the screen, or with wait_ready=false returns at once; with a wait — wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command (the shell command finished: command_exit and last_command rows in the reply), wait_bell, wait_ready (the program finished reacting and waits for input, asked of the kernel: no text to predict), wait_prompt (a shell at its prompt), wait_title or wait_cwd — it waits after the input and returns the screen, or fails with the screen it saw), capture (the screen as text without its trailing empty rows, or with changed_only=true only the rows changed since the previous reply under a one-line header; a PNG image unless image=false; cursor/size/title/exit status, settled_ms and changed_rows; after an optional wait), wait (one of wait_pattern, wait_absent, wait_line, wait_output, stable_ms, wait_exit, wait_command, wait_bell, wait_ready, wait_prompt, wait_title, wait_cwd), resize (cols, rows), exit (ends the program and everything it started; returns its exit status), list, export (what was done in the session as a replayable tape, or a Rust test with rust=true; hermetic by default — it replays in a fresh HOME of its own, with the files named in with copied in, or where the session ran with in_place=true; from=NAME.cast exports a session recorded with start's record after it ended; verify=true replays it once first and fails naming the line that would fail; also written to the artifact directory when the server has one), report (the session's report in Markdown: every step with why its wait ended, the failing step explained with the screen as text; report.html, report.md and report.json also written to the artifact directory when the server has one).
 Enter is not implied: to run a command send text \"ls\" with keys [\"Enter\"]. Key names: Enter Tab Esc Space Backspace Up Down Left Right Home End PageUp PageDown Insert Delete F1-F12, single characters, with C- (Ctrl), M- (Alt), S- (Shift): C-c, C-d, M-x, S-Tab.
 Waiting on a pattern beats sleeping: it returns as soon as the text appears and fails with the screen it saw when it does not. Wait for a program's prompt before typing to it.";
 
@@ -353,6 +353,12 @@ impl State {
                 (start, session.operations())
             }
         };
+        // Checked before anything is returned: the Rust test is spelled from the same
+        // steps as the tape.
+        let unverified = match args.verify == Some(true) {
+            true => tuipilot::tape::export::verify(&start, &log, name, options)?,
+            false => None,
+        };
         let (text, snapshot, file) = if rust {
             (
                 to_rust(&start, &log, &test_name(name), options)?,
@@ -373,6 +379,13 @@ impl State {
                 )?;
                 written.push(path.display().to_string());
             }
+        }
+        if let Some(why) = unverified {
+            let written = match written.is_empty() {
+                true => "nothing was written".to_string(),
+                false => format!("written as it is: {}", written.join(", ")),
+            };
+            return Err(Failure::replay_fails(&why, &written));
         }
         Ok(structured(
             text.clone(),

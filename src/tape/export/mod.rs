@@ -329,10 +329,13 @@ pub fn to_tape(
     // The program starts at the session's size, as it did there.
     lines.push(format!("Set Columns {}", start.cols));
     lines.push(format!("Set Rows {}", start.rows));
-    if !start.env.is_empty() && !options.include_env {
-        lines.push(
-            "# The environment is passed on by name: set these where the tape runs (`export --include-env` writes the values).".into(),
-        );
+    // A line either way, so that a tape with the values (`verify`'s) numbers its lines as
+    // the one without.
+    if !start.env.is_empty() {
+        lines.push(match options.include_env {
+            false => "# The environment is passed on by name: set these where the tape runs (`export --include-env` writes the values).".into(),
+            true => "# The environment's values, as the session had them (export --include-env).".into(),
+        });
     }
     for (key, value) in &start.env {
         if options.include_env {
@@ -427,6 +430,52 @@ pub fn to_tape(
         snapshot,
         earlier_snapshots,
     })
+}
+
+/// `export --verify`: replays the tape exported from `start` and `log` once, as `tuipilot
+/// run` would, in a private temporary folder holding only the tape and its snapshots
+/// (removed after), comparing every snapshot and writing none — with the session's
+/// environment values, which the written tape may name only (its lines are numbered the
+/// same). `Ok(None)` when it passes; `Ok(Some(why))` names the line that would fail and
+/// why, in one line (`session.tape:12:1: `Snapshot session`: the screen differs …`), so
+/// the agent can fix its session before leaving it.
+pub fn verify(
+    start: &StartSpec,
+    log: &[LoggedOperation],
+    name: &str,
+    options: &ExportOptions,
+) -> crate::Result<Option<String>> {
+    let with_values = ExportOptions {
+        include_env: true,
+        ..options.clone()
+    };
+    let exported = to_tape(start, log, name, &with_values)?;
+    let dir = crate::files::TempDir::new("verify")?;
+    let write = |file: &str, text: &str| {
+        let path = dir.path().join(file);
+        std::fs::write(&path, text).map_err(|e| crate::Error::io(format!("writing {}", path.display()), e))
+    };
+    let tape = format!("{name}.tape");
+    write(&tape, &exported.tape)?;
+    for (file, text) in exported.snapshot.iter().chain(&exported.earlier_snapshots) {
+        write(file, text)?;
+    }
+    let options = crate::tape::RunOptions {
+        check_only: true,
+        ..crate::tape::RunOptions::default()
+    };
+    Ok(crate::tape::run_file(dir.path().join(&tape), &options)
+        .err()
+        .map(|failure| {
+            // Said of the tape by its name, not of the folder it ran in.
+            let within = format!("{}/", dir.path().display());
+            failure
+                .to_string()
+                .lines()
+                .next()
+                .unwrap_or("")
+                .replace(&within, "")
+        }))
 }
 
 /// How a recorded session was started and its operations, read back from the events a
