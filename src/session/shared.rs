@@ -131,6 +131,8 @@ pub(crate) struct Reaction {
     pub(crate) input_instant: Instant,
     /// When the terminal was last resized: the program redraws then, unprompted by keys.
     pub(crate) resized_at: Option<Instant>,
+    /// How often the screen changed since the program was last seen at rest.
+    pub(crate) changes_since_rest: u32,
 }
 
 /// What readiness waits learnt of a program's timers, for as long as the session lasts.
@@ -191,6 +193,10 @@ const SAME_PERIOD: Duration = Duration::from_millis(2);
 
 /// How long after its due time a timer's drawing is looked for.
 const DRAWS_WITHIN: Duration = Duration::from_millis(300);
+
+/// How soon after a timer fires the draw it makes is looked for (a period's ticks, seen
+/// at rest: a loaded machine schedules the woken thread within a few tens of ms).
+const TICK_DRAWS_WITHIN: Duration = Duration::from_millis(50);
 
 impl Learnt {
     /// Notes what the timer said pending last did, if it has fired since with no input in
@@ -266,18 +272,27 @@ impl Learnt {
         if pending {
             return;
         }
+        // A timer it rested with explains the draw at its firing; a period, at one of its
+        // ticks, only if it draws on most of them (a spinner, a clock) — a poller whose
+        // ticks draw nothing (an input thread's 100 ms poll) explains nothing.
         let explained = reaction
             .resting
             .iter()
             .zip(&reaction.resting_due)
             .any(|(timer, due)| {
-                if changed_at + DRAWS_WITHIN < *due {
+                // A draw comes right after the firing that made it, never before.
+                if changed_at < *due {
                     return false;
                 }
-                let since = changed_at.saturating_duration_since(*due);
-                let length = timer.due.as_nanos().max(1);
-                let off = Duration::from_nanos((since.as_nanos() % length) as u64);
-                since <= DRAWS_WITHIN || off <= DRAWS_WITHIN || timer.due.saturating_sub(off) <= DRAWS_WITHIN
+                let since = changed_at.duration_since(*due);
+                let length = timer.due.max(Duration::from_millis(1));
+                if since < length {
+                    return since <= TICK_DRAWS_WITHIN;
+                }
+                let ticks = since.as_nanos() / length.as_nanos() + 1;
+                let off = Duration::from_nanos((since.as_nanos() % length.as_nanos()) as u64);
+                let changes = u128::from(reaction.changes_since_rest);
+                off <= TICK_DRAWS_WITHIN && changes >= 2 && changes * 2 >= ticks
             });
         self.unprompted_draws = !explained;
     }
@@ -370,6 +385,7 @@ impl Reaction {
         pending: Option<PendingTimer>,
     ) {
         self.settled = self.settled.max(input);
+        self.changes_since_rest = 0;
         self.remember_rest();
         self.resting = timers.to_vec();
         self.resting_due = due;
@@ -402,6 +418,7 @@ impl Reaction {
     /// Notes the program seen done with no input to follow, resting with `timers` (a timer
     /// said pending is kept until seen fired: [`Learnt::observe`]).
     pub(crate) fn rest(&mut self, timers: &[crate::readiness::Timer], due: Vec<Instant>) {
+        self.changes_since_rest = 0;
         self.remember_rest();
         self.resting = timers.to_vec();
         self.resting_due = due;
@@ -439,6 +456,7 @@ impl State {
                 no_readers: Vec::new(),
                 input_instant: Instant::now(),
                 resized_at: None,
+                changes_since_rest: 0,
                 input_at: crate::readiness::boot_time(),
                 sleepers: Vec::new(),
             },
@@ -456,6 +474,7 @@ impl State {
         if fingerprint != self.screen_fingerprint {
             self.screen_fingerprint = fingerprint;
             self.changed_at = Instant::now();
+            self.reaction.changes_since_rest = self.reaction.changes_since_rest.saturating_add(1);
         }
     }
 
