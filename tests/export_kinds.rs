@@ -159,6 +159,10 @@ fn a_program_never_found_ready_at_its_start_is_not_waited_for_in_the_replay() {
     let tape = export(&spec, &log, &dir.0, "never-ready");
     assert!(!tape.contains("Wait+Ready"), "{tape}");
     assert!(tape.contains("not found ready at its start"), "{tape}");
+    assert!(
+        tape.contains("Wait+Screen /^go$/"),
+        "waits for what the session saw first: {tape}"
+    );
     replays_three_times(&dir.0, "never-ready", &tape);
 }
 

@@ -112,7 +112,11 @@ impl Session {
             ),
             Err(e) => (
                 Some(e.to_string().lines().next().unwrap_or("").to_string()),
-                None,
+                // A wait that gave up keeps the screen the session went on from: a replay
+                // waits for what it showed instead (a program never ready at its start).
+                (e.kind() == crate::ErrorKind::Timeout && matches!(operation, Operation::Wait { .. }))
+                    .then(|| self.snapshot().text())
+                    .filter(|text| !text.trim().is_empty()),
                 None,
             ),
         };

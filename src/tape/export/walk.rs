@@ -143,13 +143,19 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         ..
                     }
                 );
-                out.push(Step2::Comment(if ready_wait && index < first_send {
+                let at_start = ready_wait && index < first_send;
+                out.push(Step2::Comment(if at_start {
                     format!(
-                        "the program was not found ready at its start ({error}): the session went on without it, and so does the replay"
+                        "the program was not found ready at its start ({error}): the session went on from the screen it showed, and so does the replay"
                     )
                 } else {
                     format!("left out, it failed: {} ({error})", entry.operation.label())
                 }));
+                // What the session saw when it went on: waited for, before any input.
+                if let (true, Some(screen)) = (at_start, &entry.screen) {
+                    out.extend(catching_up(last_screen.as_deref().unwrap_or(""), screen));
+                    last_screen = Some(screen.clone());
+                }
                 continue;
             }
         }
