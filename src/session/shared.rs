@@ -188,8 +188,15 @@ pub(crate) struct PendingTimer {
 /// The most timers beyond the bound a session remembers.
 const LATE_KEPT: usize = 32;
 
-/// Two periods are the same within this, or 5% of the longer.
-const SAME_PERIOD: Duration = Duration::from_millis(2);
+/// Two timers are as long within 5% of the longer, or this: a period re-armed as what is
+/// left of it, a little late under load.
+const SAME_LENGTH: Duration = Duration::from_millis(2);
+
+/// Whether two timers' lengths are the same (see [`SAME_LENGTH`]): how every rule of the
+/// readiness waits compares a timer with one seen before.
+pub(crate) fn as_long(a: Duration, b: Duration) -> bool {
+    a.abs_diff(b) <= SAME_LENGTH.max(a.max(b) / 20)
+}
 
 /// How long after its due time a timer's drawing is looked for.
 const DRAWS_WITHIN: Duration = Duration::from_millis(300);
@@ -249,8 +256,9 @@ impl Learnt {
 
     /// Notes, as input is about to be written, whether the screen changed since the
     /// program's last rest at a time nothing seen explains ([`Learnt::unprompted_draws`]):
-    /// not a timer it rested with (at its due time, or a whole number of its lengths after),
-    /// not a resize, not what the last wait said was still pending or at work.
+    /// not a timer it rested with (within [`TICK_DRAWS_WITHIN`] after it fired; a period's
+    /// later tick only if the screen changed on most of its ticks), not a resize, not what
+    /// the last wait said was still pending or at work.
     pub(crate) fn note_unprompted(&mut self, reaction: &Reaction, changed_at: Instant, said: Option<&str>) {
         if self.unprompted_draws
             || reaction.settled < reaction.inputs
@@ -310,8 +318,7 @@ impl Learnt {
 
     /// Whether process `pid` has a period learnt as long as `length`.
     pub(crate) fn is_period(&self, pid: i32, length: Duration) -> bool {
-        self.periods_of(pid)
-            .any(|l| l.abs_diff(length) <= SAME_PERIOD.max(length.max(l) / 20))
+        self.periods_of(pid).any(|l| as_long(l, length))
     }
 
     /// The periods learnt of process `pid`.
@@ -401,13 +408,11 @@ impl Reaction {
         let pending = self.pending_timer.as_ref().map(|p| &p.timer);
         for (timer, due) in self.resting.iter().zip(&self.resting_due) {
             let same_thread = |t: &crate::readiness::Timer| t.pid == timer.pid && t.tid == timer.tid;
-            let as_long = |t: &crate::readiness::Timer| {
-                t.due.abs_diff(timer.due) <= SAME_PERIOD.max(t.due.max(timer.due) / 20)
-            };
-            if pending.is_some_and(|p| same_thread(p) && as_long(p)) {
+            let same = |t: &crate::readiness::Timer| same_thread(t) && as_long(t.due, timer.due);
+            if pending.is_some_and(same) {
                 continue;
             }
-            self.earlier.retain(|(t, _)| !(same_thread(t) && as_long(t)));
+            self.earlier.retain(|(t, _)| !same(t));
             if self.earlier.len() == LATE_KEPT {
                 self.earlier.remove(0);
             }

@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::super::shared::{Learnt, PendingTimer, Reaction, TimerRecord};
+use super::super::shared::{Learnt, PendingTimer, Reaction, TimerRecord, as_long as same};
 use crate::operation::{NOT_DRAWN_YET, NOT_WAITED_FOR};
 use crate::readiness::{Readiness, Timer};
 use crate::wait::{ESCAPE_SETTLE, READY_FALLBACK_QUIET, spoken};
@@ -95,15 +95,6 @@ pub(super) enum Step {
     /// reason, and the timer due beyond the bound its reaction may still be drawn at (with
     /// when).
     Done(Option<String>, Option<PendingTimer>),
-}
-
-/// Two timers are the same when they are within 5% of each other, or this: a period
-/// re-armed as what is left of it, a little late under load.
-const SAME_TIMER: Duration = Duration::from_millis(2);
-
-/// Whether two timers are the same (see [`SAME_TIMER`]).
-fn same(a: Duration, b: Duration) -> bool {
-    a.abs_diff(b) <= SAME_TIMER.max(a.max(b) / 20)
 }
 
 /// How many reactions to one kind of input must have had only silent timers (and none

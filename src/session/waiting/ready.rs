@@ -11,7 +11,7 @@ use super::failure::{Attempt, failure};
 use super::reaction::{Chain, PollingLoop, Resting, Sightings, Step};
 
 /// The most threads a session remembers as reading no input.
-const LATE_KEPT_THREADS: usize = 64;
+const NO_READERS_KEPT: usize = 64;
 
 /// How many answers in a row that the kernel could not tell make a wait fall back to a
 /// quiet screen.
@@ -309,7 +309,7 @@ pub(super) fn wait_ready(
                             no_readers.extend(timers.iter().map(|t| (t.pid, t.tid)));
                             no_readers.sort_unstable();
                             no_readers.dedup();
-                            let over = no_readers.len().saturating_sub(LATE_KEPT_THREADS);
+                            let over = no_readers.len().saturating_sub(NO_READERS_KEPT);
                             no_readers.drain(..over);
                         }
                         state.reaction.sent_since_unread = 0;

@@ -119,16 +119,9 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
         .iter()
         .position(|e| matches!(e.operation, Operation::Send { .. }))
         .unwrap_or(log.len());
-    let unready_at_start = log[..first_send].iter().any(|e| {
-        e.error.is_some()
-            && matches!(
-                e.operation,
-                Operation::Wait {
-                    condition: WaitFor::Ready | WaitFor::Settle,
-                    ..
-                }
-            )
-    });
+    let unready_at_start = log[..first_send]
+        .iter()
+        .any(|e| e.error.is_some() && is_ready_wait(&e.operation));
     for (index, entry) in log.iter().enumerate() {
         if let Some(error) = &entry.error {
             // A send whose input reached the program before it failed is replayed: the
@@ -136,14 +129,7 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
             let input_reached =
                 entry.failed_after_input.is_some() && matches!(entry.operation, Operation::Send { .. });
             if !input_reached {
-                let ready_wait = matches!(
-                    entry.operation,
-                    Operation::Wait {
-                        condition: WaitFor::Ready | WaitFor::Settle,
-                        ..
-                    }
-                );
-                let at_start = ready_wait && index < first_send;
+                let at_start = is_ready_wait(&entry.operation) && index < first_send;
                 out.push(Step2::Comment(if at_start {
                     format!(
                         "the program was not found ready at its start ({error}): the session went on from the screen it showed, and so does the replay"
@@ -267,17 +253,13 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 if let Some(wait) = wait {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
-                let Some(logged) = &entry.screen else { continue };
                 // A colour capture's rows are asserted as their text, never as a regex of
                 // escape codes; its styles, when it is the last screen, by a styled
                 // snapshot.
-                let plain;
-                let screen = if *ansi {
-                    plain = crate::tape::snapshots::plain_from_ansi(logged, cols, rows);
-                    &plain
-                } else {
-                    logged
+                let (Some(logged), Some(screen)) = (&entry.screen, shown_text(entry, cols, rows)) else {
+                    continue;
                 };
+                let screen = &screen;
                 // A screen a person asked to keep (while recording) is a snapshot too.
                 if Some(index) == last_capture || entry.by_person {
                     // The snapshot is a screen the session saw later than its last wait:
@@ -310,15 +292,12 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                     );
                 }
                 seen = screen.clone();
+                last_screen = Some(screen.clone());
+                continue;
             }
         }
-        if let Some(screen) = &entry.screen {
-            last_screen = Some(match &entry.operation {
-                Operation::Capture { ansi: true, .. } => {
-                    crate::tape::snapshots::plain_from_ansi(screen, cols, rows)
-                }
-                _ => screen.clone(),
-            });
+        if let Some(screen) = shown_text(entry, cols, rows) {
+            last_screen = Some(screen);
         }
     }
     if !unready_at_start {
@@ -333,6 +312,27 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
         }
     }
     merged
+}
+
+/// The text of the screen an operation ended on, as the log keeps it: a colour capture's
+/// drawn again as plain text.
+fn shown_text(entry: &LoggedOperation, cols: u16, rows: u16) -> Option<String> {
+    let screen = entry.screen.as_ref()?;
+    Some(match entry.operation {
+        Operation::Capture { ansi: true, .. } => crate::tape::snapshots::plain_from_ansi(screen, cols, rows),
+        _ => screen.clone(),
+    })
+}
+
+/// Whether `operation` is a wait for the program to be ready (`Wait+Ready`, a settle).
+fn is_ready_wait(operation: &Operation) -> bool {
+    matches!(
+        operation,
+        Operation::Wait {
+            condition: WaitFor::Ready | WaitFor::Settle,
+            ..
+        }
+    )
 }
 
 /// Whether `operation` is a send of printable text only (a person typing a word).
