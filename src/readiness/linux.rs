@@ -315,6 +315,19 @@ pub(super) fn check(
     }
 }
 
+/// Whether the thread whose `/proc` folder is `dir` is asleep (interruptibly: waiting
+/// for data, not on a page fault or a lock) in `read`, `readv` or `pread64`.
+pub(super) fn asleep_in_read(dir: &str) -> bool {
+    if state_letter(dir).as_deref() != Some("S") {
+        return false;
+    }
+    let Ok(call) = std::fs::read_to_string(format!("{dir}/syscall")) else {
+        return false;
+    };
+    let number = call.split_whitespace().next().and_then(|n| n.parse::<i64>().ok());
+    matches!(number, Some(n) if n == nr::READ || n == nr::READV || n == nr::PREAD64)
+}
+
 /// What thread `tid` of `process` is doing.
 fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
     let base = format!("/proc/{}/task/{tid}", process.pid);

@@ -285,6 +285,7 @@ impl Probe {
         following: bool,
         confirming: bool,
     ) -> Readiness {
+        // Output not yet read: busy, without asking about the processes.
         if pending_bytes(self.master) > 0 {
             return Readiness::busy(None, "output not yet read from the terminal");
         }
@@ -337,6 +338,14 @@ impl Probe {
         *cached = Some((at, strays, tree));
         drop(signals);
         drop(cached);
+        // Output is looked at again after the processes: a process that drew and then
+        // rested or ended while they were read (a child of the input whose whole life
+        // fell between two probes) left its output on its way between the terminal's
+        // sides (see `pending_bytes`), where under load it stays for tens of
+        // milliseconds, unseen by the session's reader until then.
+        if pending_bytes(self.master) > 0 {
+            return Readiness::busy(None, "output not yet read from the terminal");
+        }
         if !unread {
             return answer;
         }
@@ -400,18 +409,21 @@ fn unread_input(slave: &std::path::Path) -> libc::c_int {
     }
 }
 
-/// Whether thread `tid` of this process is running or runnable right now (where the
-/// kernel says; elsewhere, never). The session asks it of its PTY reader: between its
-/// `read` returning and the bytes being counted, output is in no queue a probe can see.
-pub(crate) fn own_thread_running(tid: i32) -> bool {
+/// Whether thread `tid` of this process is asleep in a `read` (where the kernel says;
+/// elsewhere, always). The session asks it of its PTY reader, which is at rest only
+/// there: anywhere else it may hold output it took from the terminal and has not yet
+/// counted — running, runnable, or in an uninterruptible sleep (a page fault while the
+/// bytes are copied out, waiting on the address space's lock another thread holds: seen
+/// for 10–20 ms on a loaded machine, with the terminal's queue already empty).
+pub(crate) fn own_thread_in_read(tid: i32) -> bool {
     #[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
     {
-        linux::state_letter(&format!("/proc/self/task/{tid}")).as_deref() == Some("R")
+        linux::asleep_in_read(&format!("/proc/self/task/{tid}"))
     }
     #[cfg(not(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64"))))]
     {
         let _ = tid;
-        false
+        true
     }
 }
 
@@ -460,5 +472,80 @@ mod linux {
 
     pub(super) fn on_terminal(_: u64) -> Vec<i32> {
         Vec::new()
+    }
+}
+
+#[cfg(all(
+    test,
+    target_os = "linux",
+    any(target_arch = "x86_64", target_arch = "aarch64")
+))]
+mod tests {
+    use std::io::{Read, Write};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+
+    use super::own_thread_in_read;
+
+    /// Starts a thread that sends its id, then does `work`; returns the id.
+    fn thread_doing(work: impl FnOnce() + Send + 'static) -> i32 {
+        let (tid_tx, tid_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tid_tx.send(crate::process::current_thread_id());
+            work();
+        });
+        tid_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the thread started")
+    }
+
+    /// Whether `holds` becomes true of `tid` within 10 s.
+    fn becomes(tid: i32, holds: impl Fn(i32) -> bool) -> bool {
+        let end = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < end {
+            if holds(tid) {
+                return true;
+            }
+            std::thread::yield_now();
+        }
+        false
+    }
+
+    /// The syscall a thread of this process is in (`running` while it runs).
+    fn call_of(tid: i32) -> String {
+        std::fs::read_to_string(format!("/proc/self/task/{tid}/syscall")).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_reader_blocked_in_read_is_at_rest_and_one_elsewhere_is_not() {
+        let (mut reader, mut writer) = std::io::pipe().unwrap();
+        let (done_tx, done_rx) = mpsc::channel();
+        let tid = thread_doing(move || {
+            let mut byte = [0u8; 1];
+            let _ = reader.read(&mut byte);
+            let _ = done_tx.send(());
+            // Then asleep, but not in a read: a reader between two reads.
+            std::thread::sleep(Duration::from_secs(30));
+        });
+        assert!(
+            becomes(tid, own_thread_in_read),
+            "the reader was never seen asleep in its read"
+        );
+        writer.write_all(b"x").unwrap();
+        done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        let sleeping = libc::SYS_clock_nanosleep.to_string();
+        let nanosleep = libc::SYS_nanosleep.to_string();
+        assert!(becomes(tid, |tid| {
+            let call = call_of(tid);
+            let number = call.split_whitespace().next().unwrap_or("");
+            number == sleeping || number == nanosleep
+        }));
+        assert!(
+            !own_thread_in_read(tid),
+            "a thread asleep in {} is not in a read",
+            call_of(tid)
+        );
+        // This thread, running: not in a read either.
+        assert!(!own_thread_in_read(crate::process::current_thread_id()));
     }
 }

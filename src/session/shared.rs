@@ -564,12 +564,12 @@ impl Shared {
             .store(crate::process::current_thread_id(), Ordering::SeqCst);
     }
 
-    /// Whether the PTY reader is at work: output read from the terminal and not yet
-    /// counted as in flight.
+    /// Whether the PTY reader is at work: anywhere but asleep in its read, where it may
+    /// hold output read from the terminal and not yet counted as in flight.
     pub(crate) fn reader_at_work(&self) -> bool {
         match self.reader_tid.load(Ordering::SeqCst) {
             0 => false,
-            tid => crate::readiness::own_thread_running(tid),
+            tid => !crate::readiness::own_thread_in_read(tid),
         }
     }
 
