@@ -475,11 +475,8 @@ mod linux {
     }
 }
 
-#[cfg(all(
-    test,
-    target_os = "linux",
-    any(target_arch = "x86_64", target_arch = "aarch64")
-))]
+#[cfg(test)]
+#[cfg(all(target_os = "linux", any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod tests {
     use std::io::{Read, Write};
     use std::sync::mpsc;
