@@ -299,3 +299,79 @@ fn export_verify_replays_the_tape_before_the_agent_leaves_and_names_the_line_tha
     );
     dir.ok(&["exit", "-s", "v2"]);
 }
+
+#[test]
+fn a_session_that_edits_its_input_exports_with_its_world_and_replays_as_written() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let project = work.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("notes.txt"), "first line\n").unwrap();
+    std::fs::write(
+        project.join("edit.sh"),
+        "cat notes.txt\nprintf 'ready> '\nread answer\necho \"$answer\" >> notes.txt\ncat notes.txt\nread done\n",
+    )
+    .unwrap();
+    let out = dir.run_in(&project, &["start", "-s", "ed", "--", "sh", "edit.sh"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir.ok(&["wait", "-s", "ed", "--text", "ready>"]);
+    dir.ok(&[
+        "send", "-s", "ed", "-t", "added", "-k", "Enter", "--wait", "^added$",
+    ]);
+    dir.ok(&["capture", "-s", "ed"]);
+    let source = exported_and_replayed(&dir, &work, "ed", &[]);
+    assert!(source.contains("With \"ed.world\""), "{source}");
+    // The session edited the real file; the replays ran against it as it was.
+    assert_eq!(
+        std::fs::read_to_string(project.join("notes.txt")).unwrap(),
+        "first line\nadded\n"
+    );
+    for _ in 0..2 {
+        let out = dir.run_in(&work, &["run", "ed.tape"]);
+        assert!(out.status.success(), "{source}\n{}", text(&out.stderr));
+    }
+}
+
+#[test]
+fn a_world_too_large_to_carry_is_refused_in_one_line_naming_the_ways_out() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let project = work.join("large");
+    std::fs::create_dir_all(&project).unwrap();
+    // Past the 64 MiB an export carries, without taking the disk: a sparse file.
+    let big = std::fs::File::create(project.join("disk.img")).unwrap();
+    big.set_len(65 << 20).unwrap();
+    let out = dir.run_in(
+        &project,
+        &["start", "-s", "big", "--", "sh", "-c", "echo started; read x"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir.ok(&["wait", "-s", "big", "--text", "^started$"]);
+    let tape = work.join("big.tape");
+    let out = dir.run(&["export", "-s", "big", "-o", tape.to_str().unwrap()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    for said in [
+        "more than 64.0 MiB",
+        "--without-world",
+        "--with PATH",
+        "--in-place",
+    ] {
+        assert!(stderr.contains(said), "{said}: {stderr}");
+    }
+    assert!(!tape.exists(), "nothing written");
+    dir.ok(&[
+        "export",
+        "-s",
+        "big",
+        "-o",
+        tape.to_str().unwrap(),
+        "--without-world",
+    ]);
+    let source = std::fs::read_to_string(&tape).unwrap();
+    assert!(
+        !source.contains("With ") && !work.join("big.world").exists(),
+        "{source}"
+    );
+}

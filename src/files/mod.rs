@@ -38,9 +38,11 @@ use std::sync::Arc;
 use crate::error::{Error, Result};
 
 mod temporaries;
+mod world;
 
 use temporaries::{Temporaries, Temporary};
 pub use temporaries::{await_end_by_signal, on_signal_also, remove_temporaries_on_signal};
+pub use world::{World, WorldLimits, WorldMap, WorldRefused, beside_source, refused_error};
 
 /// Who may read a file the tool creates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

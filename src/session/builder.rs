@@ -51,6 +51,8 @@ pub struct SessionBuilder {
     kernel_readiness: bool,
     whole_frames: bool,
     reaction_bound: Duration,
+    /// Copy the program's world at its start (see [`SessionBuilder::capture_world`]).
+    world: Option<crate::files::WorldLimits>,
 }
 
 /// Where a recording goes.
@@ -96,6 +98,7 @@ impl SessionBuilder {
             whole_frames: true,
             reaction_bound: crate::wait::REACTION_BOUND,
             record_title: None,
+            world: None,
         }
     }
 
@@ -293,10 +296,23 @@ impl SessionBuilder {
         self
     }
 
+    /// Copies the program's world as it is when the session starts — its working folder
+    /// and the paths its command names outside it, within `limits` — so that an export
+    /// replays against what the program found, not what it left ([`Session::world`]; see
+    /// [`World`](crate::files::World)). The command line's and MCP's sessions do; a
+    /// library session does only when asked. A world past the limits is not copied, and
+    /// [`Session::world`] says why. Not with [`isolated_in_home`](Self::isolated_in_home),
+    /// whose world is the files it names.
+    pub fn capture_world(mut self, limits: crate::files::WorldLimits) -> Self {
+        self.world = Some(limits);
+        self
+    }
+
     /// A hermetic session ([`isolated`](Self::isolated)) that also starts in its fresh
     /// `HOME`, with `files` (files or folders) copied into it first: a replay that meets
-    /// nothing an earlier run left, and only the inputs it names. Overrides
-    /// [`cwd`](Self::cwd).
+    /// nothing an earlier run left, and only the inputs it names. A relative
+    /// [`cwd`](Self::cwd) is a folder inside that `HOME` (in a world copied in:
+    /// `NAME.world/home/me/project`); an absolute one is overridden.
     ///
     /// ```
     /// # fn main() -> tuipilot::Result<()> {
@@ -423,9 +439,30 @@ impl SessionBuilder {
         };
         env.extend(injection.env);
         // With `isolated_in_home`, the program starts in its fresh HOME.
-        let cwd = match (&home, &self.in_home) {
-            (Some(home), Some(_)) => Some(home.path().to_path_buf()),
+        let cwd = match (&home, &self.in_home, &self.cwd) {
+            (Some(home), Some(_), Some(dir)) if dir.is_relative() => Some(home.path().join(dir)),
+            (Some(home), Some(_), _) => Some(home.path().to_path_buf()),
             _ => self.cwd.clone(),
+        };
+        // The world as the program is about to find it: copied before it starts.
+        let world = match (self.world, &self.in_home) {
+            (Some(limits), None) => {
+                let folder = match &cwd {
+                    Some(dir) if dir.is_absolute() => Ok(dir.clone()),
+                    Some(dir) => std::env::current_dir().map(|here| here.join(dir)),
+                    None => std::env::current_dir(),
+                };
+                let command: Vec<OsString> = std::iter::once(self.program.clone())
+                    .chain(self.args.iter().cloned())
+                    .collect();
+                Some(match folder {
+                    Ok(folder) => crate::files::World::capture(&folder, &command, limits),
+                    Err(e) => Err(crate::files::WorldRefused::Failed(format!(
+                        "the working folder cannot be found ({e})"
+                    ))),
+                })
+            }
+            _ => None,
         };
         let temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
         // Started first, so the recording's clock starts before the program's first byte.
@@ -505,6 +542,7 @@ impl SessionBuilder {
             last_capture: Mutex::new(None),
             secret_sends: std::sync::atomic::AtomicUsize::new(0),
             escape_sent: Mutex::new(None),
+            world,
         };
         // On an early return the session is dropped, which ends the program.
         let [writer, reader, parser, exit] = threads;

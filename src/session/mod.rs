@@ -165,12 +165,21 @@ pub struct Session {
     /// When a lone Esc was the last input written, if the next input has not yet waited
     /// for the program to take it (see `write`).
     escape_sent: Mutex<Option<std::time::Instant>>,
+    /// The program's world as it was at the start, if the builder asked for it.
+    world: Option<std::result::Result<crate::files::World, crate::files::WorldRefused>>,
 }
 
 impl Session {
     /// Starts configuring a session for `program` (found on `PATH` unless it has a `/`).
     pub fn builder(program: impl AsRef<OsStr>) -> SessionBuilder {
         SessionBuilder::new(program.as_ref())
+    }
+
+    /// The program's world as it was when the session started — its working folder and
+    /// the paths its command named, copied — or why it was not copied; `None` unless the
+    /// builder asked for it ([`SessionBuilder::capture_world`]).
+    pub fn world(&self) -> Option<std::result::Result<&crate::files::World, &crate::files::WorldRefused>> {
+        self.world.as_ref().map(|w| w.as_ref())
     }
 
     /// The program's process id (also its session id).

@@ -276,7 +276,8 @@ impl Runner<'_> {
                     }
                     self.setup.program = Some((words.clone(), dir.clone()));
                 }
-                CommandKind::With(file) => self.setup.with.push(file.clone()),
+                // A relative path is the tape's: an export's world beside it.
+                CommandKind::With(file) => self.setup.with.push(self.tape.dir().join(file)),
                 CommandKind::Require(program) => self.require(command, program)?,
                 CommandKind::Output(path) => self.output(command, path)?,
                 _ => {}
@@ -340,9 +341,10 @@ impl Runner<'_> {
             self.notes.push(note);
         }
         let isolated = self.options.isolated || self.setup.isolated;
-        if !self.setup.with.is_empty() && (!isolated || self.setup.program.is_none()) {
+        let absolute_dir = matches!(&self.setup.program, Some((_, Some(dir))) if dir.is_absolute());
+        if !self.setup.with.is_empty() && (!isolated || self.setup.program.is_none() || absolute_dir) {
             return Err(at_start(
-                "`With` copies files into the fresh HOME a `Start`ed program starts in: it needs `Start` and `Set Isolated true` (or run --isolated)".into(),
+                "`With` copies files into the fresh HOME a `Start`ed program starts in: it needs `Start` (or `Start+Dir` with a folder relative to that HOME) and `Set Isolated true` (or run --isolated)".into(),
             ));
         }
         let mut spec = self.setup.start_spec(cols, rows, isolated);

@@ -229,7 +229,10 @@ impl Setup {
             ..StartSpec::default()
         };
         if let Some((command, dir)) = &self.program {
-            let in_home = (isolated && dir.is_none()).then(|| self.with.clone());
+            // Isolated, a program started in no folder or a relative one starts in the
+            // fresh HOME (or that folder inside it: an export's world copied in).
+            let in_home =
+                (isolated && dir.as_ref().is_none_or(|d| d.is_relative())).then(|| self.with.clone());
             return StartSpec {
                 command: command.clone(),
                 cwd: dir.clone(),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use serde_json::Value;
 use tuipilot::StartSpec;
 use tuipilot::operation::LoggedOperation;
-use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, test_name, to_rust, to_tape, write_world};
 
 use super::client::{decode, session_paths};
 use crate::error::Failure;
@@ -37,10 +37,16 @@ pub(super) struct ExportArgs {
     /// folder, so it meets none of the files the session left.
     #[arg(long)]
     in_place: bool,
-    /// A file or folder the hermetic replay starts with, copied into its fresh HOME
-    /// (repeatable): the files the program was started on.
+    /// A file or folder the hermetic replay starts with, copied into its fresh HOME when
+    /// it starts (repeatable): the files the program was started on, chosen instead of the
+    /// session's world.
     #[arg(long, value_name = "FILE", action = clap::ArgAction::Append, conflicts_with = "in_place")]
     with: Vec<PathBuf>,
+    /// Carry no copy of the session's world. By default a hermetic export carries the
+    /// session's folder and the files its command named as they were when it started
+    /// (NAME.world/ beside the export), and the replay runs inside that copy.
+    #[arg(long, conflicts_with = "in_place")]
+    without_world: bool,
     /// Export from a session's recording (start --record) instead of a live session: the
     /// recording carries how the program was started and every operation.
     #[arg(long, value_name = "REC.cast")]
@@ -87,10 +93,30 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
             let log: Vec<LoggedOperation> =
                 decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+            // Files named with --with are the replay's world, chosen: no copy beside them.
+            // Printed, an export has no folder to carry a world in: it says so below.
+            if !args.in_place && !args.without_world && args.with.is_empty() {
+                let world = carried_world(reply.get_mut("world").map(Value::take))?;
+                match (&args.output, world) {
+                    (Some(_), world) => options.world = world,
+                    (None, Some((map, _))) => eprintln!(
+                        "tuipilot: note: the session's world ({}) is carried only beside an export written with -o PATH; this one replays in an empty HOME",
+                        map.summary
+                    ),
+                    (None, None) => {}
+                }
+            }
             (start, log, name.to_string())
         }
     };
     let name = name.as_str();
+    // The folder an export written with -o goes in (a world is carried only then).
+    let beside = |path: &Option<PathBuf>| -> PathBuf {
+        path.as_ref()
+            .and_then(|p| p.parent())
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), PathBuf::from)
+    };
     // Private, and never through a link planted at the name: an export holds what was typed.
     let write = |path: &PathBuf, text: &str| {
         tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)
@@ -102,6 +128,12 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         match &args.output {
             Some(path) => write(path, &code)?,
             None => say!("{}", code.trim_end()),
+        }
+        if let Some(world) = write_world(&options, &test_name(name), &beside(&args.output))? {
+            say!(
+                "wrote the session's world to {}: the test finds it beside its source file",
+                world.display()
+            );
         }
         if args.verify {
             // The Rust test and the tape are spelled from the same steps.
@@ -122,6 +154,14 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         true => Some(tuipilot::tape::export::verify(&start, &log, &stem, &options)?),
         false => None,
     };
+    let world = write_world(&options, &stem, &beside(&args.output))?;
+    if let (Some(world), Some((map, _))) = (&world, &options.world) {
+        say!(
+            "wrote the session's world to {} ({})",
+            world.display(),
+            map.summary
+        );
+    }
     match &args.output {
         Some(path) => {
             write(path, &exported.tape)?;
@@ -155,4 +195,19 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
         }
         None => Ok(()),
     }
+}
+
+/// The world a hermetic export carries, from the host's `log` reply: its map and where
+/// its copy is; none when the session kept none. A world refused for its size is an
+/// error naming the ways out.
+fn carried_world(reply: Option<Value>) -> Result<Option<(tuipilot::files::WorldMap, PathBuf)>, Failure> {
+    let Some(Value::Object(mut world)) = reply else {
+        return Ok(None);
+    };
+    if let Some(Value::String(why)) = world.get("refused") {
+        return Err(tuipilot::files::refused_error(why).into());
+    }
+    let map = decode(world.get_mut("map").map(Value::take).unwrap_or_default())?;
+    let root: PathBuf = decode(world.get_mut("root").map(Value::take).unwrap_or_default())?;
+    Ok(Some((map, root)))
 }

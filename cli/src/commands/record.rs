@@ -12,11 +12,11 @@
 //! last screen as the tape's snapshot, with masks over clocks, dates and pids.
 
 use std::os::unix::net::UnixStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tuipilot::operation::WaitFor;
-use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape, write_world};
 use tuipilot::{Operation, Session, StartSpec};
 
 use super::args::RecordCommandArgs;
@@ -147,7 +147,11 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
     spec.cwd = Some(current_dir()?);
     spec.reaction_bound_ms = args.reaction_bound;
     spec.record = args.cast.clone();
-    let session = spec.builder()?.spawn()?;
+    // What the program finds in its folder is kept: the tape replays against it.
+    let session = spec
+        .builder()?
+        .capture_world(tuipilot::files::WorldLimits::default())
+        .spawn()?;
     // A recorder ended by a signal (even SIGKILL) takes its program with it.
     if let Err(e) = watchdog.arm(session.pid()) {
         let _ = session.kill();
@@ -200,7 +204,11 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
             tuipilot::operation::MAX_INPUT_BYTES >> 20
         )));
     }
-    write_recording(&args, &spec, &log, &name)
+    let world = session.world().map(|w| {
+        w.map(|w| (w.map(), w.root().to_path_buf()))
+            .map_err(|r| r.to_string())
+    });
+    write_recording(&args, &spec, &log, &name, world)
 }
 
 /// Writes the tape, its snapshots and the Rust test.
@@ -209,11 +217,28 @@ fn write_recording(
     spec: &StartSpec,
     log: &[tuipilot::operation::LoggedOperation],
     name: &str,
+    world: Option<Result<(tuipilot::files::WorldMap, PathBuf), String>>,
 ) -> Result<(), Failure> {
-    // The replay runs where the recording ran: the program's files are where it found them.
-    let options = ExportOptions {
-        in_place: true,
-        ..ExportOptions::default()
+    // The replay runs in a copy of the folder as the recording found it (beside the tape
+    // as NAME.world/); where that folder is too large to carry, where the recording ran.
+    let options = match world {
+        Some(Ok(world)) => ExportOptions {
+            world: Some(world),
+            ..ExportOptions::default()
+        },
+        Some(Err(why)) => {
+            eprintln!(
+                "tuipilot: note: the folder is not carried ({why}): the tape replays where the recording ran"
+            );
+            ExportOptions {
+                in_place: true,
+                ..ExportOptions::default()
+            }
+        }
+        None => ExportOptions {
+            in_place: true,
+            ..ExportOptions::default()
+        },
     };
     let write = |path: &Path, text: &str| {
         tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)
@@ -224,6 +249,13 @@ fn write_recording(
     write(&args.output, &exported.tape)?;
     let folder = args.output.parent().unwrap_or(Path::new(""));
     let mut written = vec![args.output.display().to_string()];
+    let in_folder = match folder.as_os_str().is_empty() {
+        true => Path::new("."),
+        false => folder,
+    };
+    if let Some(world) = write_world(&options, name, in_folder)? {
+        written.push(format!("{}/", world.display()));
+    }
     for (file, text) in exported.earlier_snapshots.iter().chain(&exported.snapshot) {
         let path = folder.join(file);
         write(&path, text)?;
@@ -232,6 +264,14 @@ fn write_recording(
     if let Some(path) = &args.rust {
         write(path, &to_rust(spec, log, &test_name(name), &options)?)?;
         written.push(path.display().to_string());
+        // The test's own copy, by the test's name, beside it (where the test finds it).
+        let beside = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if let Some(world) = write_world(&options, &test_name(name), beside)? {
+            written.push(format!("{}/", world.display()));
+        }
     }
     if let Some(path) = &args.cast {
         written.push(path.display().to_string());

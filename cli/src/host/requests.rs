@@ -147,7 +147,14 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
             }));
         }
         Request::Log => {
-            return Ok(json!({ "start": host.start, "operations": session.operations() }));
+            // The world the session's program found, for an export to carry: its map and
+            // where its copy is (this host's private temporary folder), or why it is not.
+            let world = match session.world() {
+                Some(Ok(world)) => json!({ "map": world.map(), "root": world.root() }),
+                Some(Err(refused)) => json!({ "refused": refused.to_string() }),
+                None => Value::Null,
+            };
+            return Ok(json!({ "start": host.start, "operations": session.operations(), "world": world }));
         }
         Request::Report { path } => {
             let reply = {

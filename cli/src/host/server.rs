@@ -181,7 +181,11 @@ fn start(
     // After the fork: the cleanup runs on a thread of its own.
     tuipilot::files::remove_temporaries_on_signal()?;
     // Check the spec before the socket exists: a bad one leaves nothing behind.
-    let builder = spec.start.builder()?;
+    // The world the program finds at its start is kept for an export to carry.
+    let builder = spec
+        .start
+        .builder()?
+        .capture_world(tuipilot::files::WorldLimits::default());
     let listener = UnixListener::bind(&paths.socket)
         .map_err(|e| Failure::internal(format!("cannot listen on {}: {e}", paths.socket.display())))?;
     let files = HostFiles {

@@ -95,6 +95,11 @@ pub(super) struct TerminalArgs {
     /// of hermetically (a fresh HOME of its own as the working folder, removed after).
     #[serde(default)]
     pub(super) in_place: Option<bool>,
+    /// export: carry no copy of the session's world (its folder and the files its command
+    /// named, as they were when it started; carried by default, written beside the export
+    /// in the artifact directory as NAME.world/).
+    #[serde(default)]
+    pub(super) without_world: Option<bool>,
     /// export: files or folders (absolute paths) the hermetic replay starts with, copied
     /// into its fresh HOME.
     #[serde(default)]

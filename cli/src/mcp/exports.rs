@@ -5,7 +5,7 @@
 use rmcp::model::CallToolResult;
 use serde_json::json;
 use tuipilot::files::Access;
-use tuipilot::tape::export::{test_name, to_rust, to_tape};
+use tuipilot::tape::export::{test_name, to_rust, to_tape, write_world};
 
 use super::args::TerminalArgs;
 use super::{State, artifact_name, fail, structured};
@@ -15,7 +15,7 @@ impl State {
     /// `export`: the session's operations as a tape (and its snapshot) or a Rust test,
     /// returned as text, and written to the artifact directory when the server has one.
     pub(super) fn export(&self, name: &str, args: &TerminalArgs) -> Result<CallToolResult, Failure> {
-        let (rust, options) = (args.rust.unwrap_or(false), &args.export_options()?);
+        let (rust, mut options) = (args.rust.unwrap_or(false), args.export_options()?);
         let (start, log) = match (&args.from, &self.artifacts) {
             (Some(file), Some(dir)) => {
                 let path = dir.path().join(artifact_name(file)?);
@@ -42,9 +42,26 @@ impl State {
                     .get(name)
                     .cloned()
                     .unwrap_or_default();
+                // The world goes beside the export in the artifact directory: without
+                // one there is nowhere to hand it back, and none is carried.
+                // Files named in `with` are the replay's world, chosen: no copy beside them.
+                let carried = !options.in_place
+                    && args.without_world != Some(true)
+                    && options.with.is_empty()
+                    && self.artifacts.is_some();
+                match session.world() {
+                    Some(Ok(world)) if carried => {
+                        options.world = Some((world.map(), world.root().to_path_buf()))
+                    }
+                    Some(Err(refused)) if carried => {
+                        return Err(tuipilot::files::refused_error(refused).into());
+                    }
+                    _ => {}
+                }
                 (start, session.operations())
             }
         };
+        let options = &options;
         // Checked before anything is returned: the Rust test is spelled from the same
         // steps as the tape.
         let unverified = match args.verify == Some(true) {
@@ -63,6 +80,10 @@ impl State {
         };
         let mut written = Vec::new();
         if let Some(dir) = &self.artifacts {
+            let stem = if rust { test_name(name) } else { name.to_string() };
+            if let Some(world) = write_world(options, &stem, dir.path())? {
+                written.push(world.display().to_string());
+            }
             for (file, contents) in std::iter::once((file, text.clone())).chain(snapshot) {
                 let path = dir.write(
                     artifact_name(&file)?.as_ref(),

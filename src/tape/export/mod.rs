@@ -49,6 +49,11 @@ pub struct ExportOptions {
     /// Files or folders the replay starts with, copied into its fresh HOME (absolute
     /// paths; the files the program was started on, as the session had them).
     pub with: Vec<std::path::PathBuf>,
+    /// The session's world ([`World`](crate::files::World)) — its map, and where its copy
+    /// is — carried beside the export as `NAME.world/`: the replay starts inside the copy
+    /// of the session's folder, with the command's absolute paths into the world made
+    /// relative to it. Not with [`in_place`](Self::in_place).
+    pub world: Option<(crate::files::WorldMap, std::path::PathBuf)>,
 }
 
 impl ExportOptions {
@@ -163,12 +168,61 @@ pub struct ExportedTape {
     pub earlier_snapshots: Vec<(String, String)>,
 }
 
+/// Writes the world an export carries ([`ExportOptions::world`]) into `folder` as
+/// `NAME.world/`, replacing one an earlier export of the name left there; returns the
+/// path written, or `None` when the export carries none.
+pub fn write_world(
+    options: &ExportOptions,
+    name: &str,
+    folder: &std::path::Path,
+) -> crate::Result<Option<std::path::PathBuf>> {
+    let Some((_, root)) = options.world.as_ref().filter(|_| !options.in_place) else {
+        return Ok(None);
+    };
+    let to = folder.join(world_folder(name));
+    match std::fs::symlink_metadata(&to) {
+        // Ours to replace only when it is a real folder (not a link planted at the name).
+        Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&to)
+            .map_err(|e| crate::Error::io(format!("replacing {}", to.display()), e))?,
+        Ok(_) => {
+            return Err(crate::Error::RefusedPath {
+                path: to,
+                why: "it is not a folder: the world an export carries is written there".into(),
+            });
+        }
+        Err(_) => {}
+    }
+    crate::files::copy_tree(root, &to)?;
+    Ok(Some(to))
+}
+
+/// The folder beside an export named `name` that carries the session's world.
+pub fn world_folder(name: &str) -> String {
+    format!("{name}.world")
+}
+
+/// Where a hermetic replay of `name` with the world `map` starts, inside its fresh HOME.
+fn world_cwd(name: &str, map: &crate::files::WorldMap) -> std::path::PathBuf {
+    map.cwd_under(std::path::Path::new(&world_folder(name)))
+}
+
+/// `start` as a replay inside the world's copy runs it: every word of the command that is
+/// an absolute path into the world made relative to the working folder.
+fn replayed_start(start: &StartSpec, options: &ExportOptions) -> StartSpec {
+    let mut start = start.clone();
+    if let (Some((map, _)), false) = (&options.world, options.in_place) {
+        start.command = start.command.iter().map(|w| map.replayed_word(w)).collect();
+    }
+    start
+}
+
 /// The tape's lines that start the program as the session did: by its argument vector
 /// (`Start`), never as a command line typed into a shell, where a line editor would act on
 /// its control characters and the shell on its syntax. A hermetic export starts it in the
-/// fresh HOME with the named files copied in (`With`); an in-place one in its folder
-/// (`Start+Dir`).
-fn start_lines(start: &StartSpec, options: &ExportOptions) -> Vec<String> {
+/// fresh HOME with the named files copied in (`With`) — inside the copy of the session's
+/// world (`With "NAME.world"`, `Start+Dir "NAME.world/home/me/project"`) when it carries
+/// one; an in-place one in its folder (`Start+Dir`).
+fn start_lines(start: &StartSpec, name: &str, options: &ExportOptions) -> Vec<String> {
     let words: Vec<String> = start.command.iter().map(|w| tape_os_word(w)).collect();
     let mut lines = Vec::new();
     if !options.in_place {
@@ -178,7 +232,22 @@ fn start_lines(start: &StartSpec, options: &ExportOptions) -> Vec<String> {
                 .iter()
                 .map(|file| format!("With {}", tape_os_word(file.as_os_str()))),
         );
-        lines.push(format!("Start {}", words.join(" ")));
+        match &options.world {
+            Some((map, _)) => {
+                lines.push(tape_comment(&format!(
+                    "The session's world, as it was when it started ({}), is {}/ beside this tape.",
+                    map.summary,
+                    world_folder(name)
+                )));
+                lines.push(format!("With {}", tape_string(&world_folder(name))));
+                lines.push(format!(
+                    "Start+Dir {} {}",
+                    tape_os_word(world_cwd(name, map).as_os_str()),
+                    words.join(" ")
+                ));
+            }
+            None => lines.push(format!("Start {}", words.join(" "))),
+        }
         return lines;
     }
     match &start.cwd {
@@ -207,7 +276,7 @@ fn hermetic_note(options: &ExportOptions) -> &'static str {
     if options.in_place {
         "Replays where the session ran (export --in-place): what the session left there is still there."
     } else {
-        "Hermetic: replays in a fresh HOME of its own, removed after, as its working folder, so it meets none of the files the session left (export --with FILE copies a file in; --in-place replays where the session ran)."
+        "Hermetic: replays in a fresh HOME of its own, removed after — inside the copy of the session's world when it carries one — so it meets none of the files the session left (export --with FILE copies a file in; --in-place replays where the session ran)."
     }
 }
 
@@ -309,6 +378,7 @@ pub fn to_tape(
 ) -> crate::Result<ExportedTape> {
     check_writable(start, log)?;
     let (start, log) = options.redacted(start, log);
+    let start = replayed_start(&start, options);
     let (start, log) = (&start, &log[..]);
     let mut lines = vec![
         tape_comment(&format!(
@@ -344,7 +414,7 @@ pub fn to_tape(
             lines.push(format!("Env {}", tape_os_word(key)));
         }
     }
-    lines.extend(start_lines(start, options));
+    lines.extend(start_lines(start, name, options));
     let mut snapshot = None;
     let mut earlier_snapshots = Vec::new();
     let steps = steps(start, log);
@@ -457,6 +527,7 @@ pub fn verify(
     };
     let tape = format!("{name}.tape");
     write(&tape, &exported.tape)?;
+    write_world(options, name, dir.path())?;
     for (file, text) in exported.snapshot.iter().chain(&exported.earlier_snapshots) {
         write(file, text)?;
     }

@@ -104,6 +104,7 @@ pub fn to_rust(
         });
     }
     let (start, log) = options.redacted(start, log);
+    let start = super::replayed_start(&start, options);
     let (start, log) = (&start, &log[..]);
     let mut body = Vec::new();
     let (program, args) = start
@@ -148,11 +149,23 @@ pub fn to_rust(
             builder.push_str(&format!("\n        .cwd({})", rust_os(dir.as_os_str())));
         }
     } else {
-        let files: Vec<String> = options
+        let mut files: Vec<String> = options
             .with
             .iter()
             .map(|f| format!("std::path::PathBuf::from({})", rust_os(f.as_os_str())))
             .collect();
+        // The world beside the test's source file.
+        if let Some((map, _)) = &options.world {
+            let folder = super::world_folder(test_name);
+            files.push(format!(
+                "tuipilot::files::beside_source(file!(), env!(\"CARGO_MANIFEST_DIR\"), {})",
+                rust_string(&folder)
+            ));
+            builder.push_str(&format!(
+                "\n        .cwd({})",
+                rust_os(super::world_cwd(test_name, map).as_os_str())
+            ));
+        }
         builder.push_str(&format!(
             "\n        .isolated_in_home([{}] as [std::path::PathBuf; {}])",
             files.join(", "),
@@ -298,8 +311,22 @@ pub fn to_rust(
     } else {
         "use tuipilot::Session;"
     };
+    let world = match (&options.world, options.in_place) {
+        (Some((map, _)), false) => format!(
+            "{}\n",
+            rust_comment(
+                "",
+                &format!(
+                    "The session's world, as it was when it started ({}), is {}/: keep it beside this file.",
+                    map.summary,
+                    super::world_folder(test_name)
+                )
+            )
+        ),
+        _ => String::new(),
+    };
     Ok(format!(
-        "{}\n// {}\n{duration}{library}\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{body}\n}}\n",
+        "{}\n// {}\n{world}{duration}{library}\n\n#[test]\nfn {test_name}() -> tuipilot::Result<()> {{\n{body}\n}}\n",
         rust_comment(
             "",
             &format!(

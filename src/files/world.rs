@@ -1,0 +1,408 @@
+//! A program's world: the files it could read when it started — its working folder and
+//! the paths its command names — copied as they were then, so that an export replays the
+//! session against what the session's program found, not against what it (or anything
+//! else) left behind: a file vim saved, a swap file, a folder tig reads as a repository.
+//!
+//! The copy is a mirror of absolute paths under a private temporary folder
+//! (`ROOT/home/me/project/notes.txt` for `/home/me/project/notes.txt`), so a path
+//! relative to the working folder — `../shared/a.txt` included — means the same inside
+//! the copy as outside it, and an absolute path the command named is replayed as the
+//! relative one that reaches the copy ([`WorldMap::replayed_word`]).
+//!
+//! It is bounded ([`WorldLimits`]): the folder is listed first (names and sizes, nothing
+//! read) and refused whole past the limit, never copied in part. What is not a plain file
+//! or folder — a symbolic link (in or out of the world), a socket, a FIFO, a device — and
+//! what cannot be read is left out and listed by name ([`World::left_out`]), so an export
+//! can say what it does not carry. Nothing is followed: links are not copied through, a
+//! FIFO is never opened.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Component, Path, PathBuf};
+
+use super::{Access, TempDir};
+use crate::error::{Error, Result};
+
+/// How much of a world is copied at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WorldLimits {
+    /// Bytes of file contents, in all.
+    pub bytes: u64,
+    /// Files and folders, in all.
+    pub entries: usize,
+}
+
+impl Default for WorldLimits {
+    /// 64 MiB in at most 20,000 files and folders: a project's sources, not its build
+    /// output or a home folder.
+    fn default() -> WorldLimits {
+        WorldLimits {
+            bytes: 64 << 20,
+            entries: 20_000,
+        }
+    }
+}
+
+/// The copy of what a program found at its start.
+#[derive(Debug)]
+pub struct World {
+    /// The mirror's root: absolute path `P` is copied at `ROOT/P`.
+    store: TempDir,
+    /// The program's working folder (absolute).
+    cwd: PathBuf,
+    /// The paths copied (absolute): the working folder, then each named path outside it.
+    roots: Vec<PathBuf>,
+    /// What was left out, each with why.
+    left_out: Vec<(PathBuf, String)>,
+    /// Bytes and files copied.
+    bytes: u64,
+    files: usize,
+}
+
+/// Why a world was not copied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorldRefused {
+    /// Past the limit: the path whose listing went past it, and the limit.
+    TooLarge {
+        /// The working folder or named path being listed when the limit was passed.
+        path: PathBuf,
+        /// What the limit was.
+        limits: WorldLimits,
+    },
+    /// The copy failed (the temporary folder could not be written): why.
+    Failed(String),
+}
+
+impl std::fmt::Display for WorldRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorldRefused::TooLarge { path, limits } => write!(
+                f,
+                "{} holds more than {} or {} files and folders",
+                path.display(),
+                size(limits.bytes),
+                limits.entries
+            ),
+            WorldRefused::Failed(why) => write!(f, "it could not be copied: {why}"),
+        }
+    }
+}
+
+/// One entry found while listing, to be copied.
+enum Found {
+    Folder(PathBuf),
+    File(PathBuf, u64),
+}
+
+impl World {
+    /// Copies the working folder `cwd` (absolute) and every path `command` names that
+    /// exists outside it (its words after the program: absolute, or relative to `cwd`),
+    /// within `limits`.
+    pub fn capture(
+        cwd: &Path,
+        command: &[OsString],
+        limits: WorldLimits,
+    ) -> std::result::Result<World, WorldRefused> {
+        let cwd = lexical(cwd);
+        let mut roots = vec![cwd.clone()];
+        for word in command.iter().skip(1) {
+            if word.is_empty() || word.as_bytes().starts_with(b"-") || word.as_bytes().contains(&0) {
+                continue;
+            }
+            let path = lexical(&cwd.join(word));
+            if roots.iter().any(|root| path.starts_with(root)) {
+                continue;
+            }
+            if std::fs::symlink_metadata(&path).is_ok() {
+                roots.retain(|root| !root.starts_with(&path));
+                roots.push(path);
+            }
+        }
+        // Listed whole first: refused past the limit before anything is copied.
+        let mut found = Vec::new();
+        let mut left_out = Vec::new();
+        let (mut bytes, mut entries) = (0u64, 0usize);
+        for root in &roots {
+            let mut todo = vec![root.clone()];
+            while let Some(path) = todo.pop() {
+                let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                    left_out.push((path, "it could not be read".to_string()));
+                    continue;
+                };
+                entries += 1;
+                let kind = meta.file_type();
+                if meta.is_dir() {
+                    match std::fs::read_dir(&path) {
+                        Ok(listing) => {
+                            found.push(Found::Folder(path.clone()));
+                            let mut names: Vec<PathBuf> = listing.flatten().map(|e| e.path()).collect();
+                            names.sort();
+                            todo.extend(names.into_iter().rev());
+                        }
+                        Err(e) => left_out.push((path, format!("a folder that cannot be listed ({e})"))),
+                    }
+                } else if meta.is_file() {
+                    bytes += meta.len();
+                    found.push(Found::File(path, meta.len()));
+                } else {
+                    use std::os::unix::fs::FileTypeExt;
+                    let what = if kind.is_symlink() {
+                        "a symbolic link"
+                    } else if kind.is_socket() {
+                        "a socket"
+                    } else if kind.is_fifo() {
+                        "a FIFO"
+                    } else {
+                        "a device"
+                    };
+                    left_out.push((path, what.to_string()));
+                }
+                if bytes > limits.bytes || entries > limits.entries {
+                    return Err(WorldRefused::TooLarge {
+                        path: root.clone(),
+                        limits,
+                    });
+                }
+            }
+        }
+        let store = TempDir::new("world").map_err(|e| WorldRefused::Failed(e.to_string()))?;
+        let mut world = World {
+            store,
+            cwd,
+            roots,
+            left_out,
+            bytes: 0,
+            files: 0,
+        };
+        for entry in found {
+            match entry {
+                Found::Folder(path) => {
+                    let copy = world.stored(&path);
+                    std::fs::create_dir_all(&copy).map_err(|e| {
+                        WorldRefused::Failed(format!("cannot create {}: {e}", copy.display()))
+                    })?;
+                }
+                Found::File(path, len) => {
+                    let copy = world.stored(&path);
+                    if let Some(parent) = copy.parent() {
+                        std::fs::create_dir_all(parent).map_err(|e| {
+                            WorldRefused::Failed(format!("cannot create {}: {e}", parent.display()))
+                        })?;
+                    }
+                    match copy_plain_file(&path, &copy) {
+                        Ok(()) => {
+                            world.bytes += len;
+                            world.files += 1;
+                        }
+                        Err(why) => world.left_out.push((path, why)),
+                    }
+                }
+            }
+        }
+        world.left_out.sort();
+        Ok(world)
+    }
+
+    /// Where absolute path `path` is copied.
+    fn stored(&self, path: &Path) -> PathBuf {
+        let relative = path.strip_prefix("/").unwrap_or(path);
+        self.store.path().join(relative)
+    }
+
+    /// The mirror's root: a copy of absolute path `P` is at `root()/P`.
+    pub fn root(&self) -> &Path {
+        self.store.path()
+    }
+
+    /// The program's working folder, as the session had it (absolute).
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The paths copied (absolute): the working folder, then each named path outside it.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.roots
+    }
+
+    /// What was left out, each with why (`a symbolic link`, `a socket`).
+    pub fn left_out(&self) -> &[(PathBuf, String)] {
+        &self.left_out
+    }
+
+    /// Bytes of file contents copied.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Files copied.
+    pub fn files(&self) -> usize {
+        self.files
+    }
+
+    /// One line of what the world holds: `12 files, 3.4 MB from /home/me/project; left
+    /// out: /home/me/project/s.sock (a socket)`.
+    pub fn summary(&self) -> String {
+        let roots: Vec<String> = self.roots.iter().map(|r| r.display().to_string()).collect();
+        let mut line = format!(
+            "{} file{}, {} from {}",
+            self.files,
+            if self.files == 1 { "" } else { "s" },
+            size(self.bytes),
+            roots.join(", ")
+        );
+        if !self.left_out.is_empty() {
+            let shown: Vec<String> = self
+                .left_out
+                .iter()
+                .take(5)
+                .map(|(path, why)| format!("{} ({why})", path.display()))
+                .collect();
+            line.push_str(&format!("; left out: {}", shown.join(", ")));
+            if self.left_out.len() > 5 {
+                line.push_str(&format!(" and {} more", self.left_out.len() - 5));
+            }
+        }
+        line
+    }
+
+    /// What an export needs to know of the world: where it was, what it holds.
+    pub fn map(&self) -> WorldMap {
+        WorldMap {
+            cwd: self.cwd.clone(),
+            roots: self.roots.clone(),
+            summary: self.summary(),
+        }
+    }
+
+    /// Copies the mirror to `to`, a folder that must not exist yet (an export's
+    /// `NAME.world`, written beside the tape).
+    pub fn write_to(&self, to: &Path) -> Result<()> {
+        super::copy_tree(self.root(), to)
+    }
+}
+
+/// Copies the plain file `from` to `to`: opened without following a link and without
+/// waiting on a FIFO (either may have been put in its place since it was listed), and
+/// refused, with why, when it is no longer a plain file or cannot be read.
+fn copy_plain_file(from: &Path, to: &Path) -> std::result::Result<(), String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(from)
+        .map_err(|e| format!("it could not be read ({e})"))?;
+    match file.metadata() {
+        Ok(meta) if meta.is_file() => {}
+        Ok(_) => return Err("no longer a plain file".into()),
+        Err(e) => return Err(format!("it could not be read ({e})")),
+    }
+    let (folder, name) = super::Folder::containing(to).map_err(|e| e.to_string())?;
+    let mut copy = folder.create(&name, Access::Private).map_err(|e| e.to_string())?;
+    std::io::copy(&mut file, &mut copy).map_err(|e| format!("it could not be read ({e})"))?;
+    copy.commit().map(drop).map_err(|e| e.to_string())
+}
+
+/// Where a world was and what it holds, without its files: what an export writes into
+/// the tape (the folder to start in, the command's paths made relative to it, a comment).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WorldMap {
+    /// The program's working folder, as the session had it (absolute).
+    pub cwd: PathBuf,
+    /// The paths copied (absolute).
+    pub roots: Vec<PathBuf>,
+    /// [`World::summary`].
+    pub summary: String,
+}
+
+impl WorldMap {
+    /// The working folder inside a mirror of the world at `root` (`root/home/me/project`).
+    pub fn cwd_under(&self, root: &Path) -> PathBuf {
+        root.join(self.cwd.strip_prefix("/").unwrap_or(&self.cwd))
+    }
+
+    /// `word` of the command as a replay inside the copy takes it: an absolute path inside
+    /// the world becomes the relative path from the working folder that reaches the same
+    /// file in the copy (`/home/me/project/notes.txt` → `./notes.txt`, `/etc/motd` →
+    /// `../../../etc/motd`); any other word is unchanged.
+    pub fn replayed_word(&self, word: &OsStr) -> OsString {
+        let path = Path::new(word);
+        if !path.is_absolute() {
+            return word.to_os_string();
+        }
+        let path = lexical(path);
+        if !self.roots.iter().any(|root| path.starts_with(root)) {
+            return word.to_os_string();
+        }
+        let common = self
+            .cwd
+            .components()
+            .zip(path.components())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let mut relative = PathBuf::new();
+        for _ in common..self.cwd.components().count() {
+            relative.push("..");
+        }
+        for part in path.components().skip(common) {
+            relative.push(part);
+        }
+        // `./` first where it names no folder: a program's word without a slash would be
+        // looked up on PATH.
+        if !relative.starts_with("..") {
+            relative = Path::new(".").join(relative);
+        }
+        relative.into_os_string()
+    }
+}
+
+/// The folder `name` beside the source file `file` (a test's `file!()`) of the crate at
+/// `manifest_dir` (its `env!("CARGO_MANIFEST_DIR")`): where an exported Rust test finds the
+/// world written beside it. `file!()` is absolute, or relative to the workspace's root —
+/// the crate's folder or one above it — so each folder from the crate's up is tried, and
+/// the first that holds `name` beside the file wins (the crate's own when none does).
+pub fn beside_source(file: &str, manifest_dir: &str, name: &str) -> PathBuf {
+    let file = Path::new(file);
+    let beside = |base: &Path| base.join(file).parent().map(|folder| folder.join(name));
+    Path::new(manifest_dir)
+        .ancestors()
+        .filter_map(beside)
+        .find(|candidate| candidate.is_dir())
+        .or_else(|| beside(Path::new(manifest_dir)))
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// `path` with `.` and `..` resolved by its words alone (no link is followed).
+fn lexical(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A size in words: `512 bytes`, `3.4 MiB`.
+fn size(bytes: u64) -> String {
+    let b = bytes as f64;
+    match bytes {
+        n if n < 1 << 10 => format!("{n} bytes"),
+        n if n < 1 << 20 => format!("{:.1} KiB", b / 1024.0),
+        n if n < 1 << 30 => format!("{:.1} MiB", b / 1048576.0),
+        _ => format!("{:.1} GiB", b / 1073741824.0),
+    }
+}
+
+/// A refused world as the error an export gives: why (a [`WorldRefused`] as text), and
+/// what to do.
+pub fn refused_error(why: &dyn std::fmt::Display) -> Error {
+    Error::InvalidArgument {
+        message: format!(
+            "the session's world is not carried: {why}; export --without-world to replay without it, --with PATH to carry chosen files, or --in-place to replay in the folder itself"
+        ),
+    }
+}
