@@ -89,7 +89,7 @@ fn a_menu_session_exported_replays_and_fails_with_a_diff_when_the_label_changes(
         "the first capture's new rows: {text}"
     );
     assert!(
-        text.contains("Mask /\\b\\d{1,2}:\\d{2}(:\\d{2})?\\b/"),
+        text.contains("Mask /(?:\\b\\d{1,2}:\\d{2}(:\\d{2})?\\b)[ ─━═]*/"),
         "the clock is masked: {text}"
     );
     let report = run_file(&tape, &RunOptions::default());

@@ -186,3 +186,40 @@ fn a_rust_export_that_waits_for_nothing_compiles_without_a_warning() {
     let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     common::rustc::compile(&dir.0, "waits_for_nothing", &rust, &extra);
 }
+
+#[test]
+fn a_counter_beside_stable_text_is_masked_not_asserted_and_the_export_replays() {
+    // A counter no clock pattern knows, redrawn every 50 ms beside a steady label, and
+    // a frame of `─` fill after it that moves with its width.
+    let dir = common::TempDir::new("export-drift");
+    let spec =
+        sh(r#"i=7; while :; do i=$((i * 13 % 100003)); printf '\r┌─ %s ───┐ steady' "$i"; sleep 0.05; done"#);
+    let session = spec.spawn().unwrap();
+    session.apply(&wait(WaitFor::Text("steady".into()))).unwrap();
+    session.apply(&Operation::capture_text()).unwrap();
+    let captured = session.snapshot().text();
+    // It drifted after the capture, with no input: as when an agent exports a moment later.
+    session
+        .wait_for_timeout(
+            move |now| now.text() != captured,
+            std::time::Duration::from_secs(10),
+        )
+        .unwrap();
+    let options = ExportOptions {
+        screen_now: Some(session.snapshot().text()),
+        ..ExportOptions::default()
+    };
+    let log = session.operations();
+    session.exit().unwrap();
+    let exported = to_tape(&spec, &log, "drift", &options).unwrap();
+    let tape = exported.tape;
+    std::fs::write(dir.0.join("drift.tape"), &tape).unwrap();
+    let (snap, text) = exported.snapshot.unwrap();
+    std::fs::write(dir.0.join(snap), &text).unwrap();
+    assert!(tape.contains("Mask "), "the counter is masked: {tape}");
+    assert!(
+        text.contains("steady") && text.contains("[masked]"),
+        "{tape}\n{text}"
+    );
+    replays_three_times(&dir.0, "drift", &tape);
+}

@@ -93,6 +93,7 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             let start: StartSpec = decode(reply.get_mut("start").map(Value::take).unwrap_or_default())?;
             let log: Vec<LoggedOperation> =
                 decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
+            options.screen_now = reply.get("screen").and_then(Value::as_str).map(str::to_string);
             // Files named with --with are the replay's world, chosen: no copy beside them.
             // Printed, an export has no folder to carry a world in: it says so below.
             if !args.in_place && !args.without_world && args.with.is_empty() {

@@ -154,7 +154,12 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
                 Some(Err(refused)) => json!({ "refused": refused.to_string() }),
                 None => Value::Null,
             };
-            return Ok(json!({ "start": host.start, "operations": session.operations(), "world": world }));
+            // The screen now, with no input since the last operation: what changed since
+            // the log's last screen drifted (a clock, a meter), and an export masks it.
+            let now = session.snapshot().text();
+            return Ok(
+                json!({ "start": host.start, "operations": session.operations(), "world": world, "screen": now }),
+            );
         }
         Request::Report { path } => {
             let reply = {

@@ -58,6 +58,8 @@ impl State {
                     }
                     _ => {}
                 }
+                // What changed since the log's last screen, with no input since, drifted.
+                options.screen_now = Some(session.snapshot().text());
                 (start, session.operations())
             }
         };

@@ -23,6 +23,7 @@
 mod rust;
 #[cfg(test)]
 mod tests;
+mod volatile;
 mod walk;
 
 pub use rust::{rust_string, test_name, to_rust};
@@ -54,6 +55,10 @@ pub struct ExportOptions {
     /// of the session's folder, with the command's absolute paths into the world made
     /// relative to it. Not with [`in_place`](Self::in_place).
     pub world: Option<(crate::files::WorldMap, std::path::PathBuf)>,
+    /// The session's screen when the export is made, with no input since its last
+    /// operation: cells that changed since the last screen the log kept (a clock, a meter)
+    /// drifted, and are masked rather than asserted.
+    pub screen_now: Option<String>,
 }
 
 impl ExportOptions {
@@ -417,7 +422,7 @@ pub fn to_tape(
     lines.extend(start_lines(start, name, options));
     let mut snapshot = None;
     let mut earlier_snapshots = Vec::new();
-    let steps = steps(start, log);
+    let steps = steps(start, log, options.screen_now.as_deref());
     let snapshots = steps.iter().filter(|s| matches!(s, Step2::Final { .. })).count();
     for step in steps {
         match step {

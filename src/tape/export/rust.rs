@@ -206,7 +206,7 @@ pub fn to_rust(
             format!("    s.wait_timeout(&{condition}, {timeout})?;")
         }
     };
-    let all = steps(start, log);
+    let all = steps(start, log, options.screen_now.as_deref());
     let is_input = |s: &Step2| {
         matches!(
             s,

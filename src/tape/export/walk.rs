@@ -60,19 +60,29 @@ pub(super) enum Step2 {
 /// A regex matching `row` exactly, its volatile parts ([`VOLATILE`]: clock times, dates,
 /// temporary paths, pids) matching anything: what an export expects of a row it saw.
 pub fn row_pattern(row: &str) -> String {
-    let mut spans: Vec<(usize, usize)> = Vec::new();
+    row_pattern_with(row, Vec::new())
+}
+
+/// [`row_pattern`], with the byte ranges `spans` of `row` matching anything too (cells
+/// that drifted while no input was sent).
+pub(super) fn row_pattern_with(row: &str, drifted: Vec<(usize, usize)>) -> String {
+    // Each range with what stands for it: a volatile text is there (`.+`), a drifted
+    // cell may have become anything, or nothing at the row's end (`.*`).
+    let mut spans: Vec<(usize, usize, &str)> = drifted.into_iter().map(|(a, b)| (a, b, ".*")).collect();
     for re in volatile() {
-        spans.extend(re.find_iter(row).map(|m| (m.start(), m.end())));
+        spans.extend(re.find_iter(row).map(|m| (m.start(), m.end(), ".+")));
     }
     spans.sort_unstable();
     let mut out = String::from("^");
     let mut at = 0;
-    for (start, end) in spans {
-        if start < at {
+    for (start, end, any) in spans {
+        if end <= at {
             continue;
         }
-        out.push_str(&regex::escape(&row[at..start]));
-        out.push_str(".+");
+        if start >= at {
+            out.push_str(&regex::escape(&row[at..start]));
+            out.push_str(any);
+        }
         at = end;
     }
     out.push_str(&regex::escape(&row[at..]));
@@ -80,13 +90,14 @@ pub fn row_pattern(row: &str) -> String {
     out
 }
 
-/// The rows of `now` that differ from `before` and hold something, first few.
-fn new_rows(before: &str, now: &str) -> Vec<String> {
+/// The rows of `now` that differ from `before` and hold something, first few, each with
+/// its index.
+fn new_rows(before: &str, now: &str) -> Vec<(usize, String)> {
     let old: Vec<&str> = before.split('\n').collect();
     now.split('\n')
         .enumerate()
         .filter(|(i, row)| !row.trim().is_empty() && old.get(*i) != Some(row))
-        .map(|(_, row)| row.to_string())
+        .map(|(i, row)| (i, row.to_string()))
         .take(EXPECTS_PER_CAPTURE)
         .collect()
 }
@@ -101,8 +112,10 @@ fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
     crate::snapshot::mask_rows(&snapshot.text(), &regexes)
 }
 
-/// The walk: the log as steps.
-pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
+/// The walk: the log as steps. `now`: the screen when the export was made, with no input
+/// since the log's last operation (what changed since is volatile too).
+pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation], now: Option<&str>) -> Vec<Step2> {
+    let drifted = super::volatile::drifted_cells(start, log, now);
     let mut out = Vec::new();
     let (mut cols, mut rows) = (start.cols, start.rows);
     let mut seen = String::new();
@@ -139,7 +152,11 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                 }));
                 // What the session saw when it went on: waited for, before any input.
                 if let (true, Some(screen)) = (at_start, &entry.screen) {
-                    out.extend(catching_up(last_screen.as_deref().unwrap_or(""), screen));
+                    out.extend(catching_up(
+                        last_screen.as_deref().unwrap_or(""),
+                        screen,
+                        &drifted,
+                    ));
                     last_screen = Some(screen.clone());
                 }
                 continue;
@@ -270,13 +287,20 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                         && let Some(before) =
                             Some(last_screen.as_deref().unwrap_or("")).filter(|before| *before != screen)
                     {
-                        out.extend(catching_up(before, screen));
+                        out.extend(catching_up(before, screen, &drifted));
                     }
-                    let masks: Vec<String> = volatile()
+                    // What is obviously volatile (a clock, a path), with the fill around it;
+                    // then what changed while no input was sent (a meter, a spinner).
+                    let mut masks: Vec<String> = volatile()
                         .iter()
                         .filter(|re| re.is_match(screen))
-                        .map(|re| re.as_str().to_string())
+                        .map(|re| super::volatile::with_fill(re.as_str()))
                         .collect();
+                    for mask in super::volatile::span_masks(screen, &drifted) {
+                        if !masks.contains(&mask) {
+                            masks.push(mask);
+                        }
+                    }
                     let text = masked_screen(screen, cols, rows, &masks);
                     let styled = ansi.then(|| {
                         let regexes: Vec<regex::Regex> =
@@ -285,11 +309,9 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
                     });
                     out.push(Step2::Final { masks, text, styled });
                 } else {
-                    out.extend(
-                        new_rows(&seen, screen)
-                            .iter()
-                            .map(|row| Step2::Expect(row_pattern(row))),
-                    );
+                    out.extend(new_rows(&seen, screen).into_iter().map(|(index, row)| {
+                        Step2::Expect(super::volatile::steady_pattern(&row, drifted.get(&index)))
+                    }));
                 }
                 seen = screen.clone();
                 last_screen = Some(screen.clone());
@@ -316,7 +338,7 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation]) -> Vec<Step2> {
 
 /// The text of the screen an operation ended on, as the log keeps it: a colour capture's
 /// drawn again as plain text.
-fn shown_text(entry: &LoggedOperation, cols: u16, rows: u16) -> Option<String> {
+pub(super) fn shown_text(entry: &LoggedOperation, cols: u16, rows: u16) -> Option<String> {
     let screen = entry.screen.as_ref()?;
     Some(match entry.operation {
         Operation::Capture { ansi: true, .. } => crate::tape::snapshots::plain_from_ansi(screen, cols, rows),
@@ -379,24 +401,28 @@ fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
 
 /// The waits that bring a replay from the screen `before` (where the session's last wait
 /// or capture left it) to `now` (a later capture): one for each row of `now` that `before`
-/// did not have (the first few; not a clock's or a pid's alone); else, where rows only went
-/// away, the absence of one of them (`ExpectNot`, which retries).
-fn catching_up(before: &str, now: &str) -> Vec<Step2> {
-    let telling = |row: &String| {
+/// did not have (the first few; not a clock's or a pid's alone, its drifted cells matching
+/// anything); else, where rows only went away, the absence of one of them (`ExpectNot`,
+/// which retries).
+fn catching_up(before: &str, now: &str, drifted: &super::volatile::Drifted) -> Vec<Step2> {
+    let pattern_of =
+        |(index, row): &(usize, String)| super::volatile::steady_pattern(row, drifted.get(index));
+    let telling = |pattern: &String| {
         // A row that is all volatile matches anything.
-        let pattern = row_pattern(row);
         pattern
             .trim_start_matches('^')
             .trim_end_matches('$')
             .replace(".+", "")
+            .replace(".*", "")
             .trim()
             .len()
             > 1
     };
     let waits: Vec<Step2> = new_rows(before, now)
         .iter()
-        .filter(|row| telling(row))
-        .map(|row| Step2::Wait(WaitFor::Text(row_pattern(row)), None))
+        .map(pattern_of)
+        .filter(telling)
+        .map(|pattern| Step2::Wait(WaitFor::Text(pattern), None))
         .collect();
     if !waits.is_empty() {
         return waits;

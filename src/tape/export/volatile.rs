@@ -1,0 +1,259 @@
+//! What drifted in a session: the cells that changed while no input was sent — a clock's
+//! seconds, a meter, a spinner, a random hint — found by comparing the screens the log
+//! kept with no input between them (and the last with the screen when the export is
+//! made). An export asserts what the session established, not what drifted: a drifted
+//! cell matches anything in an `Expect`, and is masked in the last snapshot by a mask
+//! that stands for any length — anchored on the steady text around it, and taking the
+//! fill beside it (spaces, `─`), so a header drawn around a text of another length still
+//! matches.
+
+use std::collections::BTreeMap;
+
+use crate::operation::{LoggedOperation, Operation, StartSpec};
+
+/// Drifted cells: for each row (0-based), the character ranges `[start, end)` that
+/// changed while no input was sent.
+pub(super) type Drifted = BTreeMap<usize, Vec<(usize, usize)>>;
+
+/// Characters a frame, a padded field or a bar is filled with: taken into a drifted range
+/// beside them, since a text of another length moves them and a bar of another value
+/// ends elsewhere.
+fn is_fill(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '─' | '━' | '═' | '-' | '.' | '·' | '_' | '|' | '#' | '=' | '*'
+    ) || ('\u{2580}'..='\u{259f}').contains(&c)
+}
+
+/// How many steady characters on each side anchor a drifted range's mask.
+const ANCHOR: usize = 3;
+
+/// The cells that changed between screens the log kept with no input between them (from
+/// the second after an input on), and between the last of them and `now` (the screen when
+/// the export is made).
+pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Option<&str>) -> Drifted {
+    let mut drifted = Drifted::new();
+    let (mut cols, mut rows) = (start.cols, start.rows);
+    // The last screen seen with no input since, and how many were seen since the input
+    // (the program's start counts as one).
+    let mut steady: Option<String> = None;
+    let mut seen_since_input = 0;
+    for entry in log {
+        match &entry.operation {
+            Operation::Resize { cols: c, rows: r } => {
+                (cols, rows) = (*c, *r);
+                (steady, seen_since_input) = (None, 0);
+                continue;
+            }
+            // Input: what follows is the program's answer, not drift.
+            Operation::Send { .. } | Operation::Exit { .. } => (steady, seen_since_input) = (None, 0),
+            _ => {}
+        }
+        let Some(screen) = super::walk::shown_text(entry, cols, rows) else {
+            continue;
+        };
+        // The first screen after an input may be caught before the reaction's end (a
+        // debounced redraw): what changes after it is the reaction. What changes after a
+        // later one is drift.
+        if let (Some(before), true) = (&steady, seen_since_input >= 2) {
+            add_changes(&mut drifted, before, &screen);
+        }
+        steady = Some(screen);
+        seen_since_input += 1;
+    }
+    if let (Some(before), Some(now)) = (&steady, now) {
+        add_changes(&mut drifted, before, now);
+    }
+    drifted
+}
+
+/// Adds to `drifted` the character ranges of each row that differ between two screens: cell
+/// by cell where the row kept its width, else the part between the text the two share at
+/// its start and at its end (a number that grew by a digit moves what follows it).
+fn add_changes(drifted: &mut Drifted, before: &str, after: &str) {
+    let before: Vec<&str> = before.split('\n').collect();
+    for (index, row) in after.split('\n').enumerate() {
+        let old: Vec<char> = before
+            .get(index)
+            .copied()
+            .unwrap_or("")
+            .trim_end()
+            .chars()
+            .collect();
+        let new: Vec<char> = row.trim_end().chars().collect();
+        let mut spans = Vec::new();
+        if old.len() == new.len() {
+            let mut open: Option<usize> = None;
+            for at in 0..new.len() {
+                match (old[at] != new[at], open) {
+                    (true, None) => open = Some(at),
+                    (false, Some(from)) => {
+                        spans.push((from, at));
+                        open = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(from) = open {
+                spans.push((from, new.len()));
+            }
+        } else {
+            let shared = old.len().min(new.len());
+            let prefix = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+            let suffix = old
+                .iter()
+                .rev()
+                .zip(new.iter().rev())
+                .take(shared - prefix)
+                .take_while(|(a, b)| a == b)
+                .count();
+            spans.push((prefix, (new.len() - suffix).max(prefix)));
+        }
+        if !spans.is_empty() {
+            // A changed digit is a changed number: the whole word it is in drifted.
+            let word = |at: usize| {
+                new.get(at)
+                    .is_some_and(|c| c.is_alphanumeric() || ".,:%".contains(*c))
+            };
+            for (from, to) in &mut spans {
+                while *from > 0 && word(*from - 1) {
+                    *from -= 1;
+                }
+                while word(*to) {
+                    *to += 1;
+                }
+            }
+            let row_spans = drifted.entry(index).or_default();
+            row_spans.extend(spans);
+            *row_spans = merged(std::mem::take(row_spans));
+        }
+    }
+}
+
+/// Ranges sorted, and joined where fewer than [`ANCHOR`] steady characters lie between
+/// them (too few to anchor a mask on: `12.0%` and `23.1%` in one meter).
+fn merged(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    spans.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in spans {
+        match out.last_mut() {
+            Some((_, end)) if a < *end + ANCHOR => *end = (*end).max(b),
+            _ => out.push((a, b)),
+        }
+    }
+    out
+}
+
+/// A mask of the obvious volatile pattern `pattern` (a path, a clock) that takes the fill
+/// after it too: a header's `─` after a path of another length.
+pub(super) fn with_fill(pattern: &str) -> String {
+    format!("(?:{pattern})[ ─━═]*")
+}
+
+/// Masks for the drifted cells of `screen`: each drifted range, widened over the fill
+/// beside it, as a regex that matches whatever stands there between the steady text
+/// around it (up to [`ANCHOR`] characters each side, up to the next fill). A row that drifted whole has no
+/// steady text to anchor on and gets none (its text is not asserted either way: see
+/// [`steady_pattern`]).
+pub(super) fn span_masks(screen: &str, drifted: &Drifted) -> Vec<String> {
+    let mut masks = Vec::new();
+    let rows: Vec<&str> = screen.split('\n').collect();
+    for (index, spans) in drifted {
+        let Some(row) = rows.get(*index) else {
+            continue;
+        };
+        let chars: Vec<char> = row.chars().collect();
+        for &(from, to) in spans {
+            let (mut from, mut to) = (from.min(chars.len()), to.min(chars.len()));
+            while from > 0 && is_fill(chars[from - 1]) {
+                from -= 1;
+            }
+            while to < chars.len() && is_fill(chars[to]) {
+                to += 1;
+            }
+            // The steady text beside it, up to the next fill: `┐` of `┐ steady`.
+            let mut before: Vec<char> = chars[..from]
+                .iter()
+                .rev()
+                .take_while(|c| !is_fill(**c))
+                .take(ANCHOR)
+                .copied()
+                .collect();
+            before.reverse();
+            let before: String = before.into_iter().collect();
+            let after: String = chars[to..]
+                .iter()
+                .take_while(|c| !is_fill(**c))
+                .take(ANCHOR)
+                .collect();
+            let mask = match (before.is_empty(), after.is_empty()) {
+                (true, true) => continue,
+                (false, true) => format!("{}.*$", regex::escape(&before)),
+                (true, false) => format!("^.*?{}", regex::escape(&after)),
+                (false, false) => format!("{}.*?{}", regex::escape(&before), regex::escape(&after)),
+            };
+            if !masks.contains(&mask) {
+                masks.push(mask);
+            }
+        }
+    }
+    masks
+}
+
+/// A regex matching `row` with its drifted ranges (`spans`, in characters) and its
+/// obviously volatile parts matching anything: what an `Expect` asserts of a row.
+pub(super) fn steady_pattern(row: &str, spans: Option<&Vec<(usize, usize)>>) -> String {
+    // Character ranges as the byte ranges the pattern is cut at.
+    let offsets: Vec<usize> = row
+        .char_indices()
+        .map(|(at, _)| at)
+        .chain(std::iter::once(row.len()))
+        .collect();
+    let byte = |at: usize| offsets.get(at).copied().unwrap_or(row.len());
+    let spans = spans
+        .into_iter()
+        .flatten()
+        .map(|&(from, to)| (byte(from), byte(to)))
+        .filter(|(from, to)| from < to)
+        .collect();
+    super::walk::row_pattern_with(row, spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_meter_that_drifted_is_masked_between_its_steady_neighbours_with_its_fill() {
+        let mut drifted = Drifted::new();
+        add_changes(&mut drifted, "CPU[||    12.0%]  up", "CPU[||||| 23.1%]  up");
+        let masks = span_masks("CPU[||||| 23.1%]  up", &drifted);
+        let re = regex::Regex::new(&masks[0]).unwrap();
+        let masked = |row: &str| re.replace(row, "#").into_owned();
+        for row in ["CPU[|  5.0%]  up", "CPU[||||||||||100.0%]  up"] {
+            assert_eq!(masked(row), masked("CPU[||||| 23.1%]  up"), "{masks:?} on {row}");
+        }
+        assert_eq!(masked("CPU[|  5.0%]  up"), "C#  up", "{masks:?}");
+    }
+
+    #[test]
+    fn an_expect_matches_any_text_where_the_row_drifted_and_the_same_text_elsewhere() {
+        let mut drifted = Drifted::new();
+        add_changes(&mut drifted, "Load: 0.5 ok", "Load: 0.7 ok");
+        let pattern = steady_pattern("Load: 0.7 ok", drifted.get(&0));
+        let re = regex::Regex::new(&pattern).unwrap();
+        assert!(
+            re.is_match("Load: 0.9 ok") && re.is_match("Load: 12.25 ok"),
+            "{pattern}"
+        );
+        assert!(!re.is_match("Load: 0.9 bad"), "{pattern}");
+    }
+
+    #[test]
+    fn a_path_mask_takes_the_frame_fill_after_it() {
+        let re = regex::Regex::new(&with_fill(r"/tmp/[^\s'\x22]+")).unwrap();
+        let short = re.replace("┌─ /tmp/ab ─────────┐", "#");
+        let long = re.replace("┌─ /tmp/abcdef ─────┐", "#");
+        assert_eq!(short, long);
+    }
+}
