@@ -158,8 +158,14 @@ fn a_dialog_menu_exported_fails_with_a_diff_when_its_label_changes() {
     dir.ok(&["send", "-s", "dl1", "-k", "Down", "--wait", "Bananas"]);
     dir.ok(&["wait", "-s", "dl1", "--stable", "200"]);
     dir.ok(&["capture", "-s", "dl1"]);
-    // The script the program was started on is copied into the replay's fresh HOME.
-    exported_and_replayed(&dir, &work, "dl1", &["--with", script.to_str().unwrap()]);
+    // The script the program was started on is copied into the replay's fresh HOME when
+    // the replay starts, not frozen in a world: a changed script is what the test catches.
+    exported_and_replayed(
+        &dir,
+        &work,
+        "dl1",
+        &["--without-world", "--with", script.to_str().unwrap()],
+    );
 
     std::fs::write(&script, menu("Blueberries")).unwrap();
     let out = dir.run_in(&work, &["run", "dl1.tape"]);
@@ -374,4 +380,39 @@ fn a_world_too_large_to_carry_is_refused_in_one_line_naming_the_ways_out() {
         !source.contains("With ") && !work.join("big.world").exists(),
         "{source}"
     );
+}
+
+#[test]
+fn bash_with_its_own_prompt_replays_in_its_world_with_its_folder_masked() {
+    let dir = Dir::new();
+    // A folder outside /tmp (which a clock-and-path mask covers anyway): the prompt shows
+    // it, and the replay, inside the world's copy, shows another.
+    let work = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "prompt-{}-{}",
+        std::process::id(),
+        std::time::UNIX_EPOCH.elapsed().unwrap().as_nanos()
+    ));
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(
+        work.join("prompt.rc"),
+        "PS1='\\u in \\w\\$ '\nHISTFILE=/dev/null\n",
+    )
+    .unwrap();
+    let out = dir.run_in(
+        &work,
+        &["start", "-s", "pr", "--", "bash", "--rcfile", "prompt.rc", "-i"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir.ok(&["wait", "-s", "pr", "--text", r" in .*[$#] ?$"]);
+    dir.ok(&[
+        "send", "-s", "pr", "-t", "echo hi", "-k", "Enter", "--wait", "^hi$",
+    ]);
+    dir.ok(&["capture", "-s", "pr"]);
+    let source = exported_and_replayed(&dir, &work, "pr", &[]);
+    assert!(source.contains("Mask "), "{source}");
+    for _ in 0..2 {
+        let out = dir.run_in(&work, &["run", "pr.tape"]);
+        assert!(out.status.success(), "{source}\n{}", text(&out.stderr));
+    }
+    let _ = std::fs::remove_dir_all(&work);
 }

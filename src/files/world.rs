@@ -402,7 +402,7 @@ fn size(bytes: u64) -> String {
 pub fn refused_error(why: &dyn std::fmt::Display) -> Error {
     Error::InvalidArgument {
         message: format!(
-            "the session's world is not carried: {why}; export --without-world to replay without it, --with PATH to carry chosen files, or --in-place to replay in the folder itself"
+            "the session's world is not carried: {why}; export --without-world to replay without it, --with PATH to carry chosen files instead, or --in-place to replay in the folder itself"
         ),
     }
 }

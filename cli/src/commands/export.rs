@@ -38,8 +38,8 @@ pub(super) struct ExportArgs {
     #[arg(long)]
     in_place: bool,
     /// A file or folder the hermetic replay starts with, copied into its fresh HOME when
-    /// it starts (repeatable): the files the program was started on, chosen instead of the
-    /// session's world.
+    /// it starts (repeatable): besides the session's world (your ~/.bashrc for the
+    /// prompt a shell had), or instead of it where it is too large to carry.
     #[arg(long, value_name = "FILE", action = clap::ArgAction::Append, conflicts_with = "in_place")]
     with: Vec<PathBuf>,
     /// Carry no copy of the session's world. By default a hermetic export carries the
@@ -94,10 +94,9 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
             let log: Vec<LoggedOperation> =
                 decode(reply.get_mut("operations").map(Value::take).unwrap_or_default())?;
             options.screen_now = reply.get("screen").and_then(Value::as_str).map(str::to_string);
-            // Files named with --with are the replay's world, chosen: no copy beside them.
             // Printed, an export has no folder to carry a world in: it says so below.
-            if !args.in_place && !args.without_world && args.with.is_empty() {
-                let world = carried_world(reply.get_mut("world").map(Value::take))?;
+            if !args.in_place && !args.without_world {
+                let world = carried_world(reply.get_mut("world").map(Value::take), !args.with.is_empty())?;
                 match (&args.output, world) {
                     (Some(_), world) => options.world = world,
                     (None, Some((map, _))) => eprintln!(
@@ -200,13 +199,20 @@ pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
 
 /// The world a hermetic export carries, from the host's `log` reply: its map and where
 /// its copy is; none when the session kept none. A world refused for its size is an
-/// error naming the ways out.
-fn carried_world(reply: Option<Value>) -> Result<Option<(tuipilot::files::WorldMap, PathBuf)>, Failure> {
+/// error naming the ways out, unless files were chosen with `--with` (`chosen`): they
+/// are the replay's world then.
+fn carried_world(
+    reply: Option<Value>,
+    chosen: bool,
+) -> Result<Option<(tuipilot::files::WorldMap, PathBuf)>, Failure> {
     let Some(Value::Object(mut world)) = reply else {
         return Ok(None);
     };
     if let Some(Value::String(why)) = world.get("refused") {
-        return Err(tuipilot::files::refused_error(why).into());
+        return match chosen {
+            true => Ok(None),
+            false => Err(tuipilot::files::refused_error(why).into()),
+        };
     }
     let map = decode(world.get_mut("map").map(Value::take).unwrap_or_default())?;
     let root: PathBuf = decode(world.get_mut("root").map(Value::take).unwrap_or_default())?;

@@ -44,16 +44,15 @@ impl State {
                     .unwrap_or_default();
                 // The world goes beside the export in the artifact directory: without
                 // one there is nowhere to hand it back, and none is carried.
-                // Files named in `with` are the replay's world, chosen: no copy beside them.
-                let carried = !options.in_place
-                    && args.without_world != Some(true)
-                    && options.with.is_empty()
-                    && self.artifacts.is_some();
+                // Files named in `with` go into the fresh HOME besides it, or instead of a
+                // world too large to carry.
+                let carried =
+                    !options.in_place && args.without_world != Some(true) && self.artifacts.is_some();
                 match session.world() {
                     Some(Ok(world)) if carried => {
                         options.world = Some((world.map(), world.root().to_path_buf()))
                     }
-                    Some(Err(refused)) if carried => {
+                    Some(Err(refused)) if carried && options.with.is_empty() => {
                         return Err(tuipilot::files::refused_error(refused).into());
                     }
                     _ => {}

@@ -201,6 +201,21 @@ pub fn write_world(
     Ok(Some(to))
 }
 
+/// Masks for where a replay of `name` runs: inside the copy of the world, the session's
+/// folder shows with the copy's place before it (a shell's prompt: `~/NAME.world/home/me`
+/// where the session showed `/home/me`). The place and the folder are masked, and as the
+/// two touch, one placeholder stands for both.
+fn place_masks(name: &str, options: &ExportOptions) -> Vec<String> {
+    match (&options.world, options.in_place) {
+        (Some((map, _)), false) => vec![
+            // A path to it, from `~` or `/` (not the `user@host:` before a prompt's).
+            format!(r"~?[^\s:~]*/{}", regex::escape(&world_folder(name))),
+            volatile::with_fill(&regex::escape(&map.cwd.to_string_lossy())),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// The folder beside an export named `name` that carries the session's world.
 pub fn world_folder(name: &str) -> String {
     format!("{name}.world")
@@ -422,7 +437,12 @@ pub fn to_tape(
     lines.extend(start_lines(start, name, options));
     let mut snapshot = None;
     let mut earlier_snapshots = Vec::new();
-    let steps = steps(start, log, options.screen_now.as_deref());
+    let steps = steps(
+        start,
+        log,
+        options.screen_now.as_deref(),
+        &place_masks(name, options),
+    );
     let snapshots = steps.iter().filter(|s| matches!(s, Step2::Final { .. })).count();
     for step in steps {
         match step {

@@ -206,7 +206,12 @@ pub fn to_rust(
             format!("    s.wait_timeout(&{condition}, {timeout})?;")
         }
     };
-    let all = steps(start, log, options.screen_now.as_deref());
+    let all = steps(
+        start,
+        log,
+        options.screen_now.as_deref(),
+        &super::place_masks(test_name, options),
+    );
     let is_input = |s: &Step2| {
         matches!(
             s,

@@ -113,8 +113,15 @@ fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
 }
 
 /// The walk: the log as steps. `now`: the screen when the export was made, with no input
-/// since the log's last operation (what changed since is volatile too).
-pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation], now: Option<&str>) -> Vec<Step2> {
+/// since the log's last operation (what changed since is volatile too); `place_masks`:
+/// masks for where the replay runs (the session's folder, shown elsewhere in a replay
+/// inside a copy of its world), used in a snapshot whose screen they match.
+pub(super) fn steps(
+    start: &StartSpec,
+    log: &[LoggedOperation],
+    now: Option<&str>,
+    place_masks: &[String],
+) -> Vec<Step2> {
     let drifted = super::volatile::drifted_cells(start, log, now);
     let mut out = Vec::new();
     let (mut cols, mut rows) = (start.cols, start.rows);
@@ -291,11 +298,20 @@ pub(super) fn steps(start: &StartSpec, log: &[LoggedOperation], now: Option<&str
                     }
                     // What is obviously volatile (a clock, a path), with the fill around it;
                     // then what changed while no input was sent (a meter, a spinner).
-                    let mut masks: Vec<String> = volatile()
-                        .iter()
-                        .filter(|re| re.is_match(screen))
-                        .map(|re| super::volatile::with_fill(re.as_str()))
-                        .collect();
+                    // Where the replay runs, when the screen shows the session's folder
+                    // (every mask of it: the replay's place is only in the replay's screen).
+                    let matching =
+                        |mask: &String| regex::Regex::new(mask).is_ok_and(|re| re.is_match(screen));
+                    let mut masks: Vec<String> = match place_masks.iter().any(matching) {
+                        true => place_masks.to_vec(),
+                        false => Vec::new(),
+                    };
+                    masks.extend(
+                        volatile()
+                            .iter()
+                            .filter(|re| re.is_match(screen))
+                            .map(|re| super::volatile::with_fill(re.as_str())),
+                    );
                     for mask in super::volatile::span_masks(screen, &drifted) {
                         if !masks.contains(&mask) {
                             masks.push(mask);
