@@ -34,7 +34,8 @@ struct Run {
 
 fn run(folder: &std::path::Path, out: &std::path::Path, with_world: bool) -> Run {
     let rss = || status_kib(None, "VmRSS") as i64;
-    let mut spec = StartSpec::new(["sh", "-c", "while read line; do echo \"got $line\"; done"].map(String::from));
+    let mut spec =
+        StartSpec::new(["sh", "-c", "while read line; do echo \"got $line\"; done"].map(String::from));
     spec.cwd = Some(folder.to_path_buf());
     let before = rss();
     let at = Instant::now();
@@ -102,7 +103,10 @@ fn main() {
     // The baseline first, then the world: each in a fresh session of this process.
     let without = run(&folder, &out, false);
     let with = run(&folder, &out, true);
-    for (label, r) in [("without a world (baseline)", &without), ("with its world", &with)] {
+    for (label, r) in [
+        ("without a world (baseline)", &without),
+        ("with its world", &with),
+    ] {
         println!(
             "{label:<28} start {:>5} ms (+{:>6} KiB), {STEPS} steps {:>6} ms (+{:>6} KiB), export {:>5} ms (+{:>6} KiB), tape {} bytes{}",
             r.start_ms,
@@ -112,7 +116,9 @@ fn main() {
             r.export_ms,
             r.grown_kib[2],
             r.tape_bytes,
-            r.world.as_deref().map_or(String::new(), |w| format!("; world: {w}")),
+            r.world
+                .as_deref()
+                .map_or(String::new(), |w| format!("; world: {w}")),
         );
     }
     let extra = (with.grown_kib[0] + with.grown_kib[2]) - (without.grown_kib[0] + without.grown_kib[2]);

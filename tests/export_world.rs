@@ -202,3 +202,29 @@ fn links_sockets_and_fifos_are_left_out_and_said_and_names_need_not_be_text() {
     );
     s.exit().unwrap();
 }
+
+#[test]
+fn a_link_planted_at_the_world_folder_is_refused_and_nothing_is_written_through_it() {
+    let dir = common::TempDir::new("world-planted");
+    let out = common::TempDir::new("world-planted-out");
+    let victim = common::TempDir::new("world-planted-victim");
+    std::fs::write(dir.0.join("notes.txt"), "notes\n").unwrap();
+    let s = start_in(&dir.0, &["sh", "-c", "read line"]);
+    let world = s.world().unwrap().unwrap();
+    let options = ExportOptions {
+        world: Some((world.map(), world.root().to_path_buf())),
+        ..ExportOptions::default()
+    };
+    std::os::unix::fs::symlink(&victim.0, out.0.join("planted.world")).unwrap();
+    let refused = write_world(&options, "planted", &out.0).unwrap_err().to_string();
+    assert!(
+        refused.contains("planted.world") && refused.contains("not a folder"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&victim.0).unwrap().count(),
+        0,
+        "nothing written through the link"
+    );
+    s.exit().unwrap();
+}
