@@ -138,6 +138,13 @@ fn a_send_whose_wait_timed_out_is_replayed_with_its_input() {
             .any(|l| !l.starts_with('#') && l.contains("never printed")),
         "the wait that timed out is not replayed: {tape}"
     );
+    // Fails on the code before: the second answer was typed at once, and the terminal
+    // echoed it ahead of the program's `first: one` (seen under load).
+    let caught_up = at("Wait+Screen /^first: one$/");
+    assert!(
+        caught_up.is_some() && caught_up < at("Type \"two\""),
+        "the replay waits for what the session saw when its wait gave up: {tape}"
+    );
     replays_three_times(&dir.0, "timed-out", &tape);
 }
 
@@ -187,18 +194,19 @@ fn a_rust_export_that_waits_for_nothing_compiles_without_a_warning() {
     common::rustc::compile(&dir.0, "waits_for_nothing", &rust, &extra);
 }
 
-#[test]
-fn a_counter_beside_stable_text_is_masked_not_asserted_and_the_export_replays() {
-    // A counter no clock pattern knows, redrawn every 50 ms beside a steady label, and
-    // a frame of `─` fill after it that moves with its width.
-    let dir = common::TempDir::new("export-drift");
-    let spec =
-        sh(r#"i=7; while :; do i=$((i * 13 % 100003)); printf '\r┌─ %s ───┐ steady' "$i"; sleep 0.05; done"#);
+/// Starts `spec`, waits for `first`, captures, and waits until the screen changed with no
+/// input (as when an agent exports a moment after its capture); exports it as NAME.tape in
+/// `dir` with the screen then; the tape and its snapshot's text.
+fn exported_after_drift(
+    spec: &StartSpec,
+    first: &str,
+    dir: &std::path::Path,
+    name: &str,
+) -> (String, String) {
     let session = spec.spawn().unwrap();
-    session.apply(&wait(WaitFor::Text("steady".into()))).unwrap();
+    session.apply(&wait(WaitFor::Text(first.into()))).unwrap();
     session.apply(&Operation::capture_text()).unwrap();
     let captured = session.snapshot().text();
-    // It drifted after the capture, with no input: as when an agent exports a moment later.
     session
         .wait_for_timeout(
             move |now| now.text() != captured,
@@ -211,15 +219,45 @@ fn a_counter_beside_stable_text_is_masked_not_asserted_and_the_export_replays() 
     };
     let log = session.operations();
     session.exit().unwrap();
-    let exported = to_tape(&spec, &log, "drift", &options).unwrap();
-    let tape = exported.tape;
-    std::fs::write(dir.0.join("drift.tape"), &tape).unwrap();
+    let exported = to_tape(spec, &log, name, &options).unwrap();
+    std::fs::write(dir.join(format!("{name}.tape")), &exported.tape).unwrap();
     let (snap, text) = exported.snapshot.unwrap();
-    std::fs::write(dir.0.join(snap), &text).unwrap();
+    std::fs::write(dir.join(snap), &text).unwrap();
+    (exported.tape, text)
+}
+
+#[test]
+fn a_counter_beside_stable_text_is_masked_not_asserted_and_the_export_replays() {
+    // A counter no clock pattern knows, redrawn every 50 ms beside a steady label, and
+    // a frame of `─` fill after it that moves with its width.
+    let dir = common::TempDir::new("export-drift");
+    let spec =
+        sh(r#"i=7; while :; do i=$((i * 13 % 100003)); printf '\r┌─ %s ───┐ steady' "$i"; sleep 0.05; done"#);
+    let (tape, text) = exported_after_drift(&spec, "steady", &dir.0, "drift");
     assert!(tape.contains("Mask "), "the counter is masked: {tape}");
     assert!(
         text.contains("steady") && text.contains("[masked]"),
         "{tape}\n{text}"
     );
     replays_three_times(&dir.0, "drift", &tape);
+}
+
+#[test]
+fn rows_that_drift_whole_are_masked_whole_and_the_export_replays() {
+    // A list redrawn every 50 ms with other entries under a steady header: nothing in its
+    // rows is steady enough to anchor a mask on.
+    let dir = common::TempDir::new("export-rows");
+    let spec = sh(
+        r#"i=3; while :; do printf '\033[H\033[2JProcesses\n'; for n in 1 2 3; do i=$((i * 7919 % 100003)); printf '%s task-%s\n' "$i" "$((i % 97))"; done; sleep 0.05; done"#,
+    );
+    let (tape, text) = exported_after_drift(&spec, "^Processes$", &dir.0, "rows");
+    assert!(
+        tape.contains("Mask+Rows 1-3"),
+        "the list's rows are masked whole: {tape}"
+    );
+    assert!(
+        text.starts_with("Processes\n[masked]\n[masked]\n[masked]"),
+        "{text}"
+    );
+    replays_three_times(&dir.0, "rows", &tape);
 }

@@ -3,11 +3,13 @@
 //! session against what the session's program found, not against what it (or anything
 //! else) left behind: a file vim saved, a swap file, a folder tig reads as a repository.
 //!
-//! The copy is a mirror of absolute paths under a private temporary folder
-//! (`ROOT/home/me/project/notes.txt` for `/home/me/project/notes.txt`), so a path
-//! relative to the working folder — `../shared/a.txt` included — means the same inside
-//! the copy as outside it, and an absolute path the command named is replayed as the
-//! relative one that reaches the copy ([`WorldMap::replayed_word`]).
+//! The copy is a mirror, in a private temporary folder, of the folder the copied paths
+//! share (the working folder itself when the command names nothing outside it:
+//! `ROOT/notes.txt` for `/home/me/project/notes.txt`; `ROOT/project/notes.txt` and
+//! `ROOT/shared/a.txt` when it also names `/home/me/shared/a.txt`), so a path relative to
+//! the working folder — `../shared/a.txt` included — means the same inside the copy as
+//! outside it, an absolute path the command named is replayed as the relative one that
+//! reaches the copy ([`WorldMap::replayed_word`]), and the replay's folder is short.
 //!
 //! It is bounded ([`WorldLimits`]): the folder is listed first (names and sizes, nothing
 //! read) and refused whole past the limit, never copied in part. What is not a plain file
@@ -46,8 +48,11 @@ impl Default for WorldLimits {
 /// The copy of what a program found at its start.
 #[derive(Debug)]
 pub struct World {
-    /// The mirror's root: absolute path `P` is copied at `ROOT/P`.
+    /// The mirror's root: a path `BASE/P` is copied at `ROOT/P`.
     store: TempDir,
+    /// The folder the copied paths have in common (the working folder, when nothing
+    /// outside it is named): the mirror holds what is under it.
+    base: PathBuf,
     /// The program's working folder (absolute).
     cwd: PathBuf,
     /// The paths copied (absolute): the working folder, then each named path outside it.
@@ -166,8 +171,19 @@ impl World {
             }
         }
         let store = TempDir::new("world").map_err(|e| WorldRefused::Failed(e.to_string()))?;
+        // Short paths in the replay: under the folder the roots share, not under `/`.
+        let base = roots.iter().skip(1).fold(cwd.clone(), |base, root| {
+            let shared: PathBuf = base
+                .components()
+                .zip(root.components())
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| a)
+                .collect();
+            shared
+        });
         let mut world = World {
             store,
+            base,
             cwd,
             roots,
             left_out,
@@ -205,11 +221,12 @@ impl World {
 
     /// Where absolute path `path` is copied.
     fn stored(&self, path: &Path) -> PathBuf {
-        let relative = path.strip_prefix("/").unwrap_or(path);
+        let relative = path.strip_prefix(&self.base).unwrap_or(path);
         self.store.path().join(relative)
     }
 
-    /// The mirror's root: a copy of absolute path `P` is at `root()/P`.
+    /// The mirror's root: a copy of path `BASE/P` is at `root()/P`, `BASE` the folder the
+    /// copied paths share (the working folder, when the command named nothing outside it).
     pub fn root(&self) -> &Path {
         self.store.path()
     }
@@ -268,6 +285,7 @@ impl World {
     /// What an export needs to know of the world: where it was, what it holds.
     pub fn map(&self) -> WorldMap {
         WorldMap {
+            base: self.base.clone(),
             cwd: self.cwd.clone(),
             roots: self.roots.clone(),
             summary: self.summary(),
@@ -306,6 +324,8 @@ fn copy_plain_file(from: &Path, to: &Path) -> std::result::Result<(), String> {
 /// the tape (the folder to start in, the command's paths made relative to it, a comment).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct WorldMap {
+    /// The folder the copied paths share: the mirror's root stands for it.
+    pub base: PathBuf,
     /// The program's working folder, as the session had it (absolute).
     pub cwd: PathBuf,
     /// The paths copied (absolute).
@@ -315,9 +335,13 @@ pub struct WorldMap {
 }
 
 impl WorldMap {
-    /// The working folder inside a mirror of the world at `root` (`root/home/me/project`).
+    /// The working folder inside a mirror of the world at `root` (`root` itself, or
+    /// `root/project` when the mirror holds folders beside it).
     pub fn cwd_under(&self, root: &Path) -> PathBuf {
-        root.join(self.cwd.strip_prefix("/").unwrap_or(&self.cwd))
+        match self.cwd.strip_prefix(&self.base) {
+            Ok(inside) if !inside.as_os_str().is_empty() => root.join(inside),
+            _ => root.to_path_buf(),
+        }
     }
 
     /// `word` of the command as a replay inside the copy takes it: an absolute path inside

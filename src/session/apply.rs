@@ -112,11 +112,14 @@ impl Session {
             ),
             Err(e) => (
                 Some(e.to_string().lines().next().unwrap_or("").to_string()),
-                // A wait that gave up keeps the screen the session went on from: a replay
-                // waits for what it showed instead (a program never ready at its start).
-                (e.kind() == crate::ErrorKind::Timeout && matches!(operation, Operation::Wait { .. }))
-                    .then(|| self.snapshot().text())
-                    .filter(|text| !text.trim().is_empty()),
+                // A wait that gave up, alone or after a send's input, keeps the screen the
+                // session went on from: a replay waits for what it showed instead (a
+                // program never ready at its start; the answer to input typed next).
+                (e.kind() == crate::ErrorKind::Timeout
+                    && (matches!(operation, Operation::Wait { .. })
+                        || failed_after_input == Some(crate::operation::AfterInput::TimedOut)))
+                .then(|| self.snapshot().text())
+                .filter(|text| !text.trim().is_empty()),
                 None,
             ),
         };

@@ -312,7 +312,7 @@ impl SessionBuilder {
     /// `HOME`, with `files` (files or folders) copied into it first: a replay that meets
     /// nothing an earlier run left, and only the inputs it names. A relative
     /// [`cwd`](Self::cwd) is a folder inside that `HOME` (in a world copied in:
-    /// `NAME.world/home/me/project`); an absolute one is overridden.
+    /// `NAME.world/project`); an absolute one is overridden.
     ///
     /// ```
     /// # fn main() -> tuipilot::Result<()> {

@@ -500,7 +500,20 @@ impl<'a> Parser<'a> {
                     false => CommandKind::Snapshot(name.text),
                 })
             }
-            "Mask" => one(CommandKind::Mask(self.regex(token, true)?)),
+            "Mask" => match self.plus_word() {
+                None => one(CommandKind::Mask(self.regex(token, true)?)),
+                Some(w) if w.text == "Rows" => one(CommandKind::MaskRows(self.span(token, "rows")?)),
+                Some(w) => {
+                    self.error(
+                        &w,
+                        format!(
+                            "`Mask+{}` is not a mask: use `Mask /REGEX/` (its matches) or `Mask+Rows 3-27` (whole rows)",
+                            w.text
+                        ),
+                    );
+                    None
+                }
+            },
             "Resize" => {
                 let cols = self.argument(token, "columns and rows (`Resize 100 30`)")?;
                 let rows = self.argument(token, "columns and rows (`Resize 100 30`)")?;

@@ -203,6 +203,10 @@ pub enum CommandKind {
     StyledSnapshot(String),
     /// `Mask /re/`: hide matches in everything written from here on.
     Mask(String),
+    /// `Mask+Rows 3-27`: hide these rows (first and last, 0-based and inclusive) whole in
+    /// the text snapshots from here on: rows that drifted with nothing steady in them (a
+    /// process list, a random hint).
+    MaskRows((u16, u16)),
     /// `Resize COLS ROWS`.
     Resize {
         /// Columns.

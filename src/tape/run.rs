@@ -67,6 +67,8 @@ struct Runner<'a> {
     setup: Setup,
     session: Option<Session>,
     masks: Vec<String>,
+    /// `Mask+Rows` spans: rows hidden whole in text snapshots.
+    masked_rows: Vec<(u16, u16)>,
     clipboard: String,
     hidden: bool,
     scrolled_back: u32,
@@ -119,6 +121,7 @@ pub fn run(tape: &Tape, options: &RunOptions) -> Result<Report, Failure> {
         setup: Setup::default(),
         session: None,
         masks: Vec::new(),
+        masked_rows: Vec::new(),
         clipboard: String::new(),
         hidden: false,
         scrolled_back: 0,
@@ -564,6 +567,10 @@ impl Runner<'_> {
             }
             CommandKind::Mask(re) => {
                 self.masks.push(re.clone());
+                Ok(true)
+            }
+            CommandKind::MaskRows(span) => {
+                self.masked_rows.push(*span);
                 Ok(true)
             }
             CommandKind::Resize { cols, rows } => {

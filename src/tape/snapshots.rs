@@ -125,6 +125,28 @@ pub(crate) fn redrawn(captured: &str, cols: u16, rows: u16) -> Option<crate::Sna
     Some(terminal.snapshot())
 }
 
+/// `text` with each row in `spans` (first and last, 0-based and inclusive) replaced by
+/// the mask placeholder whole, blank or not (a list may be shorter in a replay):
+/// `Mask+Rows`.
+pub fn mask_whole_rows(text: &str, spans: &[(u16, u16)]) -> String {
+    if spans.is_empty() {
+        return text.to_string();
+    }
+    text.split('\n')
+        .enumerate()
+        .map(|(index, row)| {
+            let masked = spans
+                .iter()
+                .any(|&(first, last)| (usize::from(first)..=usize::from(last)).contains(&index));
+            match masked {
+                true => crate::snapshot::MASK_PLACEHOLDER,
+                false => row,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Compares screen text with a `.snap` file (see [`SnapshotPolicy::compare_png`] for the
 /// result).
 pub fn compare_text(text: &str, golden: &Path, policy: &SnapshotPolicy) -> Result<Option<String>, String> {

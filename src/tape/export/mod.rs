@@ -202,15 +202,15 @@ pub fn write_world(
 }
 
 /// Masks for where a replay of `name` runs: inside the copy of the world, the session's
-/// folder shows with the copy's place before it (a shell's prompt: `~/NAME.world/home/me`
-/// where the session showed `/home/me`). The place and the folder are masked, and as the
-/// two touch, one placeholder stands for both.
+/// folder shows as the copy's place (a shell's prompt: `~/NAME.world` where the session
+/// showed `/home/me/project`): each masked to the end of its word and the fill after it,
+/// so the session's screen and the replay's read the same.
 fn place_masks(name: &str, options: &ExportOptions) -> Vec<String> {
     match (&options.world, options.in_place) {
         (Some((map, _)), false) => vec![
-            // A path to it, from `~` or `/` (not the `user@host:` before a prompt's).
-            format!(r"~?[^\s:~]*/{}", regex::escape(&world_folder(name))),
-            volatile::with_fill(&regex::escape(&map.cwd.to_string_lossy())),
+            // A path to the copy, from `~` or `/` (not the `user@host:` before it).
+            format!(r"~?[^\s:~]*/{}\S*[ ─━═]*", regex::escape(&world_folder(name))),
+            format!(r"{}\S*[ ─━═]*", regex::escape(&map.cwd.to_string_lossy())),
         ],
         _ => Vec::new(),
     }
@@ -240,7 +240,7 @@ fn replayed_start(start: &StartSpec, options: &ExportOptions) -> StartSpec {
 /// (`Start`), never as a command line typed into a shell, where a line editor would act on
 /// its control characters and the shell on its syntax. A hermetic export starts it in the
 /// fresh HOME with the named files copied in (`With`) — inside the copy of the session's
-/// world (`With "NAME.world"`, `Start+Dir "NAME.world/home/me/project"`) when it carries
+/// world (`With "NAME.world"`, `Start+Dir "NAME.world"`) when it carries
 /// one; an in-place one in its folder (`Start+Dir`).
 fn start_lines(start: &StartSpec, name: &str, options: &ExportOptions) -> Vec<String> {
     let words: Vec<String> = start.command.iter().map(|w| tape_os_word(w)).collect();
@@ -498,9 +498,20 @@ pub fn to_tape(
             }
             Step2::Expect(re) => lines.push(format!("Expect {}", tape_regex(&re))),
             Step2::Resize(c, r) => lines.push(format!("Resize {c} {r}")),
-            Step2::Final { masks, text, styled } => {
+            Step2::Final {
+                masks,
+                row_masks,
+                text,
+                styled,
+            } => {
                 for mask in &masks {
                     lines.push(format!("Mask {}", tape_regex(mask)));
+                }
+                // Rows masked whole apply to the text snapshot (a styled one keeps them).
+                if styled.is_none() {
+                    for (first, last) in &row_masks {
+                        lines.push(format!("Mask+Rows {first}-{last}"));
+                    }
                 }
                 // The last screen is NAME; screens a person asked for before it NAME-1, ….
                 let file = match earlier_snapshots.len() + 1 == snapshots {

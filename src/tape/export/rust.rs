@@ -275,7 +275,12 @@ pub fn to_rust(
             }
             Step2::Expect(re) => format!("    s.wait_for_text({})?;", rust_string(&re)),
             Step2::Resize(c, r) => format!("    s.resize({c}, {r})?;"),
-            Step2::Final { masks, text, styled } => {
+            Step2::Final {
+                masks,
+                row_masks,
+                text,
+                styled,
+            } => {
                 let masks: Vec<String> = masks.iter().map(|m| rust_string(m)).collect();
                 match styled {
                     // The text and its styles, masks keeping their length.
@@ -284,8 +289,14 @@ pub fn to_rust(
                         masks.join(", "),
                         rust_string(styled.trim_end())
                     ),
-                    None => format!(
+                    None if row_masks.is_empty() => format!(
                         "    let screen = s.snapshot().masked_text(&[{}])?;\n    assert_eq!(screen.trim_end(), {});",
+                        masks.join(", "),
+                        rust_string(text.trim_end())
+                    ),
+                    // Rows that drifted whole, masked as `Mask+Rows` masks them.
+                    None => format!(
+                        "    let screen = tuipilot::tape::snapshots::mask_whole_rows(&s.snapshot().masked_text(&[{}])?, &{row_masks:?});\n    assert_eq!(screen.trim_end(), {});",
                         masks.join(", "),
                         rust_string(text.trim_end())
                     ),

@@ -123,6 +123,20 @@ fn add_changes(drifted: &mut Drifted, before: &str, after: &str) {
                     *to += 1;
                 }
             }
+            // A row that drifted has every number in it drift (a load's three figures, a
+            // count beside the one seen changing): seen once, the others may hold still.
+            let mut at = 0;
+            while at < new.len() {
+                if new[at].is_ascii_digit() {
+                    let from = at;
+                    while word(at) {
+                        at += 1;
+                    }
+                    spans.push((from, at));
+                } else {
+                    at += 1;
+                }
+            }
             let row_spans = drifted.entry(index).or_default();
             row_spans.extend(spans);
             *row_spans = merged(std::mem::take(row_spans));
@@ -155,13 +169,16 @@ pub(super) fn with_fill(pattern: &str) -> String {
 /// around it (up to [`ANCHOR`] characters each side, up to the next fill). A row that drifted whole has no
 /// steady text to anchor on and gets none (its text is not asserted either way: see
 /// [`steady_pattern`]).
-pub(super) fn span_masks(screen: &str, drifted: &Drifted) -> Vec<String> {
+pub(super) fn span_masks(screen: &str, drifted: &Drifted, whole: &[(u16, u16)]) -> Vec<String> {
     let mut masks = Vec::new();
     let rows: Vec<&str> = screen.split('\n').collect();
     for (index, spans) in drifted {
         let Some(row) = rows.get(*index) else {
             continue;
         };
+        if in_spans(*index, whole) {
+            continue;
+        }
         let chars: Vec<char> = row.chars().collect();
         for &(from, to) in spans {
             let (mut from, mut to) = (from.min(chars.len()), to.min(chars.len()));
@@ -200,6 +217,54 @@ pub(super) fn span_masks(screen: &str, drifted: &Drifted) -> Vec<String> {
     masks
 }
 
+/// Whether row `index` is in one of `spans` (first and last, inclusive).
+fn in_spans(index: usize, spans: &[(u16, u16)]) -> bool {
+    spans
+        .iter()
+        .any(|&(first, last)| (usize::from(first)..=usize::from(last)).contains(&index))
+}
+
+/// The rows of `screen` to mask whole, as spans: those whose drifted text is half or more
+/// of what they show (a process list, a random hint: nothing steady to anchor a mask on).
+pub(super) fn drifted_rows(screen: &str, drifted: &Drifted) -> Vec<(u16, u16)> {
+    let rows: Vec<&str> = screen.split('\n').collect();
+    let mut whole: Vec<(u16, u16)> = Vec::new();
+    for (index, spans) in drifted {
+        let Some(row) = rows.get(*index) else {
+            continue;
+        };
+        let chars: Vec<char> = row.chars().collect();
+        let shown = chars.iter().filter(|c| !c.is_whitespace()).count();
+        let changed: usize = spans
+            .iter()
+            .map(|&(from, to)| {
+                chars[from.min(chars.len())..to.min(chars.len())]
+                    .iter()
+                    .filter(|c| !c.is_whitespace())
+                    .count()
+            })
+            .sum();
+        // A row that went blank drifted whole too.
+        let whole_row = match shown {
+            0 => spans.iter().any(|(from, to)| from < to),
+            _ => changed * 2 >= shown,
+        };
+        if whole_row {
+            push_row(&mut whole, *index);
+        }
+    }
+    whole
+}
+
+/// Adds row `index` to `spans`, joining it to the last when they touch.
+fn push_row(spans: &mut Vec<(u16, u16)>, index: usize) {
+    let index = u16::try_from(index).unwrap_or(u16::MAX);
+    match spans.last_mut() {
+        Some((_, last)) if *last + 1 == index => *last = index,
+        _ => spans.push((index, index)),
+    }
+}
+
 /// A regex matching `row` with its drifted ranges (`spans`, in characters) and its
 /// obviously volatile parts matching anything: what an `Expect` asserts of a row.
 pub(super) fn steady_pattern(row: &str, spans: Option<&Vec<(usize, usize)>>) -> String {
@@ -227,7 +292,7 @@ mod tests {
     fn a_meter_that_drifted_is_masked_between_its_steady_neighbours_with_its_fill() {
         let mut drifted = Drifted::new();
         add_changes(&mut drifted, "CPU[||    12.0%]  up", "CPU[||||| 23.1%]  up");
-        let masks = span_masks("CPU[||||| 23.1%]  up", &drifted);
+        let masks = span_masks("CPU[||||| 23.1%]  up", &drifted, &[]);
         let re = regex::Regex::new(&masks[0]).unwrap();
         let masked = |row: &str| re.replace(row, "#").into_owned();
         for row in ["CPU[|  5.0%]  up", "CPU[||||||||||100.0%]  up"] {

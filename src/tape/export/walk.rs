@@ -12,6 +12,7 @@ pub const VOLATILE: &[(&str, &str)] = &[
     (r"\b\d{1,2}:\d{2}(:\d{2})?\b", "a clock time"),
     (r"/tmp/[^\s'\x22]+", "a temporary path"),
     (r"(?i)\bpid[ :=]*\d+", "a process id"),
+    (r"(?i)load averages?:?(?: *\d+[.,]\d+,?){1,3}", "a load average"),
 ];
 
 /// [`VOLATILE`]'s patterns, compiled once.
@@ -51,6 +52,8 @@ pub(super) enum Step2 {
     Resize(u16, u16),
     Final {
         masks: Vec<String>,
+        /// Rows masked whole (`Mask+Rows`): they drifted with little steady in them.
+        row_masks: Vec<(u16, u16)>,
         text: String,
         /// The screen with its styles ([`styled_from_ansi`](crate::tape::snapshots::styled_from_ansi)),
         /// when the capture was a colour one (`capture --ansi`): a styled snapshot.
@@ -245,8 +248,19 @@ pub(super) fn steps(
                     }
                     (Some(AfterInput::TimedOut), Some(error)) => {
                         out.push(Step2::Comment(format!(
-                            "its wait timed out in the session ({error}): the replay goes on without it"
+                            "its wait timed out in the session ({error}): the replay goes on from the screen the session saw then"
                         )));
+                        // What the program drew by then (its answer to the input): waited
+                        // for, so the next input is not typed before it (a terminal echoes
+                        // typed text at once, ahead of the program's output).
+                        if let Some(screen) = shown_text(entry, cols, rows) {
+                            out.extend(catching_up(
+                                last_screen.as_deref().unwrap_or(""),
+                                &screen,
+                                &drifted,
+                            ));
+                            last_screen = Some(screen);
+                        }
                         continue;
                     }
                     _ => {}
@@ -312,18 +326,27 @@ pub(super) fn steps(
                             .filter(|re| re.is_match(screen))
                             .map(|re| super::volatile::with_fill(re.as_str())),
                     );
-                    for mask in super::volatile::span_masks(screen, &drifted) {
+                    let row_masks = super::volatile::drifted_rows(screen, &drifted);
+                    for mask in super::volatile::span_masks(screen, &drifted, &row_masks) {
                         if !masks.contains(&mask) {
                             masks.push(mask);
                         }
                     }
-                    let text = masked_screen(screen, cols, rows, &masks);
+                    let text = crate::tape::snapshots::mask_whole_rows(
+                        &masked_screen(screen, cols, rows, &masks),
+                        &row_masks,
+                    );
                     let styled = ansi.then(|| {
                         let regexes: Vec<regex::Regex> =
                             masks.iter().filter_map(|m| regex::Regex::new(m).ok()).collect();
                         crate::tape::snapshots::styled_from_ansi(logged, cols, rows, &regexes)
                     });
-                    out.push(Step2::Final { masks, text, styled });
+                    out.push(Step2::Final {
+                        masks,
+                        row_masks,
+                        text,
+                        styled,
+                    });
                 } else {
                     out.extend(new_rows(&seen, screen).into_iter().map(|(index, row)| {
                         Step2::Expect(super::volatile::steady_pattern(&row, drifted.get(&index)))

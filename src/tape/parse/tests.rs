@@ -239,3 +239,14 @@ fn a_styled_snapshot_takes_a_name_without_an_extension_and_no_other_kind() {
     let e = error("Snapshot+Styled menu.png");
     assert!(e.contains("without an extension"), "{e}");
 }
+
+#[test]
+fn mask_rows_takes_a_span_of_rows_and_no_other_mask_kind() {
+    use crate::tape::CommandKind;
+    assert_eq!(kinds("Mask+Rows 3-27"), vec![CommandKind::MaskRows((3, 27))]);
+    assert_eq!(kinds("Mask+Rows 4"), vec![CommandKind::MaskRows((4, 4))]);
+    let e = error("Mask+Cols 3-4");
+    assert!(e.contains("`Mask+Cols` is not a mask"), "{e}");
+    let e = error("Mask+Rows /x/");
+    assert!(e.contains("needs the rows here"), "{e}");
+}

@@ -111,7 +111,7 @@ impl Parser<'_> {
     }
 
     /// A span of rows or columns: `3-27` (first and last, inclusive) or one number.
-    fn span(&mut self, command: &Token, what: &str) -> Option<(u16, u16)> {
+    pub(super) fn span(&mut self, command: &Token, what: &str) -> Option<(u16, u16)> {
         let first = self.peek().clone();
         if first.kind != Kind::Number {
             self.error(

@@ -114,7 +114,8 @@ impl Runner<'_> {
             compare_text(styled.trim_end(), &golden, &self.policy)
         } else {
             let screen = self.capture(Some(command), None, true)?;
-            compare_text(&screen.text, &golden, &self.policy)
+            let text = crate::tape::snapshots::mask_whole_rows(&screen.text, &self.masked_rows);
+            compare_text(&text, &golden, &self.policy)
         };
         match result {
             Ok(Some(note)) => {
