@@ -385,9 +385,27 @@ pub fn write_file(path: &Path, bytes: &[u8], access: Access) -> Result<PathBuf> 
     folder.write(&name, bytes, access)
 }
 
-/// Copies the file `from` to `to` whole (a temporary file renamed into place).
+/// Copies the plain file `from` to `to` whole (a temporary file renamed into place). The
+/// source is opened without following a link and without waiting on a FIFO, and refused
+/// when it is not a plain file: something may have been put in its place since the caller
+/// looked (a copied folder's entries, a program's world).
 pub fn copy_file(from: &Path, to: &Path, access: Access) -> Result<PathBuf> {
-    let mut source = File::open(from).map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut source = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+        .open(from)
+        .map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
+    let plain = source
+        .metadata()
+        .map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?
+        .is_file();
+    if !plain {
+        return Err(Error::RefusedPath {
+            path: from.to_path_buf(),
+            why: "it is not a plain file".into(),
+        });
+    }
     let (folder, name) = Folder::containing(to)?;
     let mut file = folder.create(&name, access)?;
     std::io::copy(&mut source, &mut file)

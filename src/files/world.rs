@@ -22,7 +22,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::{Access, TempDir};
+use super::{Access, TempDir, copy_file};
 use crate::error::{Error, Result};
 
 /// How much of a world is copied at most.
@@ -205,12 +205,16 @@ impl World {
                             WorldRefused::Failed(format!("cannot create {}: {e}", parent.display()))
                         })?;
                     }
-                    match copy_plain_file(&path, &copy) {
-                        Ok(()) => {
+                    // Opened without following what may have been put in its place
+                    // since the listing, and refused if it is no longer a plain file.
+                    match copy_file(&path, &copy, Access::Private) {
+                        Ok(_) => {
                             world.bytes += len;
                             world.files += 1;
                         }
-                        Err(why) => world.left_out.push((path, why)),
+                        Err(e) => world
+                            .left_out
+                            .push((path, format!("it could not be copied ({e})"))),
                     }
                 }
             }
@@ -297,27 +301,6 @@ impl World {
     pub fn write_to(&self, to: &Path) -> Result<()> {
         super::copy_tree(self.root(), to)
     }
-}
-
-/// Copies the plain file `from` to `to`: opened without following a link and without
-/// waiting on a FIFO (either may have been put in its place since it was listed), and
-/// refused, with why, when it is no longer a plain file or cannot be read.
-fn copy_plain_file(from: &Path, to: &Path) -> std::result::Result<(), String> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-        .open(from)
-        .map_err(|e| format!("it could not be read ({e})"))?;
-    match file.metadata() {
-        Ok(meta) if meta.is_file() => {}
-        Ok(_) => return Err("no longer a plain file".into()),
-        Err(e) => return Err(format!("it could not be read ({e})")),
-    }
-    let (folder, name) = super::Folder::containing(to).map_err(|e| e.to_string())?;
-    let mut copy = folder.create(&name, Access::Private).map_err(|e| e.to_string())?;
-    std::io::copy(&mut file, &mut copy).map_err(|e| format!("it could not be read ({e})"))?;
-    copy.commit().map(drop).map_err(|e| e.to_string())
 }
 
 /// Where a world was and what it holds, without its files: what an export writes into
