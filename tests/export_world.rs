@@ -225,3 +225,39 @@ fn a_link_planted_at_the_world_folder_is_refused_and_nothing_is_written_through_
     );
     s.exit().unwrap();
 }
+
+#[test]
+fn a_named_folder_holding_the_working_folder_is_copied_whole_and_nothing_outside_the_copy_is_touched() {
+    use std::os::unix::fs::PermissionsExt;
+    // `ls ..`: the folder the command names holds the session's own.
+    let root = common::TempDir::new("world-parent");
+    let dir = root.0.join("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(root.0.join("beside.txt"), "beside\n").unwrap();
+    std::fs::set_permissions(root.0.join("beside.txt"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::write(dir.join("inside.txt"), "inside\n").unwrap();
+    let s = start_in(&dir, &["sh", "-c", "ls ..; read line", "sh", ".."]);
+    let world = s.world().unwrap().unwrap();
+    let copy = world.root();
+    assert!(copy.starts_with(std::env::temp_dir()), "{}", copy.display());
+    assert_eq!(
+        std::fs::read_to_string(copy.join("beside.txt")).unwrap(),
+        "beside\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(copy.join("project/inside.txt")).unwrap(),
+        "inside\n"
+    );
+    // The real files are as they were: not copied onto themselves, not made private.
+    let mode = std::fs::metadata(root.0.join("beside.txt"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o644);
+    assert_eq!(
+        world.map().cwd_under(Path::new("w.world")),
+        Path::new("w.world/project")
+    );
+    s.exit().unwrap();
+}

@@ -172,14 +172,14 @@ impl World {
         }
         let store = TempDir::new("world").map_err(|e| WorldRefused::Failed(e.to_string()))?;
         // Short paths in the replay: under the folder the roots share, not under `/`.
-        let base = roots.iter().skip(1).fold(cwd.clone(), |base, root| {
-            let shared: PathBuf = base
-                .components()
+        let mut shared_by_all = roots.iter();
+        let first = shared_by_all.next().cloned().unwrap_or_else(|| cwd.clone());
+        let base = shared_by_all.fold(first, |base, root| {
+            base.components()
                 .zip(root.components())
                 .take_while(|(a, b)| a == b)
                 .map(|(a, _)| a)
-                .collect();
-            shared
+                .collect()
         });
         let mut world = World {
             store,
@@ -193,13 +193,17 @@ impl World {
         for entry in found {
             match entry {
                 Found::Folder(path) => {
-                    let copy = world.stored(&path);
+                    let Some(copy) = world.stored(&path) else {
+                        continue;
+                    };
                     std::fs::create_dir_all(&copy).map_err(|e| {
                         WorldRefused::Failed(format!("cannot create {}: {e}", copy.display()))
                     })?;
                 }
                 Found::File(path, len) => {
-                    let copy = world.stored(&path);
+                    let Some(copy) = world.stored(&path) else {
+                        continue;
+                    };
                     if let Some(parent) = copy.parent() {
                         std::fs::create_dir_all(parent).map_err(|e| {
                             WorldRefused::Failed(format!("cannot create {}: {e}", parent.display()))
@@ -224,9 +228,11 @@ impl World {
     }
 
     /// Where absolute path `path` is copied.
-    fn stored(&self, path: &Path) -> PathBuf {
-        let relative = path.strip_prefix(&self.base).unwrap_or(path);
-        self.store.path().join(relative)
+    /// Where `path` (under the base, as every copied path is) is copied; `None` for a path
+    /// outside it, which is never written anywhere.
+    fn stored(&self, path: &Path) -> Option<PathBuf> {
+        let relative = path.strip_prefix(&self.base).ok()?;
+        Some(self.store.path().join(relative))
     }
 
     /// The mirror's root: a copy of path `BASE/P` is at `root()/P`, `BASE` the folder the
