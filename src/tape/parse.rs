@@ -23,6 +23,7 @@ use keys::key_command;
 mod keys;
 mod names;
 mod set;
+mod snapshots;
 mod source;
 mod start;
 #[cfg(test)]
@@ -456,64 +457,8 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            "Snapshot" => {
-                let styled = match self.plus_word() {
-                    None => false,
-                    Some(w) if w.text == "Styled" => true,
-                    Some(w) => {
-                        self.error(
-                            &w,
-                            format!(
-                                "`Snapshot+{}` is not a kind of snapshot: use `Snapshot NAME` (the text) or `Snapshot+Styled NAME` (the text and its styles)",
-                                w.text
-                            ),
-                        );
-                        return None;
-                    }
-                };
-                let name = self.argument(token, "a snapshot name")?;
-                if styled && Path::new(&name.text).extension().is_some() {
-                    self.error(
-                        &name,
-                        format!(
-                            "`Snapshot+Styled` compares text with NAME.snap: give the name without an extension, not `{}`",
-                            name.text
-                        ),
-                    );
-                    return None;
-                }
-                if name.text.is_empty()
-                    || Path::new(&name.text).is_absolute()
-                    || name.text.split('/').any(|p| p == "..")
-                {
-                    self.error(
-                        &name,
-                        format!(
-                            "snapshot name `{}` must be a relative path inside the tape's folder",
-                            name.text
-                        ),
-                    );
-                    return None;
-                }
-                one(match styled {
-                    true => CommandKind::StyledSnapshot(name.text),
-                    false => CommandKind::Snapshot(name.text),
-                })
-            }
-            "Mask" => match self.plus_word() {
-                None => one(CommandKind::Mask(self.regex(token, true)?)),
-                Some(w) if w.text == "Rows" => one(CommandKind::MaskRows(self.span(token, "rows")?)),
-                Some(w) => {
-                    self.error(
-                        &w,
-                        format!(
-                            "`Mask+{}` is not a mask: use `Mask /REGEX/` (its matches) or `Mask+Rows 3-27` (whole rows)",
-                            w.text
-                        ),
-                    );
-                    None
-                }
-            },
+            "Snapshot" => one(self.snapshot(token)?),
+            "Mask" => one(self.mask(token)?),
             "Resize" => {
                 let cols = self.argument(token, "columns and rows (`Resize 100 30`)")?;
                 let rows = self.argument(token, "columns and rows (`Resize 100 30`)")?;
