@@ -261,3 +261,20 @@ fn a_named_folder_holding_the_working_folder_is_copied_whole_and_nothing_outside
     );
     s.exit().unwrap();
 }
+
+#[test]
+fn the_worlds_copy_is_removed_when_the_session_ends() {
+    // Fails on the code before: a host, which ends with its session and runs no
+    // destructor, left every world's copy in the temporary folder.
+    let dir = common::TempDir::new("world-removed");
+    std::fs::write(dir.0.join("notes.txt"), "notes\n").unwrap();
+    let s = start_in(&dir.0, &["sh", "-c", "read line"]);
+    let copy = s.world().unwrap().unwrap().root().to_path_buf();
+    assert!(copy.join("notes.txt").is_file());
+    s.exit().unwrap();
+    assert!(
+        !copy.exists(),
+        "{} is left after the session ended",
+        copy.display()
+    );
+}

@@ -49,7 +49,10 @@ impl Default for WorldLimits {
 #[derive(Debug)]
 pub struct World {
     /// The mirror's root: a path `BASE/P` is copied at `ROOT/P`.
-    store: TempDir,
+    /// (Taken by a session, which removes it when it ends: [`World::take_store`].)
+    store: Option<TempDir>,
+    /// The copy's folder (the store's path, kept once the store is taken).
+    root: PathBuf,
     /// The folder the copied paths have in common (the working folder, when nothing
     /// outside it is named): the mirror holds what is under it.
     base: PathBuf,
@@ -181,8 +184,10 @@ impl World {
                 .map(|(a, _)| a)
                 .collect()
         });
+        let root = store.path().to_path_buf();
         let mut world = World {
-            store,
+            store: Some(store),
+            root,
             base,
             cwd,
             roots,
@@ -232,13 +237,20 @@ impl World {
     /// outside it, which is never written anywhere.
     fn stored(&self, path: &Path) -> Option<PathBuf> {
         let relative = path.strip_prefix(&self.base).ok()?;
-        Some(self.store.path().join(relative))
+        Some(self.root.join(relative))
+    }
+
+    /// The temporary folder the copy is in, handed to its owner: a session keeps it with
+    /// its other temporaries and removes it when it ends (a host ending with its session
+    /// runs no destructor). Left with the world, it goes when the world is dropped.
+    pub(crate) fn take_store(&mut self) -> Option<TempDir> {
+        self.store.take()
     }
 
     /// The mirror's root: a copy of path `BASE/P` is at `root()/P`, `BASE` the folder the
     /// copied paths share (the working folder, when the command named nothing outside it).
     pub fn root(&self) -> &Path {
-        self.store.path()
+        &self.root
     }
 
     /// The program's working folder, as the session had it (absolute).

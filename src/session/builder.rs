@@ -464,7 +464,16 @@ impl SessionBuilder {
             }
             _ => None,
         };
-        let temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
+        let mut temp_dirs: Vec<_> = home.into_iter().chain(injection.dir).collect();
+        // The world's copy goes with the session's other temporaries, when it ends.
+        let mut world = world;
+        if let Some(store) = world
+            .as_mut()
+            .and_then(|w| w.as_mut().ok())
+            .and_then(|w| w.take_store())
+        {
+            temp_dirs.push(store);
+        }
         // Started first, so the recording's clock starts before the program's first byte.
         // The session's zero: its recording, its story and its operation log count from it.
         let started = std::time::Instant::now();

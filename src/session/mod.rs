@@ -177,7 +177,8 @@ impl Session {
 
     /// The program's world as it was when the session started — its working folder and
     /// the paths its command named, copied — or why it was not copied; `None` unless the
-    /// builder asked for it ([`SessionBuilder::capture_world`]).
+    /// builder asked for it ([`SessionBuilder::capture_world`]). The copy is removed when
+    /// the session is ended, with its other temporaries: export before ending it.
     pub fn world(&self) -> Option<std::result::Result<&crate::files::World, &crate::files::WorldRefused>> {
         self.world.as_ref().map(|w| w.as_ref())
     }

@@ -191,24 +191,27 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         }
     };
     let log = session.operations();
+    // Written while the session still holds its world's copy (ending it removes it).
+    let written = last.map_err(Failure::from).and_then(|()| {
+        let applied = recorder.applied.load(Ordering::SeqCst);
+        if applied > log.len() {
+            return Err(Failure::bad_request(format!(
+                "the recording is longer than a session's log keeps ({} of its {applied} steps; the log keeps at most {} steps and {} MiB of input): no tape was written, since it would not replay from the start; record it in shorter parts",
+                log.len(),
+                tuipilot::operation::MAX_LOGGED,
+                tuipilot::operation::MAX_INPUT_BYTES >> 20
+            )));
+        }
+        let world = session.world().map(|w| {
+            w.map(|w| (w.map(), w.root().to_path_buf()))
+                .map_err(|r| r.to_string())
+        });
+        write_recording(&args, &spec, &log, &name, world)
+    });
     if session.exit().is_ok() {
         let _ = watchdog.disarm(session.pid());
     }
-    last?;
-    let applied = recorder.applied.load(Ordering::SeqCst);
-    if applied > log.len() {
-        return Err(Failure::bad_request(format!(
-            "the recording is longer than a session's log keeps ({} of its {applied} steps; the log keeps at most {} steps and {} MiB of input): no tape was written, since it would not replay from the start; record it in shorter parts",
-            log.len(),
-            tuipilot::operation::MAX_LOGGED,
-            tuipilot::operation::MAX_INPUT_BYTES >> 20
-        )));
-    }
-    let world = session.world().map(|w| {
-        w.map(|w| (w.map(), w.root().to_path_buf()))
-            .map_err(|r| r.to_string())
-    });
-    write_recording(&args, &spec, &log, &name, world)
+    written
 }
 
 /// Writes the tape, its snapshots and the Rust test.
