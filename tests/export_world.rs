@@ -82,8 +82,12 @@ fn a_session_that_edits_its_input_replays_against_the_input_as_it_was() {
         std::fs::read_to_string(dir.0.join("notes.txt")).unwrap(),
         "first line\nadded\n"
     );
-    // The world is the session's folder: its copy is the world's folder itself.
-    let kept = out.0.join("edit.world").join("notes.txt");
+    // The world is the session's folder: its copy keeps the folder's name.
+    let kept = out
+        .0
+        .join("edit.world")
+        .join(dir.0.file_name().unwrap())
+        .join("notes.txt");
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), "first line\n");
     assert!(tape.contains("With \"edit.world\""), "{tape}");
     assert!(
@@ -191,7 +195,7 @@ fn links_sockets_and_fifos_are_left_out_and_said_and_names_need_not_be_text() {
         "kept.txt and the latin-1 name: {}",
         world.summary()
     );
-    let copy = world.root();
+    let copy = world.root().join(dir.0.file_name().unwrap());
     assert_eq!(std::fs::read(copy.join(odd)).unwrap(), b"latin-1 name\n");
     assert!(
         std::fs::symlink_metadata(copy.join("out-link")).is_err(),
@@ -238,8 +242,13 @@ fn a_named_folder_holding_the_working_folder_is_copied_whole_and_nothing_outside
     std::fs::write(dir.join("inside.txt"), "inside\n").unwrap();
     let s = start_in(&dir, &["sh", "-c", "ls ..; read line", "sh", ".."]);
     let world = s.world().unwrap().unwrap();
-    let copy = world.root();
-    assert!(copy.starts_with(std::env::temp_dir()), "{}", copy.display());
+    assert!(
+        world.root().starts_with(std::env::temp_dir()),
+        "{}",
+        world.root().display()
+    );
+    // The folder named is copied under its own name, the session's inside it.
+    let copy = world.root().join(root.0.file_name().unwrap());
     assert_eq!(
         std::fs::read_to_string(copy.join("beside.txt")).unwrap(),
         "beside\n"
@@ -257,7 +266,9 @@ fn a_named_folder_holding_the_working_folder_is_copied_whole_and_nothing_outside
     assert_eq!(mode, 0o644);
     assert_eq!(
         world.map().cwd_under(Path::new("w.world")),
-        Path::new("w.world/project")
+        Path::new("w.world")
+            .join(root.0.file_name().unwrap())
+            .join("project")
     );
     s.exit().unwrap();
 }
@@ -270,7 +281,7 @@ fn the_worlds_copy_is_removed_when_the_session_ends() {
     std::fs::write(dir.0.join("notes.txt"), "notes\n").unwrap();
     let s = start_in(&dir.0, &["sh", "-c", "read line"]);
     let copy = s.world().unwrap().unwrap().root().to_path_buf();
-    assert!(copy.join("notes.txt").is_file());
+    assert!(copy.join(dir.0.file_name().unwrap()).join("notes.txt").is_file());
     s.exit().unwrap();
     assert!(
         !copy.exists(),

@@ -4,17 +4,24 @@
 //! thread and keeps the write end of a pipe to it. The server arms the watchdog with each
 //! program's session id as it starts one and disarms it when it ends one itself. When the
 //! pipe closes — the server exited, crashed or was SIGKILLed — the watchdog ends every
-//! process left in each armed session (SIGHUP, SIGTERM, SIGKILL) and exits, so no program
-//! outlives its server.
+//! process left in each armed session (SIGHUP, SIGTERM, SIGKILL), then removes the
+//! session's temporary folders (its fresh `HOME`, its world's copy), which the session
+//! would have removed had it been ended, and exits: no program and no copy outlives its
+//! server.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Duration;
 
 const ARM: u8 = 1;
 const DISARM: u8 = 0;
+/// A folder of an armed session, removed after it is ended: the message goes on with the
+/// path's length (4 bytes) and the path.
+const FOLDER: u8 = 2;
 
 /// The server's end of the watchdog's pipe.
 pub struct Watchdog {
@@ -90,9 +97,21 @@ impl Watchdog {
             .map_err(|e| format!("talking to the watchdog: {e}"))
     }
 
-    /// Adds session `sid` to those ended if the server dies.
-    pub fn arm(&self, sid: i32) -> Result<(), String> {
-        self.send(ARM, sid)
+    /// Adds `session` to those ended if the server dies, its temporary folders to those
+    /// then removed.
+    pub fn arm(&self, session: &tuipilot::Session) -> Result<(), String> {
+        self.send(ARM, session.pid())?;
+        for folder in session.temporary_folders() {
+            let path = folder.into_os_string().into_vec();
+            let mut message = vec![FOLDER];
+            message.extend_from_slice(&session.pid().to_le_bytes());
+            message.extend_from_slice(&u32::try_from(path.len()).unwrap_or(u32::MAX).to_le_bytes());
+            message.extend_from_slice(&path);
+            let mut pipe = self.pipe.lock().unwrap_or_else(|p| p.into_inner());
+            pipe.write_all(&message)
+                .map_err(|e| format!("talking to the watchdog: {e}"))?;
+        }
+        Ok(())
     }
 
     /// Removes session `sid` (the server ended it itself).
@@ -105,13 +124,32 @@ impl Watchdog {
 fn watch(pipe: OwnedFd) -> i32 {
     let mut pipe = std::fs::File::from(pipe);
     let mut armed = BTreeSet::new();
+    let mut folders: BTreeMap<i32, Vec<PathBuf>> = BTreeMap::new();
     let mut message = [0u8; 5];
     while pipe.read_exact(&mut message).is_ok() {
         let sid = i32::from_le_bytes([message[1], message[2], message[3], message[4]]);
-        if message[0] == ARM {
-            armed.insert(sid);
-        } else {
-            armed.remove(&sid);
+        match message[0] {
+            ARM => {
+                armed.insert(sid);
+            }
+            FOLDER => {
+                let mut len = [0u8; 4];
+                if pipe.read_exact(&mut len).is_err() {
+                    break;
+                }
+                let mut path = vec![0u8; u32::from_le_bytes(len) as usize];
+                if pipe.read_exact(&mut path).is_err() {
+                    break;
+                }
+                folders
+                    .entry(sid)
+                    .or_default()
+                    .push(PathBuf::from(std::ffi::OsString::from_vec(path)));
+            }
+            _ => {
+                armed.remove(&sid);
+                folders.remove(&sid);
+            }
         }
     }
     let steps = [
@@ -119,9 +157,12 @@ fn watch(pipe: OwnedFd) -> i32 {
         (libc::SIGTERM, Duration::from_millis(300)),
         (libc::SIGKILL, Duration::from_secs(2)),
     ];
-    if tuipilot::process::end_sessions(armed, &steps) {
-        0
-    } else {
-        1
+    let ended = tuipilot::process::end_sessions(armed, &steps);
+    // Only absolute paths the server named: never the watchdog's own folder by accident.
+    for folder in folders.into_values().flatten() {
+        if folder.is_absolute() && folder.as_os_str().as_bytes() != b"/" {
+            let _ = std::fs::remove_dir_all(&folder);
+        }
     }
+    if ended { 0 } else { 1 }
 }

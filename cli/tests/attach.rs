@@ -421,14 +421,8 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
 
 /// Builds the recorded Rust test against the library beside this test binary and runs it.
 fn run_recorded_rust_test(dir: &std::path::Path, source: &std::path::Path) -> std::process::Output {
-    let mut extra = vec!["--test".to_string()];
-    extra.extend(rustc_build::against_the_library());
-    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
     let code = std::fs::read_to_string(source).unwrap();
-    let binary = rustc_build::compile(dir, "recorded_test", &code, &extra);
-    std::process::Command::new(&binary)
-        .output()
-        .expect("the recorded test runs")
+    rustc_build::run_as_test(dir, "recorded_test", &code)
 }
 
 #[test]

@@ -446,32 +446,17 @@ fn wait_no_text_waits_for_a_line_to_go() {
 #[test]
 fn an_isolated_session_gets_a_fresh_home_that_exit_removes() {
     let dir = Dir::new();
-    dir.ok(&[
-        "start",
-        "-s",
-        "iso",
-        "--isolated",
-        "--",
-        "sh",
-        "-c",
-        "echo \"home=$HOME\"; sleep 600",
-    ]);
-    let screen = dir.ok(&["capture", "-s", "iso", "--wait", "^home="]);
-    let home = screen
-        .lines()
-        .find_map(|l| l.strip_prefix("home="))
-        .expect("HOME printed")
-        .trim()
-        .to_string();
-    assert!(home.contains("tuipilot-home-"), "{home}");
-    assert!(std::path::Path::new(&home).is_dir());
+    let home = support::start_isolated(&dir, "iso");
+    assert!(
+        home.to_string_lossy().contains("tuipilot-home-"),
+        "{}",
+        home.display()
+    );
     dir.ok(&["exit", "-s", "iso"]);
     assert!(
-        support::eventually(std::time::Duration::from_secs(10), || !std::path::Path::new(
-            &home
-        )
-        .exists()),
-        "{home} outlived its session"
+        support::eventually(std::time::Duration::from_secs(10), || !home.exists()),
+        "{} outlived its session",
+        home.display()
     );
 }
 

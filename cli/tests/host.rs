@@ -303,6 +303,23 @@ fn a_client_whose_host_is_killed_mid_wait_says_the_host_died() {
     assert!(!stderr.contains("lost the connection"), "{stderr}");
 }
 
+#[test]
+fn a_killed_hosts_session_leaves_no_temporary_folder_behind() {
+    // Fails on the code before: the session's fresh HOME (and its world's copy, removed
+    // with it) stayed in the temporary folder when its host was SIGKILLed, no destructor
+    // running.
+    let dir = Dir::new();
+    let home = support::start_isolated(&dir, "k");
+    let host = dir.info("k")["host_pid"].as_i64().unwrap();
+    // SAFETY: kill(2) on a pid this test started (through `start`).
+    unsafe { libc::kill(host as i32, libc::SIGKILL) };
+    assert!(
+        support::eventually(std::time::Duration::from_secs(20), || !home.exists()),
+        "{} is left after its host was killed",
+        home.display()
+    );
+}
+
 /// A fixture-free program: python3 writing `script`'s output, then idling.
 fn python_then_idle(script: &str) -> String {
     format!("import sys, time\n{script}\nsys.stdout.flush()\ntime.sleep(600)")

@@ -177,13 +177,20 @@ impl World {
         // Short paths in the replay: under the folder the roots share, not under `/`.
         let mut shared_by_all = roots.iter();
         let first = shared_by_all.next().cloned().unwrap_or_else(|| cwd.clone());
-        let base = shared_by_all.fold(first, |base, root| {
+        let shared: PathBuf = shared_by_all.fold(first, |base, root| {
             base.components()
                 .zip(root.components())
                 .take_while(|(a, b)| a == b)
                 .map(|(a, _)| a)
                 .collect()
         });
+        // A copied folder keeps its own name in the mirror (`NAME.world/project`, not
+        // `NAME.world`): a prompt's `\W`, an editor's title or a repository tool shows the
+        // folder's name, and the replay's must be the same.
+        let base = match roots.contains(&shared) {
+            true => shared.parent().map_or_else(|| shared.clone(), Path::to_path_buf),
+            false => shared,
+        };
         let root = store.path().to_path_buf();
         let mut world = World {
             store: Some(store),

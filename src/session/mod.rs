@@ -183,6 +183,14 @@ impl Session {
         self.world.as_ref().map(|w| w.as_ref())
     }
 
+    /// The temporary folders the session removes when it ends: its fresh `HOME`, the
+    /// folder of its shell integration, its world's copy. A server that may die without
+    /// ending its sessions (SIGKILL) hands them to a process that outlives it.
+    pub fn temporary_folders(&self) -> Vec<std::path::PathBuf> {
+        let dirs = self.temp_dirs.lock().unwrap_or_else(|p| p.into_inner());
+        dirs.iter().map(|d| d.path().to_path_buf()).collect()
+    }
+
     /// The program's process id (also its session id).
     pub fn pid(&self) -> i32 {
         self.pid

@@ -54,3 +54,16 @@ pub fn compile(dir: &Path, name: &str, source: &str, extra: &[&str]) -> PathBuf 
     );
     out_file
 }
+
+/// Compiles `source` (a test file an export or a recording wrote) as a test crate against
+/// [`library_beside_this_test`], warnings denied (a warning in the user's build is a
+/// defect), into `dir`, runs it and returns what it printed and how it ended.
+pub fn run_as_test(dir: &Path, name: &str, source: &str) -> std::process::Output {
+    let mut extra = vec!["--test".to_string(), "-D".into(), "warnings".into()];
+    extra.extend(against_the_library());
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let binary = compile(dir, name, source, &extra);
+    std::process::Command::new(&binary)
+        .output()
+        .expect("the compiled test runs")
+}

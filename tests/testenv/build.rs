@@ -45,6 +45,8 @@ const OPTIONAL: &[(&str, &str, Look)] = &[
     ("watch", "watch from procps", Look::Program(&["watch"])),
     ("top", "top from procps", Look::Program(&["top"])),
     ("nmon", "nmon", Look::Program(&["nmon"])),
+    ("fzf", "fzf", Look::Program(&["fzf"])),
+    ("less", "less", Look::Program(&["less"])),
     (
         "prompt_toolkit",
         "Python's prompt_toolkit",

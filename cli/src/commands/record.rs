@@ -38,9 +38,12 @@ struct Recorder {
 }
 
 /// A capture of the screen once the program has reacted (never failing: a busy program
-/// is captured as it is when the time is up).
-fn settled_capture() -> Operation {
-    let mut capture = Operation::capture_text();
+/// is captured as it is when the time is up); with every cell's style when `styled`.
+fn settled_capture(styled: bool) -> Operation {
+    let mut capture = match styled {
+        true => Operation::capture_ansi(),
+        false => Operation::capture_text(),
+    };
     if let Operation::Capture { wait, .. } = &mut capture {
         *wait = Some(WaitFor::Settle);
     }
@@ -55,13 +58,18 @@ impl Person for Recorder {
 
     fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String> {
         match assertion {
-            Assertion::Snapshot => {
+            Assertion::Snapshot | Assertion::StyledSnapshot => {
+                let styled = assertion == Assertion::StyledSnapshot;
                 self.applied.fetch_add(1, Ordering::SeqCst);
                 session
-                    .apply_by_person(&settled_capture())
+                    .apply_by_person(&settled_capture(styled))
                     .map_err(|e| format!("no assertion added: {e}"))?;
                 let n = self.snapshots.fetch_add(1, Ordering::SeqCst) + 1;
-                Ok(format!("added snapshot {n} of {} (the whole screen)", self.name))
+                let what = match styled {
+                    true => "the whole screen and its colours",
+                    false => "the whole screen",
+                };
+                Ok(format!("added snapshot {n} of {} ({what})", self.name))
             }
             Assertion::CursorRow => {
                 // The row once the program has reacted: the replay waits the same way.
@@ -153,7 +161,7 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         .capture_world(tuipilot::files::WorldLimits::default())
         .spawn()?;
     // A recorder ended by a signal (even SIGKILL) takes its program with it.
-    if let Err(e) = watchdog.arm(session.pid()) {
+    if let Err(e) = watchdog.arm(&session) {
         let _ = session.kill();
         return Err(Failure::internal(e));
     }
@@ -187,7 +195,7 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         true => Ok(()),
         false => {
             recorder.applied.fetch_add(1, Ordering::SeqCst);
-            session.apply_by_person(&settled_capture()).map(drop)
+            session.apply_by_person(&settled_capture(false)).map(drop)
         }
     };
     let log = session.operations();
@@ -206,7 +214,10 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
             w.map(|w| (w.map(), w.root().to_path_buf()))
                 .map_err(|r| r.to_string())
         });
-        write_recording(&args, &spec, &log, &name, world)
+        // The screen as the person left it: what changed since the last capture, with no
+        // key between, drifted (a clock, a countdown) and is not asserted.
+        let screen_now = session.snapshot().text();
+        write_recording(&args, &spec, &log, &name, world, screen_now)
     });
     if session.exit().is_ok() {
         let _ = watchdog.disarm(session.pid());
@@ -221,10 +232,11 @@ fn write_recording(
     log: &[tuipilot::operation::LoggedOperation],
     name: &str,
     world: Option<Result<(tuipilot::files::WorldMap, PathBuf), String>>,
+    screen_now: String,
 ) -> Result<(), Failure> {
     // The replay runs in a copy of the folder as the recording found it (beside the tape
     // as NAME.world/); where that folder is too large to carry, where the recording ran.
-    let options = match world {
+    let mut options = match world {
         Some(Ok(world)) => ExportOptions {
             world: Some(world),
             ..ExportOptions::default()
@@ -243,6 +255,7 @@ fn write_recording(
             ..ExportOptions::default()
         },
     };
+    options.screen_now = Some(screen_now);
     let write = |path: &Path, text: &str| {
         tuipilot::files::write_file(path, text.as_bytes(), tuipilot::files::Access::Private)
             .map(drop)

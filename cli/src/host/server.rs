@@ -209,7 +209,7 @@ fn start(
         )))
     })?;
     let session = builder.spawn().map_err(|e| cleanup(e.into()))?;
-    if let Err(e) = watchdog.arm(session.pid()) {
+    if let Err(e) = watchdog.arm(&session) {
         let _ = session.kill();
         return Err(cleanup(Failure::internal(e)));
     }

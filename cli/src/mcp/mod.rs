@@ -420,7 +420,7 @@ impl State {
             .capture_world(tuipilot::files::WorldLimits::default())
             .spawn()?;
         if let Some(w) = &self.watchdog
-            && let Err(e) = w.arm(session.pid())
+            && let Err(e) = w.arm(&session)
         {
             let _ = session.kill();
             return Err(Failure::internal(e));

@@ -90,6 +90,8 @@ pub enum FromPerson {
 pub enum Assertion {
     /// The whole screen, as a snapshot.
     Snapshot,
+    /// The whole screen with every cell's colours and attributes, as a styled snapshot.
+    StyledSnapshot,
     /// The cursor's row, as an `Expect`.
     CursorRow,
 }

@@ -148,7 +148,7 @@ impl View<'_> {
         let mut status = parts.join(" · ");
         if self.menu {
             status = format!(
-                "recorder: s snapshot · e expect the cursor's row · q stop and write the tape · {LEAVE_KEY_NAME} send {LEAVE_KEY_NAME} · Esc back"
+                "recorder: s snapshot · c with colours · e expect the cursor's row · q stop and write the tape · {LEAVE_KEY_NAME} send {LEAVE_KEY_NAME} · Esc back"
             );
         } else if let Some((note, _)) = &self.note {
             // A note is what the person needs now: it comes right after the name.
@@ -436,6 +436,7 @@ fn keys(view: &mut View, stream: &mut UnixStream, bytes: &[u8]) -> Result<Option
             view.menu = false;
             match byte {
                 b's' | b'S' => tell(stream, &FromPerson::Assert(Assertion::Snapshot))?,
+                b'c' | b'C' => tell(stream, &FromPerson::Assert(Assertion::StyledSnapshot))?,
                 b'e' | b'E' => tell(stream, &FromPerson::Assert(Assertion::CursorRow))?,
                 b'q' | b'Q' => return Ok(Some(Ended::Left)),
                 LEAVE_KEY => pending.push(LEAVE_KEY),

@@ -83,6 +83,29 @@ pub fn start_bash(dir: &Dir, name: &str) {
     dir.ok(&["capture", "-s", name, "--wait", r"^\$$"]);
 }
 
+/// Starts session `name` with `--isolated` (a fresh temporary HOME) running a shell that
+/// prints its HOME and waits; that HOME.
+pub fn start_isolated(dir: &Dir, name: &str) -> PathBuf {
+    dir.ok(&[
+        "start",
+        "-s",
+        name,
+        "--isolated",
+        "--",
+        "sh",
+        "-c",
+        "echo \"home=$HOME\"; read x",
+    ]);
+    let screen = dir.ok(&["capture", "-s", name, "--wait", "^home=/"]);
+    let home = screen
+        .lines()
+        .find_map(|l| l.strip_prefix("home="))
+        .map(|h| PathBuf::from(h.trim_end()))
+        .expect("HOME printed");
+    assert!(home.is_dir(), "{}", home.display());
+    home
+}
+
 impl Dir {
     /// A folder for a test's own files inside the runtime directory (made private first,
     /// as the host demands of its runtime directory).

@@ -189,32 +189,71 @@ pub(super) fn span_masks(screen: &str, drifted: &Drifted, whole: &[(u16, u16)]) 
                 to += 1;
             }
             // The steady text beside it, up to the next fill: `┐` of `┐ steady`.
-            let mut before: Vec<char> = chars[..from]
+            let before_len = chars[..from]
                 .iter()
                 .rev()
                 .take_while(|c| !is_fill(**c))
                 .take(ANCHOR)
-                .copied()
-                .collect();
-            before.reverse();
-            let before: String = before.into_iter().collect();
-            let after: String = chars[to..]
+                .count();
+            let after_len = chars[to..]
                 .iter()
                 .take_while(|c| !is_fill(**c))
                 .take(ANCHOR)
-                .collect();
-            let mask = match (before.is_empty(), after.is_empty()) {
-                (true, true) => continue,
-                (false, true) => format!("{}.*$", regex::escape(&before)),
-                (true, false) => format!("^.*?{}", regex::escape(&after)),
-                (false, false) => format!("{}.*?{}", regex::escape(&before), regex::escape(&after)),
-            };
-            if !masks.contains(&mask) {
+                .count();
+            if before_len == 0 && after_len == 0 {
+                continue;
+            }
+            if let Some(mask) = anchored_mask(row, &chars, (from, to), (before_len, after_len))
+                && !masks.contains(&mask)
+            {
                 masks.push(mask);
             }
         }
     }
     masks
+}
+
+/// The mask of the drifted range `[from, to)` of `row` (its `chars`) between the steady
+/// text around it, `anchor` characters before and after to start with. Where that text
+/// is not unique in the row (`│` of `│  │  88  │  │`), the mask's matches would cover
+/// other cells and miss the range: the anchors grow, the text before first (fill
+/// included, up to the row's start), until a match covers the range. `None` where even
+/// the whole row around it does not tell it apart.
+fn anchored_mask(
+    row: &str,
+    chars: &[char],
+    (from, to): (usize, usize),
+    anchor: (usize, usize),
+) -> Option<String> {
+    let byte = |at: usize| chars[..at].iter().map(|c| c.len_utf8()).sum::<usize>();
+    let (start, end) = (byte(from), byte(to));
+    let mask_of = |before: usize, after: usize| {
+        let text = |range: &[char]| regex::escape(&range.iter().collect::<String>());
+        let head = match before {
+            0 => String::new(),
+            n if n == from => format!("^{}", text(&chars[..from])),
+            n => text(&chars[from - n..from]),
+        };
+        let tail = match after {
+            0 => String::new(),
+            n if to + n == chars.len() => format!("{}$", text(&chars[to..])),
+            n => text(&chars[to..to + n]),
+        };
+        match (head.is_empty(), tail.is_empty()) {
+            (false, true) => format!("{head}.*$"),
+            (true, false) => format!("^.*?{tail}"),
+            _ => format!("{head}.*?{tail}"),
+        }
+    };
+    let covers = |mask: &str| {
+        regex::Regex::new(mask)
+            .is_ok_and(|re| re.find_iter(row).any(|m| m.start() <= start && m.end() >= end))
+    };
+    let (before, after) = anchor;
+    let tries = (before..=from)
+        .map(|b| (b, after))
+        .chain((after..=chars.len() - to).map(|a| (from, a)));
+    tries.map(|(b, a)| mask_of(b, a)).find(|mask| covers(mask))
 }
 
 /// Whether row `index` is in one of `spans` (first and last, inclusive).
@@ -312,6 +351,23 @@ mod tests {
             "{pattern}"
         );
         assert!(!re.is_match("Load: 0.9 bad"), "{pattern}");
+    }
+
+    #[test]
+    fn a_counter_between_borders_drawn_alike_is_masked_where_it_is() {
+        // A gauge inside a box: `│` stands on both sides of the number, twice.
+        let row = |n: &str| format!("   │  │        {n}        │  │");
+        let mut drifted = Drifted::new();
+        add_changes(&mut drifted, &row("88"), &row("86"));
+        let masks = span_masks(&row("86"), &drifted, &[]);
+        let regexes: Vec<regex::Regex> = masks.iter().map(|m| regex::Regex::new(m).unwrap()).collect();
+        let masked = |text: &str| crate::snapshot::mask_rows(text, &regexes);
+        assert!(
+            !masked(&row("86")).contains("86"),
+            "{masks:?}: {}",
+            masked(&row("86"))
+        );
+        assert_eq!(masked(&row("9")), masked(&row("100")), "{masks:?}");
     }
 
     #[test]

@@ -304,7 +304,9 @@ pub(super) fn steps(
                     // the program went on reacting after it (a deferred redraw). The
                     // replay, faster than the agent, waits for what changed since.
                     // (Nothing seen before it: from the empty screen.)
-                    if wait.is_none()
+                    // A settling wait (a person's snapshot) waited for the program, not
+                    // for what it showed: a program never ready (watch) shows nothing yet.
+                    if matches!(wait, None | Some(WaitFor::Settle))
                         && let Some(before) =
                             Some(last_screen.as_deref().unwrap_or("")).filter(|before| *before != screen)
                     {
