@@ -10,25 +10,9 @@ use serde_json::Value;
 use support::{Dir, start_bash, text};
 
 /// Starts `tuipilot ARGS` as the program of session `name` (the person's terminal),
-/// `cols`×`rows`, in this test's runtime directory.
+/// `cols`×`rows`, in this test's folder.
 fn person(dir: &Dir, name: &str, cols: u16, rows: u16, args: &[&str]) {
-    let runtime = format!("TUIPILOT_DIR={}", dir.0.display());
-    let size = [cols.to_string(), rows.to_string()];
-    let mut command = vec![
-        "start",
-        "-s",
-        name,
-        "--cols",
-        &size[0],
-        "--rows",
-        &size[1],
-        "--env",
-        &runtime,
-        "--",
-        env!("CARGO_BIN_EXE_tuipilot"),
-    ];
-    command.extend_from_slice(args);
-    dir.ok(&command);
+    support::person_in(dir, std::path::Path::new("."), name, (cols, rows), args);
 }
 
 /// The screen of session `name` as JSON, once `re` is on it.
@@ -307,28 +291,11 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
     let rust_arg = rust.to_string_lossy().into_owned();
     let cast = work.join("shell.cast");
     let cast_arg = cast.to_string_lossy().into_owned();
-    person(
-        &dir,
-        "recorder",
-        80,
-        25,
-        &[
-            "record",
-            "-o",
-            &tape_arg,
-            "--rust",
-            &rust_arg,
-            "--cast",
-            &cast_arg,
-            "--",
-            "env",
-            "PS1=$ ",
-            "HISTFILE=/dev/null",
-            "bash",
-            "--norc",
-            "--noprofile",
-        ],
-    );
+    let mut record = vec![
+        "record", "-o", &tape_arg, "--rust", &rust_arg, "--cast", &cast_arg, "--",
+    ];
+    record.extend_from_slice(BASH);
+    person(&dir, "recorder", 80, 25, &record);
     screen_with(&dir, "recorder", r"^\$");
     // Typed as a person types: a character at a time.
     dir.ok(&[
@@ -467,7 +434,98 @@ fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with
         .exists()),
         "the recorded program (pid {pid}) outlived its recorder"
     );
-    assert!(!tape.exists(), "a recording cut short by a signal writes no tape");
+    // What was recorded is written before the recorder dies of the signal.
+    assert!(tape.exists(), "a recording ended by a signal writes its tape");
+}
+
+/// Starts `tuipilot record -o NAME.tape -- CMD` as the program of session `person`, in
+/// `work` (the recording's folder); the tape's path.
+fn recording_in(dir: &Dir, work: &std::path::Path, name: &str, command: &[&str]) -> std::path::PathBuf {
+    let tape = work.join(format!("{name}.tape"));
+    let mut args = vec!["record", "-o", tape.to_str().unwrap(), "--"];
+    args.extend_from_slice(command);
+    support::person_in(dir, work, "person", (80, 25), &args);
+    tape
+}
+
+const BASH: &[&str] = &[
+    "env",
+    "PS1=$ ",
+    "HISTFILE=/dev/null",
+    "bash",
+    "--norc",
+    "--noprofile",
+];
+
+/// bash recorded as NAME.tape in `work`, the person having typed `echo WORD`; the tape's
+/// path (written when the recording ends).
+fn bash_recorded_saying(dir: &Dir, work: &std::path::Path, name: &str, word: &str) -> std::path::PathBuf {
+    let tape = recording_in(dir, work, name, BASH);
+    screen_with(dir, "person", r"^\$");
+    let (line, said) = (format!("echo {word}"), format!("^{word}$"));
+    dir.ok(&[
+        "send", "-s", "person", "-t", &line, "-k", "Enter", "--wait", &said,
+    ]);
+    tape
+}
+
+#[test]
+fn a_recording_ended_by_exit_in_bash_writes_its_tape_and_it_replays() {
+    // Fails on the code before: the recorder stayed on "the program exited" until a key.
+    let dir = Dir::new();
+    let work = dir.work();
+    let tape = bash_recorded_saying(&dir, &work, "ended", "one");
+    dir.ok(&["send", "-s", "person", "-t", "exit", "-k", "Enter"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
+    let said = dir.ok(&["capture", "-s", "person"]);
+    assert!(said.contains("replay it with"), "{said}");
+    let written = std::fs::read_to_string(&tape).unwrap();
+    assert!(written.contains("Type \"exit\""), "{written}");
+    support::replays_three_times(&dir, &tape);
+}
+
+#[test]
+fn a_recording_whose_terminal_hangs_up_writes_its_tape_and_it_replays() {
+    // Fails on the code before: a hang-up wrote nothing at all.
+    let dir = Dir::new();
+    let work = dir.work();
+    let tape = bash_recorded_saying(&dir, &work, "hungup", "two");
+    // The person's terminal closes: its session ends, the recorder gets the hang-up.
+    dir.ok(&["exit", "-s", "person"]);
+    assert!(
+        support::eventually(std::time::Duration::from_secs(20), || tape.exists()),
+        "no tape after the hang-up"
+    );
+    let written = std::fs::read_to_string(&tape).unwrap();
+    assert!(written.contains("Type \"echo two\""), "{written}");
+    assert!(work.join("hungup.snap").exists(), "{written}");
+    support::replays_three_times(&dir, &tape);
+}
+
+#[test]
+fn the_recorders_menu_keeps_every_key_on_a_narrow_terminal() {
+    let dir = Dir::new();
+    let work = dir.work();
+    let tape = work.join("narrow.tape");
+    let record = [
+        "record",
+        "-o",
+        tape.to_str().unwrap(),
+        "--",
+        "sh",
+        "-c",
+        "echo ready; read x",
+    ];
+    support::person_in(&dir, &work, "person", (40, 12), &record);
+    screen_with(&dir, "person", "^ready");
+    dir.ok(&["send", "-s", "person", "-k", "C-]"]);
+    let screen = screen_with(&dir, "person", "q stop");
+    let menu = status(&screen);
+    for key in ["s ", "c ", "e ", "q ", "Esc"] {
+        assert!(menu.contains(key), "{key:?} missing from {menu:?}");
+    }
+    dir.ok(&["send", "-s", "person", "-t", "q"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
 }
 
 #[test]

@@ -223,19 +223,7 @@ fn by_a_person(dir: &Dir, work: &Path, kind: &Kind) -> (PathBuf, PathBuf) {
     std::fs::create_dir_all(&written).unwrap();
     let tape = written.join(format!("{name}.tape"));
     let rust = written.join(format!("{name}.rs"));
-    let runtime = format!("TUIPILOT_DIR={}", dir.0.display());
-    let mut start = vec![
-        "start",
-        "-s",
-        &name,
-        "--cols",
-        "80",
-        "--rows",
-        "25",
-        "--env",
-        &runtime,
-        "--",
-        env!("CARGO_BIN_EXE_tuipilot"),
+    let mut record = vec![
         "record",
         "-o",
         tape.to_str().unwrap(),
@@ -243,8 +231,8 @@ fn by_a_person(dir: &Dir, work: &Path, kind: &Kind) -> (PathBuf, PathBuf) {
         rust.to_str().unwrap(),
         "--",
     ];
-    start.extend_from_slice(kind.command);
-    ok_in(dir, &folder, &start);
+    record.extend_from_slice(kind.command);
+    support::person_in(dir, &folder, &name, (80, 25), &record);
     dir.ok(&["wait", "-s", &name, "--text", kind.started]);
     let mut snapshots = 0;
     let mut ended = false;
@@ -266,11 +254,10 @@ fn by_a_person(dir: &Dir, work: &Path, kind: &Kind) -> (PathBuf, PathBuf) {
             }
         }
     }
-    if ended {
-        // The recorder stays until the person stops it.
-        dir.ok(&["wait", "-s", &name, "--text", "the program exited"]);
+    // The program's exit ends the recording; otherwise the person stops it.
+    if !ended {
+        dir.ok(&["send", "-s", &name, "-k", "C-]", "-t", "q"]);
     }
-    dir.ok(&["send", "-s", &name, "-k", "C-]", "-t", "q"]);
     dir.ok(&["wait", "-s", &name, "--exit"]);
     let said = dir.ok(&["capture", "-s", &name]);
     assert!(said.contains("replay it with"), "{said}");
@@ -286,23 +273,6 @@ fn passed(out: &std::process::Output, what: &str) {
         text(&out.stdout),
         text(&out.stderr)
     );
-}
-
-/// Runs the tape three times from its folder, with nothing of the session's environment;
-/// each run must pass.
-fn replays_three_times(dir: &Dir, tape: &Path) {
-    let source = std::fs::read_to_string(tape).unwrap();
-    for run in 1..=3 {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
-            .arg("run")
-            .arg(tape.file_name().unwrap())
-            .current_dir(tape.parent().unwrap())
-            .env("TUIPILOT_DIR", &dir.0)
-            .env_remove("CI")
-            .output()
-            .unwrap();
-        passed(&out, &format!("replay {run} of {}:\n{source}", tape.display()));
-    }
 }
 
 /// Compiles the Rust test with warnings denied, against the library beside this test, and
@@ -321,7 +291,7 @@ fn exported_and_recorded_replay(name: &str) {
     let dir = Dir::new();
     let work = dir.work();
     for (tape, rust) in [by_an_agent(&dir, &work, &kind), by_a_person(&dir, &work, &kind)] {
-        replays_three_times(&dir, &tape);
+        support::replays_three_times(&dir, &tape);
         rust_test_compiles_clean_and_passes(&rust);
     }
 }

@@ -40,7 +40,11 @@ pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
         Ended::Left => eprintln!(
             "tuipilot: left session `{name}`; it goes on (`tuipilot -s {name} attach` watches it again)"
         ),
-        Ended::SessionEnded => eprintln!("tuipilot: session `{name}` ended (its host stopped)"),
+        Ended::SessionGone | Ended::ProgramExited => {
+            eprintln!("tuipilot: session `{name}` ended (its host stopped)")
+        }
+        // Nobody is left to read a word: the session goes on.
+        Ended::HungUp => {}
     }
     Ok(())
 }

@@ -11,9 +11,11 @@
 //! adds a snapshot of the screen or an `Expect` of the cursor's row; stopping adds the
 //! last screen as the tape's snapshot, with masks over clocks, dates and pids.
 
+use std::io::Write;
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tuipilot::operation::WaitFor;
 use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape, write_world};
@@ -165,51 +167,106 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         let _ = session.kill();
         return Err(Failure::internal(e));
     }
-    let recorder = Recorder {
+    let session = Arc::new(session);
+    let recorder = Arc::new(Recorder {
         name: name.clone(),
         snapshots: AtomicUsize::new(0),
         applied: AtomicUsize::new(0),
-    };
+    });
+    let ending = Arc::new(Ending {
+        args,
+        spec,
+        name,
+        session: Arc::clone(&session),
+        recorder: Arc::clone(&recorder),
+        written: Mutex::new(false),
+    });
+    // A signal (a hang-up, a kill) writes what was recorded before the process dies of it.
+    tuipilot::files::on_signal_also({
+        let ending = Arc::clone(&ending);
+        move || {
+            let _ = ending.write();
+        }
+    });
     let (ours, theirs) =
         UnixStream::pair().map_err(|e| Failure::internal(format!("connecting the view: {e}")))?;
+    let size = (ending.spec.cols, ending.spec.rows);
     let viewed = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            crate::watch::serve::serve(&session, theirs, Vec::new(), (spec.cols, spec.rows), &recorder)
-        });
+        scope.spawn(|| crate::watch::serve::serve(&session, theirs, Vec::new(), size, &*recorder));
         view::run(
             &terminal,
             ours,
             Vec::new(),
-            &format!("record {name}"),
+            &format!("record {}", ending.name),
             Purpose::Record,
         )
     });
     drop(terminal);
-    viewed?;
-    // The last screen, once the program has reacted to the last key: the tape's snapshot
-    // (unless the person's own snapshot was the last thing done).
-    let snapshot_last = session.operations().last().is_some_and(|e| {
-        e.by_person && e.error.is_none() && matches!(e.operation, Operation::Capture { .. })
-    });
-    let last = match snapshot_last {
-        true => Ok(()),
-        false => {
-            recorder.applied.fetch_add(1, Ordering::SeqCst);
-            session.apply_by_person(&settled_capture(false)).map(drop)
-        }
+    // However the view ended — stopped, the program's exit, the terminal's hang-up, even
+    // an error — what was recorded is written.
+    let written = ending.write();
+    // A signal's cleanup may be ending the process now: it dies of the signal, as its
+    // caller expects.
+    tuipilot::files::await_end_by_signal();
+    if session.exit().is_ok() {
+        let _ = watchdog.disarm(session.pid());
+    }
+    let said = match written {
+        Some(Ok(said)) => said,
+        Some(Err(e)) => return Err(e),
+        None => String::new(),
     };
-    let log = session.operations();
-    // Written while the session still holds its world's copy (ending it removes it).
-    let written = last.map_err(Failure::from).and_then(|()| {
+    // A terminal that hung up takes no words: not an error of the recording.
+    let _ = writeln!(std::io::stderr(), "{said}");
+    viewed.map(drop)
+}
+
+/// Writes the recording once, whichever comes first: the person stopping, the program
+/// exiting, the terminal hanging up, or a signal (from the signal cleanup's thread, after
+/// it ended the program and before the process dies).
+struct Ending {
+    args: RecordCommandArgs,
+    spec: StartSpec,
+    name: String,
+    session: Arc<Session>,
+    recorder: Arc<Recorder>,
+    /// Whether it was written (or refused): the second caller waits for the first and
+    /// writes nothing.
+    written: Mutex<bool>,
+}
+
+impl Ending {
+    /// Takes the last screen and writes the files; what to tell the person. `None` when
+    /// it was done already.
+    fn write(&self) -> Option<Result<String, Failure>> {
+        let mut written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        if *written {
+            return None;
+        }
+        *written = true;
+        let (session, recorder) = (&self.session, &self.recorder);
+        // The last screen, once the program has reacted to the last key: the tape's
+        // snapshot (unless the person's own snapshot was the last thing done).
+        let snapshot_last = session.operations().last().is_some_and(|e| {
+            e.by_person && e.error.is_none() && matches!(e.operation, Operation::Capture { .. })
+        });
+        if !snapshot_last {
+            recorder.applied.fetch_add(1, Ordering::SeqCst);
+            if let Err(e) = session.apply_by_person(&settled_capture(false)) {
+                return Some(Err(e.into()));
+            }
+        }
+        let log = session.operations();
         let applied = recorder.applied.load(Ordering::SeqCst);
         if applied > log.len() {
-            return Err(Failure::bad_request(format!(
+            return Some(Err(Failure::bad_request(format!(
                 "the recording is longer than a session's log keeps ({} of its {applied} steps; the log keeps at most {} steps and {} MiB of input): no tape was written, since it would not replay from the start; record it in shorter parts",
                 log.len(),
                 tuipilot::operation::MAX_LOGGED,
                 tuipilot::operation::MAX_INPUT_BYTES >> 20
-            )));
+            ))));
         }
+        // Written while the session still holds its world's copy (ending it removes it).
         let world = session.world().map(|w| {
             w.map(|w| (w.map(), w.root().to_path_buf()))
                 .map_err(|r| r.to_string())
@@ -217,15 +274,15 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         // The screen as the person left it: what changed since the last capture, with no
         // key between, drifted (a clock, a countdown) and is not asserted.
         let screen_now = session.snapshot().text();
-        write_recording(&args, &spec, &log, &name, world, screen_now)
-    });
-    if session.exit().is_ok() {
-        let _ = watchdog.disarm(session.pid());
+        Some(write_recording(
+            &self.args, &self.spec, &log, &self.name, world, screen_now,
+        ))
     }
-    written
 }
 
-/// Writes the tape, its snapshots and the Rust test.
+/// Writes the tape, its snapshots and the Rust test: the tape last, so a recording cut
+/// short while writing leaves no tape naming files that are not there (each file is
+/// written whole, through a temporary renamed into place). What to tell the person.
 fn write_recording(
     args: &RecordCommandArgs,
     spec: &StartSpec,
@@ -233,7 +290,8 @@ fn write_recording(
     name: &str,
     world: Option<Result<(tuipilot::files::WorldMap, PathBuf), String>>,
     screen_now: String,
-) -> Result<(), Failure> {
+) -> Result<String, Failure> {
+    let mut said = String::new();
     // The replay runs in a copy of the folder as the recording found it (beside the tape
     // as NAME.world/); where that folder is too large to carry, where the recording ran.
     let mut options = match world {
@@ -242,9 +300,9 @@ fn write_recording(
             ..ExportOptions::default()
         },
         Some(Err(why)) => {
-            eprintln!(
-                "tuipilot: note: the folder is not carried ({why}): the tape replays where the recording ran"
-            );
+            said.push_str(&format!(
+                "tuipilot: note: the folder is not carried ({why}): the tape replays where the recording ran\n"
+            ));
             ExportOptions {
                 in_place: true,
                 ..ExportOptions::default()
@@ -262,9 +320,8 @@ fn write_recording(
             .map_err(Failure::from)
     };
     let exported = to_tape(spec, log, name, &options)?;
-    write(&args.output, &exported.tape)?;
     let folder = args.output.parent().unwrap_or(Path::new(""));
-    let mut written = vec![args.output.display().to_string()];
+    let mut written = Vec::new();
     let in_folder = match folder.as_os_str().is_empty() {
         true => Path::new("."),
         false => folder,
@@ -289,6 +346,8 @@ fn write_recording(
             written.push(format!("{}/", world.display()));
         }
     }
+    write(&args.output, &exported.tape)?;
+    written.insert(0, args.output.display().to_string());
     if let Some(path) = &args.cast {
         written.push(path.display().to_string());
     }
@@ -296,10 +355,10 @@ fn write_recording(
         .iter()
         .filter(|e| matches!(e.operation, Operation::Send { .. }))
         .count();
-    eprintln!(
+    said.push_str(&format!(
         "tuipilot: recorded {typed} inputs; wrote {}; replay it with `tuipilot run {}`",
         written.join(", "),
         args.output.display()
-    );
-    Ok(())
+    ));
+    Ok(said)
 }

@@ -48,7 +48,13 @@ pub enum Ended {
     /// The person left (the leave key; in `record`, the menu's stop).
     Left,
     /// The session's side went away: the host stopped.
-    SessionEnded,
+    SessionGone,
+    /// `record`: the recorded program exited, which ends the recording (as `exit` ends
+    /// `script`'s).
+    ProgramExited,
+    /// The person's terminal went away (a closed window, a dropped connection): nothing
+    /// can be read from it or drawn in it.
+    HungUp,
 }
 
 /// What was drawn last, to draw only what changed.
@@ -108,7 +114,8 @@ fn plain(text: &str) -> String {
 }
 
 impl View<'_> {
-    fn status(&self) -> String {
+    /// The status line for a terminal `width` columns wide.
+    fn status(&self, width: usize) -> String {
         let mode = match self.purpose {
             Purpose::Attach { control: false } => "read-only",
             Purpose::Attach { control: true } => "control",
@@ -147,9 +154,20 @@ impl View<'_> {
         parts.push(leave);
         let mut status = parts.join(" · ");
         if self.menu {
-            status = format!(
-                "recorder: s snapshot · c with colours · e expect the cursor's row · q stop and write the tape · {LEAVE_KEY_NAME} send {LEAVE_KEY_NAME} · Esc back"
-            );
+            // The longest wording that fits: every key stays on a narrow terminal.
+            let wordings = [
+                format!(
+                    "recorder: s snapshot · c with colours · e expect the cursor's row · q stop and write the tape · {LEAVE_KEY_NAME} send {LEAVE_KEY_NAME} · Esc back"
+                ),
+                format!(
+                    "recorder: s snapshot · c colours · e expect row · q stop · {LEAVE_KEY_NAME} send · Esc"
+                ),
+                format!("s snapshot · c colours · e row · q stop · {LEAVE_KEY_NAME} send · Esc"),
+                "s snap · c colour · e row · q stop · Esc".to_string(),
+                "s c e q Esc".to_string(),
+            ];
+            let fits = |w: &&String| w.chars().count() <= width;
+            status = wordings.iter().find(fits).unwrap_or(&wordings[4]).clone();
         } else if let Some((note, _)) = &self.note {
             // A note is what the person needs now: it comes right after the name.
             status = format!("tuipilot {} · {note}", self.name);
@@ -185,7 +203,7 @@ impl View<'_> {
             );
         }
         self.drawn.lines = frame.lines.clone();
-        let status = self.status();
+        let status = self.status(usize::from(person.0));
         if status != self.drawn.status {
             let width = usize::from(person.0);
             let mut shown: String = status.chars().take(width).collect();
@@ -363,12 +381,13 @@ pub fn run(
             }
             if fds[0].revents & (libc::POLLIN | libc::POLLHUP) != 0 {
                 let mut buf = [0u8; 4096];
-                let n = stdin
-                    .read(&mut buf)
-                    .map_err(|e| Failure::internal(format!("reading the terminal: {e}")))?;
-                if n == 0 {
-                    return Ok(Ended::Left);
-                }
+                // End of input or an error on a terminal in raw mode: it hung up.
+                let n = match stdin.read(&mut buf) {
+                    Ok(0) => return Ok(Ended::HungUp),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => return Ok(Ended::HungUp),
+                    Ok(n) => n,
+                };
                 if let Some(ended) = keys(&mut view, &mut stream, &buf[..n])? {
                     return Ok(ended);
                 }
@@ -396,10 +415,14 @@ pub fn run(
         if view.note.as_ref().is_some_and(|(_, at)| at.elapsed() >= NOTE_FOR) {
             view.note = None;
         }
-        view.draw(&mut out, person)
-            .map_err(|e| Failure::internal(format!("drawing in the terminal: {e}")))?;
+        if view.draw(&mut out, person).is_err() {
+            return Ok(Ended::HungUp);
+        }
         if ended {
-            return Ok(Ended::SessionEnded);
+            return Ok(Ended::SessionGone);
+        }
+        if view.purpose == Purpose::Record && view.frame.as_ref().is_some_and(|f| f.exited.is_some()) {
+            return Ok(Ended::ProgramExited);
         }
     }
 }

@@ -202,3 +202,42 @@ pub fn replays_and_runs_nothing(
     );
     source
 }
+
+/// Starts `tuipilot ARGS` in `cwd` as the program of session `name`: a person's terminal
+/// of `cols`×`rows`, in which `attach` or `record` runs.
+pub fn person_in(dir: &Dir, cwd: &std::path::Path, name: &str, (cols, rows): (u16, u16), args: &[&str]) {
+    let runtime = format!("TUIPILOT_DIR={}", dir.0.display());
+    let size = [cols.to_string(), rows.to_string()];
+    let mut command = vec![
+        "start",
+        "-s",
+        name,
+        "--cols",
+        &size[0],
+        "--rows",
+        &size[1],
+        "--env",
+        &runtime,
+        "--",
+        env!("CARGO_BIN_EXE_tuipilot"),
+    ];
+    command.extend_from_slice(args);
+    let out = dir.run_in(cwd, &command);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+}
+
+/// Runs the tape three times from its folder, with nothing of the session's environment
+/// (and `CI` unset); each run must pass.
+pub fn replays_three_times(dir: &Dir, tape: &std::path::Path) {
+    let source = std::fs::read_to_string(tape).unwrap();
+    for run in 1..=3 {
+        let out = dir.run_in(tape.parent().unwrap(), &["run", &tape.to_string_lossy()]);
+        assert!(
+            out.status.success(),
+            "replay {run} of {}:\n{source}\n{}{}",
+            tape.display(),
+            text(&out.stdout),
+            text(&out.stderr)
+        );
+    }
+}
