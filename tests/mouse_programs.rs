@@ -78,3 +78,80 @@ fn a_click_moves_vims_cursor_with_mouse_a() {
     s.send_text(":q!\r").unwrap();
     assert!(s.wait_exit().unwrap().success());
 }
+
+/// The click fixture in `mode`, ready for the mouse.
+fn clicks(mode: &str) -> Session {
+    let s = Session::builder("python3")
+        .args([concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/clicks.py"), mode])
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("click an item").unwrap();
+    s.wait_for(|screen| screen.mouse_reporting()).unwrap();
+    s.wait_ready().unwrap();
+    s
+}
+
+/// Clicks each item in turn, twice round; every click must select its item by `event`
+/// and the fixture must have seen each as a hand's click (its counts on the last row).
+fn eight_clicks_land(s: &Session, event: &str, counts: &str) {
+    let items = ["Bananas", "Cherries", "Dates", "Apples"];
+    for (n, item) in items.iter().chain(&items).enumerate() {
+        s.mouse(&format!("click /{item}/")).unwrap();
+        let said = format!("^{event} {item} at \\d+,\\d+$");
+        s.wait_for_text(&said)
+            .unwrap_or_else(|e| panic!("click {} on {item} did not land: {e}", n + 1));
+        // The next click must not be taken for this one's second.
+        let _ = s.wait_ready();
+    }
+    s.wait_for_text(counts).unwrap();
+}
+
+// Fails on the code before: the press and the release went out 79 µs apart, ncurses read
+// them together and merged them into one "clicked" event, which a program acting on the
+// press (ranger) ignores.
+#[test]
+fn a_click_lands_on_an_ncurses_program_that_acts_on_the_press_alone() {
+    let s = clicks("press");
+    eight_clicks_land(&s, "pressed", "^events: pressed 8, released 8, clicked 0,");
+    s.exit().unwrap();
+}
+
+#[test]
+fn a_click_lands_on_an_ncurses_program_that_acts_only_on_its_clicked_event() {
+    let s = clicks("clicked");
+    eight_clicks_land(&s, "clicked", "^events: pressed 0, released 0, clicked 8,");
+    s.exit().unwrap();
+}
+
+#[needs(ranger)]
+#[test]
+fn eight_clicks_on_rangers_file_list_each_select_the_file_clicked() {
+    // ranger acts on the press (mouseinterval 0) and flushes typed-ahead input: a release
+    // written with the press was merged into a "clicked" event it ignores.
+    let dir = common::TempDir::new("ranger-clicks");
+    let files = ["alpha.txt", "bravo.txt", "charlie.txt", "delta.txt"];
+    for file in files {
+        std::fs::write(dir.0.join(file), file).unwrap();
+    }
+    let folder = dir.0.display().to_string();
+    let s = Session::builder("ranger")
+        .args([folder.as_str()])
+        .isolated()
+        .size(100, 12)
+        .timeout(Duration::from_secs(20))
+        .spawn()
+        .unwrap();
+    s.wait_for_text("delta.txt").unwrap();
+    s.wait_for(|screen| screen.mouse_reporting()).unwrap();
+    s.wait_ready().unwrap();
+    let order = ["charlie.txt", "bravo.txt", "delta.txt", "alpha.txt"];
+    for (n, file) in order.iter().chain(&order).enumerate() {
+        s.mouse(&format!("click /{}/", file.replace('.', "\\."))).unwrap();
+        // ranger's title row names the selected file.
+        let title = format!("^\\S+ {}/{}$", regex::escape(&folder), regex::escape(file));
+        s.wait_for_text(&title)
+            .unwrap_or_else(|e| panic!("click {} on {file} did not land: {e}", n + 1));
+    }
+    s.exit().unwrap();
+}

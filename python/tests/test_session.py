@@ -282,7 +282,7 @@ def test_a_timer_skipped_for_what_was_learnt_is_warned_of_as_not_waited_for():
         assert "typed: abcd" in s.screen()
 
 
-CLICKS = str(Path(__file__).parent / "apps" / "clicks.py")
+CLICKS = str(Path(__file__).parents[2] / "fixtures" / "clicks.py")
 
 
 def test_a_click_from_python_reaches_a_curses_app_by_cell_or_by_text():
@@ -290,9 +290,9 @@ def test_a_click_from_python_reaches_a_curses_app_by_cell_or_by_text():
         s.wait_text("click an item")
         s.wait_ready()
         s.send(mouse="click /Cherries/")
-        s.wait_text(r"^clicked Cherries at \d+,3$")
+        s.wait_text(r"^pressed Cherries at \d+,3$")
         s.send(mouse=["click 3,2"])
-        s.wait_text(r"^clicked Bananas at 3,2$")
+        s.wait_text(r"^pressed Bananas at 3,2$")
         assert s.style_at(2, 2).inverse
 
 

@@ -587,8 +587,8 @@ impl MouseAction {
         self.events_between(at, None)
     }
 
-    /// The bytes to send, one write per event, for the program's modes and the screen as
-    /// it is: an error when the program enabled no mouse reporting, when a target is not on
+    /// The writes to send, one per event, for the program's modes and the screen as it
+    /// is: an error when the program enabled no mouse reporting, when a target is not on
     /// the screen, or when the mode reports none of this action's events (a `move` to a
     /// program that asked only for clicks).
     pub fn encode_for(
@@ -596,7 +596,7 @@ impl MouseAction {
         screen: &impl ScreenText,
         modes: MouseModes,
         cell: (u16, u16),
-    ) -> Result<Vec<Vec<u8>>> {
+    ) -> Result<Vec<MouseWrite>> {
         if modes.tracking == MouseTracking::Off {
             return Err(Error::NotListening {
                 input: format!("mouse action `{}`", self.spec),
@@ -605,10 +605,15 @@ impl MouseAction {
         }
         let at = self.target.resolve(screen)?;
         let end = self.to.as_ref().map(|t| t.resolve(screen)).transpose()?;
-        let writes: Vec<Vec<u8>> = self
+        let writes: Vec<MouseWrite> = self
             .events_between(at, end)
             .iter()
-            .filter_map(|e| e.encode(modes, cell))
+            .filter_map(|e| {
+                e.encode(modes, cell).map(|bytes| MouseWrite {
+                    bytes,
+                    press: matches!(e.kind, EventKind::Press(b) if !b.is_wheel()),
+                })
+            })
             .collect();
         if writes.is_empty() {
             return Err(Error::NotListening {
@@ -621,6 +626,19 @@ impl MouseAction {
         }
         Ok(writes)
     }
+}
+
+/// One write of a mouse action: an event's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MouseWrite {
+    /// The bytes, as the program's encoding has them.
+    pub bytes: Vec<u8>,
+    /// A button press (not the wheel): a hand's button stays down until the program has
+    /// read it, and what follows (the release, a drag's moves) is written only then.
+    /// Written together, an ncurses program reads the press and the release in one go
+    /// and merges them into one "clicked" event, which a program acting on the press
+    /// (ranger, with `mouseinterval(0)`) never sees as a press.
+    pub press: bool,
 }
 
 impl FromStr for MouseAction {

@@ -140,8 +140,11 @@ impl Session {
                         terminal.cell_size(),
                     )
                 };
-                for bytes in action.encode_for(&screen, modes, (cell.width, cell.height))? {
-                    self.write(bytes, caller)?;
+                for write in action.encode_for(&screen, modes, (cell.width, cell.height))? {
+                    self.write(write.bytes, caller)?;
+                    if write.press {
+                        self.until_read();
+                    }
                 }
                 Ok(())
             }
@@ -160,9 +163,29 @@ impl Session {
         }
     }
 
+    /// Waits until the program has read what was written and waits on the terminal again
+    /// — blocked reading it, or polling it with a timer (an ncurses program's window for
+    /// telling a click from a press) — for at most the reaction bound; a program that
+    /// reads nothing by then is not waited for further. Timers are not waited out: the
+    /// next write may land in that window, as a hand's release does.
+    pub(crate) fn until_read(&self) {
+        let Some(probe) = self.shared.probe() else {
+            return;
+        };
+        let bound = self.shared.lock().reaction_bound;
+        let start = std::time::Instant::now();
+        while start.elapsed() < bound {
+            if matches!(probe.check(), crate::readiness::Readiness::Ready { .. }) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
     /// Sends a mouse action (`click 12,3`, `double-click /OK/`, `drag 2,1..9,1`,
     /// `scroll-down 10,5 3`), encoded as the program asked; an error when it enabled no
-    /// mouse reporting or the target is not on the screen.
+    /// mouse reporting or the target is not on the screen. A press is held until the
+    /// program has read it, as a hand's is: the release follows then.
     #[track_caller]
     pub fn mouse(&self, action: &str) -> Result<()> {
         self.send_from(&Input::mouse(action)?, Some(Location::caller()))

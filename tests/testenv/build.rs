@@ -47,6 +47,7 @@ const OPTIONAL: &[(&str, &str, Look)] = &[
     ("nmon", "nmon", Look::Program(&["nmon"])),
     ("fzf", "fzf", Look::Program(&["fzf"])),
     ("less", "less", Look::Program(&["less"])),
+    ("ranger", "ranger", Look::Program(&["ranger"])),
     (
         "prompt_toolkit",
         "Python's prompt_toolkit",
