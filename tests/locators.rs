@@ -279,6 +279,28 @@ fn relative_locators_find_text_below_above_beside_and_inside_a_box_around_anothe
 }
 
 #[test]
+fn inside_a_titled_pane_finds_what_the_pane_holds_wherever_its_title_sits() {
+    // Fails on the code before: a title at the box's left edge, or with spaces around it
+    // (how ratatui draws a pane), had no box around it.
+    let panes = concat!(
+        "┌Help──────┐┌ Files ───┐┌──Log─────┐\n",
+        "│ item     ││ item     ││ item     │\n",
+        "│ item     │└──────────┘│ item     │\n",
+        "└──────────┘ item       └──────────┘\n",
+    );
+    let s = sh(&format!("printf '{panes}'; sleep 60"));
+    s.wait_for_text("Log").unwrap();
+    for (title, count) in [("Help", 2), ("Files", 1), ("Log", 2)] {
+        let pane = s.locate(title).unwrap();
+        s.locate("item")
+            .unwrap()
+            .inside(&pane)
+            .assert_count(count)
+            .unwrap_or_else(|e| panic!("inside {title}: {e}"));
+    }
+}
+
+#[test]
 fn nth_first_and_last_pick_one_match_and_say_how_many_there_were() {
     let s = sh("printf 'item one\\nitem two\\nitem three\\n'; sleep 60");
     s.wait_for_text("item three").unwrap();

@@ -55,7 +55,9 @@ pub enum Relation {
     RightOf,
     /// Its row, before it.
     LeftOf,
-    /// The inside of the box drawn around it (box-drawing or `+-|` borders).
+    /// The inside of the box drawn around it (box-drawing or `+-|` borders), or of the
+    /// box it is the title of (on the top border, at its edge or not, with or without
+    /// spaces: `┌Help──┐`, `┌ Help ─┐`, `┌──Help─┐`).
     Inside,
 }
 
@@ -116,8 +118,39 @@ fn horizontal(screen: &Snapshot, row: u16, col: u16) -> bool {
 
 /// The inside of the box drawn around `anchor`: the nearest vertical borders left and
 /// right of it on its row, and the nearest horizontal borders above and below it between
-/// them.
+/// them; or, where `anchor` is a title on a box's top border, that box's inside.
 fn box_around(screen: &Snapshot, anchor: Span) -> Option<Rect> {
+    enclosing_box(screen, anchor).or_else(|| titled_box(screen, anchor))
+}
+
+/// The box whose top border `anchor` sits on (a pane's title, as ratatui and ncurses
+/// draw one): walking out from it along its row over spaces and border lines, the first
+/// cell each side with a vertical border under it is a corner; the inside runs from the
+/// row under the title to the next horizontal border between the corners.
+fn titled_box(screen: &Snapshot, anchor: Span) -> Option<Rect> {
+    let (cols, rows) = screen.size();
+    let row = anchor.row;
+    let on_border = |c: u16| {
+        screen
+            .cell(row, c)
+            .is_some_and(|cell| cell.text().trim().is_empty())
+            || horizontal(screen, row, c)
+    };
+    let corner = |c: &u16| horizontal(screen, row, *c) && vertical(screen, row + 1, *c);
+    let left = (0..anchor.cols.0)
+        .rev()
+        .take_while(|&c| on_border(c))
+        .find(corner)?;
+    let right = (anchor.cols.1..cols).take_while(|&c| on_border(c)).find(corner)?;
+    let bottom = (row + 1..rows).find(|&r| horizontal(screen, r, left + 1))?;
+    Some(Rect {
+        rows: (row + 1, bottom),
+        cols: (left + 1, right),
+    })
+}
+
+/// The box drawn around `anchor` (see [`box_around`]).
+fn enclosing_box(screen: &Snapshot, anchor: Span) -> Option<Rect> {
     let (cols, rows) = screen.size();
     let row = anchor.row;
     let left = (0..anchor.cols.0).rev().find(|&c| vertical(screen, row, c))?;
