@@ -596,3 +596,82 @@ fn a_recorded_programs_argument_holding_line_editing_keys_replays_as_an_argument
     let written = support::replays_and_runs_nothing(&dir, &work, "inj.tape", &canary);
     assert!(written.contains("\nStart+Dir "), "{written}");
 }
+
+/// `/proc/PID` exists: the process is alive (or not yet reaped).
+fn alive(pid: i64) -> bool {
+    std::path::Path::new(&format!("/proc/{pid}")).exists()
+}
+
+#[test]
+fn a_session_watched_past_its_idle_timeout_goes_on_after_the_watcher_leaves() {
+    // Fails on the code before: the idle clock ran while the person watched, so the host
+    // stopped within a second of the watcher leaving.
+    let dir = Dir::new();
+    dir.ok(&[
+        "start",
+        "-s",
+        "agent",
+        "--idle-timeout",
+        "3",
+        "--",
+        "sh",
+        "-c",
+        "echo started; sleep 4; echo late; read x",
+    ]);
+    let host = dir.info("agent")["host_pid"].as_i64().unwrap();
+    person(&dir, "watcher", 80, 26, &["-s", "agent", "attach"]);
+    // Watched, with no request to the agent's session, past its idle timeout.
+    screen_with(&dir, "watcher", "^late$");
+    dir.ok(&["send", "-s", "watcher", "-k", "C-]"]);
+    dir.ok(&["wait", "-s", "watcher", "--exit"]);
+    let said = dir.ok(&["capture", "-s", "watcher"]).replace('\n', "");
+    assert!(
+        said.contains("until 3 s pass with no request and no watcher"),
+        "{said}"
+    );
+    // A while later, still with no request to it, the session goes on.
+    support::start_sh(&dir, "clock", "sleep 1.5; echo later; read x");
+    dir.ok(&["wait", "-s", "clock", "--text", "^later$"]);
+    assert!(alive(host), "the host stopped right after its watcher left");
+}
+
+#[test]
+fn a_watcher_that_stops_reading_catches_up_says_it_was_behind_and_keeps_control() {
+    // Fails on the code before: a watcher that read nothing for 5 s was cut off, told
+    // the session had ended, and its keys were dropped.
+    let dir = Dir::new();
+    dir.ok(&[
+        "start", "-s", "agent", "--", "sh", "-c",
+        "i=0; while [ $i -lt 1500 ]; do i=$((i+1)); echo \"line $i\"; sleep 0.005; done; echo done; read x; echo \"got $x\"; read y",
+    ]);
+    person(&dir, "watcher", 80, 26, &["-s", "agent", "attach", "--control"]);
+    screen_with(&dir, "watcher", "^line ");
+    let watcher = dir.info("watcher")["pid"].as_i64().unwrap() as i32;
+    // SAFETY: signals to the watcher's own process.
+    unsafe { libc::kill(watcher, libc::SIGSTOP) };
+    // The session goes on drawing for longer than the old write timeout.
+    dir.ok(&["wait", "-s", "agent", "--text", "^done$", "--timeout-ms", "60000"]);
+    // SAFETY: as above.
+    unsafe { libc::kill(watcher, libc::SIGCONT) };
+    let seen = screen_with(&dir, "watcher", "^done$");
+    assert!(!status(&seen).contains("ended"), "{}", status(&seen));
+    dir.ok(&[
+        "wait",
+        "-s",
+        "watcher",
+        "--text",
+        "behind: this view stopped reading",
+    ]);
+    dir.ok(&["send", "-s", "watcher", "-t", "typed", "-k", "Enter"]);
+    dir.ok(&["wait", "-s", "agent", "--text", "^got typed$"]);
+}
+
+#[test]
+fn an_agents_resize_reaches_the_watcher_without_the_program_drawing() {
+    let dir = Dir::new();
+    support::start_sh(&dir, "agent", "echo quiet; read x");
+    person(&dir, "watcher", 120, 40, &["-s", "agent", "attach"]);
+    screen_with(&dir, "watcher", "80×24");
+    dir.ok(&["resize", "-s", "agent", "--cols", "100", "--rows", "30"]);
+    screen_with(&dir, "watcher", "100×30");
+}

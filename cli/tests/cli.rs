@@ -463,15 +463,11 @@ fn an_isolated_session_gets_a_fresh_home_that_exit_removes() {
 #[test]
 fn capture_masks_what_changes_between_runs() {
     let dir = Dir::new();
-    dir.ok(&[
-        "start",
-        "-s",
+    support::start_sh(
+        &dir,
         "clock",
-        "--",
-        "sh",
-        "-c",
         "echo \"pid $$ at $(date +%H:%M:%S) ready\"; sleep 600",
-    ]);
+    );
     let text = dir.ok(&[
         "capture",
         "-s",

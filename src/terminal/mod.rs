@@ -372,6 +372,8 @@ impl Terminal {
         let screen = self.parser.screen();
         let mut h = std::collections::hash_map::DefaultHasher::new();
         screen.contents_formatted().hash(&mut h);
+        // A resize is a new screen even where no cell changed: a live view redraws it.
+        screen.size().hash(&mut h);
         screen.cursor_position().hash(&mut h);
         screen.hide_cursor().hash(&mut h);
         self.parser.callbacks().title.hash(&mut h);

@@ -11,6 +11,20 @@ use crate::host::protocol::Request;
 use crate::watch::tty::PersonTerminal;
 use crate::watch::view::{self, Ended, Purpose};
 
+/// How long a session goes on once nobody uses it, in words, from its host's `hello`
+/// (nothing from a host too old to say).
+fn lifetime(hello: &Value) -> String {
+    let Some(secs) = hello["idle_timeout_secs"].as_u64() else {
+        return String::new();
+    };
+    let span = match secs {
+        s if s % 3600 == 0 => format!("{} h", s / 3600),
+        s if s % 60 == 0 => format!("{} min", s / 60),
+        s => format!("{s} s"),
+    };
+    format!(" until {span} pass with no request and no watcher")
+}
+
 /// Watches session `name` until the person leaves or the session ends.
 pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
     let paths = session_paths(name)?;
@@ -38,7 +52,8 @@ pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
     drop(terminal);
     match ended? {
         Ended::Left => eprintln!(
-            "tuipilot: left session `{name}`; it goes on (`tuipilot -s {name} attach` watches it again)"
+            "tuipilot: left session `{name}`; it goes on{} (`tuipilot -s {name} attach` watches it again)",
+            lifetime(&hello)
         ),
         Ended::SessionGone | Ended::ProgramExited => {
             eprintln!("tuipilot: session `{name}` ended (its host stopped)")

@@ -144,6 +144,7 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
                 "session": host.files.paths.name,
                 "pid": session.pid(),
                 "max_reply_bytes": host.max_reply,
+                "idle_timeout_secs": host.idle_timeout.as_secs(),
             }));
         }
         Request::Log => {

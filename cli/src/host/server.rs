@@ -421,4 +421,7 @@ fn watch(
 ) {
     let name = &host.files.paths.name;
     crate::watch::serve::hand_over(&host.session, name, id, reader, writer, view, control);
+    // The idle clock starts again when a watcher leaves: a person who watched for longer
+    // than the idle timeout, then left, must not find the session stopped a moment later.
+    *host.last_request.lock().unwrap_or_else(|p| p.into_inner()) = Instant::now();
 }

@@ -1,18 +1,21 @@
 //! The session's side of a live view: frames out, the person's input in.
 //!
-//! Two threads per watcher. The frame thread sleeps on the session
-//! ([`Session::wait_for_change`]) and sends a frame when the screen's version moves, no
-//! sooner than [`FRAME_INTERVAL`] after the last: under a flood the person sees the
-//! newest screen 60 times a second, and the program's output is never held up (a frame
-//! takes the screen's lock for one copy of the cells). The calling thread reads the
-//! person's lines: a new view size redraws at once; input goes to the program through
-//! the [`Person`]'s hooks. The watch ends when the person hangs up or the frames cannot
-//! be written; the session goes on.
+//! Three threads per watcher. The frame thread sleeps on the session
+//! ([`Session::wait_for_change`]) and puts a frame in the watcher's outbox when the
+//! screen's version moves (a resize too), no sooner than [`FRAME_INTERVAL`] after the
+//! last: under a flood the person sees the newest screen 60 times a second, and the
+//! program's output is never held up (a frame takes the screen's lock for one copy of
+//! the cells). The outbox holds state, not a queue: the newest frame replaces one not yet
+//! written, so a watcher that stops reading (a stalled link) is never sent a backlog and
+//! never holds the session; the writer thread writes whatever is newest whenever the
+//! watcher takes it, and says when frames were skipped meanwhile ("behind"). The calling
+//! thread reads the person's lines: a new view size redraws at once; input goes to the
+//! program through the [`Person`]'s hooks, whether or not the frames are being read. The
+//! watch ends only when the person hangs up; the session goes on.
 
 use std::io::{BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
@@ -129,15 +132,104 @@ impl Window {
     }
 }
 
-/// One line to the person; whether it could be written.
-fn send(writer: &Mutex<UnixStream>, message: &ToPerson) -> bool {
-    let Ok(mut line) = serde_json::to_string(message) else {
-        return false;
-    };
-    line.push('\n');
-    let mut writer = writer.lock().unwrap_or_else(|p| p.into_inner());
-    writer.write_all(line.as_bytes()).is_ok()
+/// What waits to be written to the watcher: the newest frame (replacing one not yet
+/// written) and the notes, in order.
+#[derive(Default)]
+struct Outbox {
+    frame: Option<Frame>,
+    notes: Vec<String>,
+    /// Frames replaced before they were written since the last one written.
+    skipped: usize,
+    /// The watch is over: the writer stops.
+    closed: bool,
 }
+
+/// At most this many notes wait; older ones go first (a watcher that reads nothing is
+/// never owed an unbounded backlog).
+const MAX_NOTES: usize = 16;
+
+/// The outbox and its bell.
+struct Mailbox {
+    outbox: Mutex<Outbox>,
+    ready: Condvar,
+}
+
+impl Mailbox {
+    fn put_frame(&self, frame: Frame) {
+        let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        if outbox.frame.replace(frame).is_some() {
+            outbox.skipped += 1;
+        }
+        self.ready.notify_one();
+    }
+
+    fn put_note(&self, note: String) {
+        let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+        if outbox.notes.len() >= MAX_NOTES {
+            outbox.notes.remove(0);
+        }
+        outbox.notes.push(note);
+        self.ready.notify_one();
+    }
+
+    fn close(&self) {
+        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).closed = true;
+        self.ready.notify_one();
+    }
+
+    fn is_closed(&self) -> bool {
+        self.outbox.lock().unwrap_or_else(|p| p.into_inner()).closed
+    }
+
+    /// Writes what the outbox holds to `writer` until the watch is over or the watcher
+    /// is gone (a write fails: it hung up). A write blocks while the watcher does not
+    /// read; what arrives meanwhile replaces the frame waiting, and the watcher is told,
+    /// once it reads again, that it was behind.
+    fn write_all(&self, mut writer: UnixStream) {
+        let mut behind_since: Option<Instant> = None;
+        loop {
+            let (frame, notes, skipped) = {
+                let mut outbox = self.outbox.lock().unwrap_or_else(|p| p.into_inner());
+                while !outbox.closed && outbox.frame.is_none() && outbox.notes.is_empty() {
+                    outbox = self.ready.wait(outbox).unwrap_or_else(|p| p.into_inner());
+                }
+                if outbox.closed {
+                    return;
+                }
+                let skipped = std::mem::take(&mut outbox.skipped);
+                (outbox.frame.take(), std::mem::take(&mut outbox.notes), skipped)
+            };
+            let mut lines: Vec<ToPerson> = notes.into_iter().map(ToPerson::Note).collect();
+            if skipped > 0
+                && let Some(since) = behind_since.take()
+            {
+                lines.push(ToPerson::Note(format!(
+                    "behind: this view stopped reading for {:.1} s; {skipped} screens were skipped, this one is the session's now",
+                    since.elapsed().as_secs_f64()
+                )));
+            }
+            lines.extend(frame.map(ToPerson::Frame));
+            for message in lines {
+                let Ok(mut line) = serde_json::to_string(&message) else {
+                    continue;
+                };
+                line.push('\n');
+                let started = Instant::now();
+                if writer.write_all(line.as_bytes()).is_err() {
+                    self.close();
+                    return;
+                }
+                // A write that waited on the watcher: it has fallen behind.
+                if started.elapsed() >= BEHIND && behind_since.is_none() {
+                    behind_since = Some(started);
+                }
+            }
+        }
+    }
+}
+
+/// A write that waits this long on the watcher means it fell behind the session.
+const BEHIND: Duration = Duration::from_millis(500);
 
 /// Serves one watcher on `stream` until it hangs up: frames of `session` sized for
 /// `view`, and its input through `person`. `read_ahead` is what was read from the stream
@@ -152,28 +244,34 @@ pub fn serve(
     let Ok(writer) = stream.try_clone() else {
         return;
     };
-    // A watcher that stops reading must not hold the frame thread for ever.
-    let _ = writer.set_write_timeout(Some(Duration::from_secs(5)));
-    let writer = Mutex::new(writer);
+    let Ok(closer) = stream.try_clone() else {
+        return;
+    };
+    let mailbox = Mailbox {
+        outbox: Mutex::new(Outbox::default()),
+        ready: Condvar::new(),
+    };
     let window = Mutex::new(Window {
         view,
         first_col: 0,
         first_row: 0,
     });
-    let over = AtomicBool::new(false);
     let frame_now = |window: &Mutex<Window>| {
         let snapshot = session.snapshot();
         let frame = window.lock().unwrap_or_else(|p| p.into_inner()).frame(&snapshot);
-        send(&writer, &ToPerson::Frame(frame))
+        mailbox.put_frame(frame);
     };
     std::thread::scope(|scope| {
         scope.spawn(|| {
+            mailbox.write_all(writer);
+            // The watcher is gone: the reader below stops too.
+            let _ = closer.shutdown(std::net::Shutdown::Both);
+        });
+        scope.spawn(|| {
             let mut seen = session.screen_version();
             let mut last_frame = Instant::now();
-            if !frame_now(&window) {
-                over.store(true, Ordering::SeqCst);
-            }
-            while !over.load(Ordering::SeqCst) {
+            frame_now(&window);
+            while !mailbox.is_closed() {
                 let version = session.wait_for_change(seen, LOOK_AGAIN);
                 if version == seen {
                     continue;
@@ -186,24 +284,17 @@ pub fn serve(
                 }
                 seen = session.screen_version();
                 last_frame = Instant::now();
-                if !frame_now(&window) {
-                    over.store(true, Ordering::SeqCst);
-                }
+                frame_now(&window);
             }
         });
         let mut reader = BufReader::new(std::io::Cursor::new(read_ahead).chain(stream));
         while let Ok(crate::host::protocol::Line::Complete(line)) =
             crate::host::protocol::read_line_limited(&mut reader, MAX_LINE)
         {
-            if over.load(Ordering::SeqCst) {
-                break;
-            }
             let note = match serde_json::from_slice::<FromPerson>(&line) {
                 Ok(FromPerson::View { cols, rows }) => {
                     window.lock().unwrap_or_else(|p| p.into_inner()).view = (cols, rows);
-                    if !frame_now(&window) {
-                        break;
-                    }
+                    frame_now(&window);
                     None
                 }
                 Ok(FromPerson::Input(encoded)) => {
@@ -217,17 +308,12 @@ pub fn serve(
                 }),
                 Err(e) => Some(format!("unreadable request from the view ({e})")),
             };
-            if let Some(note) = note
-                && !send(&writer, &ToPerson::Note(note))
-            {
-                break;
+            if let Some(note) = note {
+                mailbox.put_note(note);
             }
         }
-        over.store(true, Ordering::SeqCst);
-        let _ = writer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .shutdown(std::net::Shutdown::Both);
+        mailbox.close();
+        let _ = closer.shutdown(std::net::Shutdown::Both);
     });
 }
 

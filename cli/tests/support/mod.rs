@@ -241,3 +241,8 @@ pub fn replays_three_times(dir: &Dir, tape: &std::path::Path) {
         );
     }
 }
+
+/// Starts session `name` running `sh -c SCRIPT`.
+pub fn start_sh(dir: &Dir, name: &str, script: &str) {
+    dir.ok(&["start", "-s", name, "--", "sh", "-c", script]);
+}
