@@ -382,6 +382,38 @@ impl PySession {
         }
     }
 
+    /// Waits until `predicate(screen)` is true, `screen` being the screen's text (every
+    /// row, joined by newlines), asked again on every new screen; returns that text. An
+    /// exception the predicate raises ends the wait and is raised here.
+    #[pyo3(signature = (predicate, *, timeout=None))]
+    fn wait_for(&self, py: Python<'_>, predicate: Py<PyAny>, timeout: Option<f64>) -> PyResult<String> {
+        let timeout = match timeout_ms(py, timeout)? {
+            Some(ms) => Duration::from_millis(ms),
+            None => self.inner.timeout(),
+        };
+        let raised: std::sync::Arc<std::sync::Mutex<Option<PyErr>>> = Default::default();
+        let condition = {
+            let raised = std::sync::Arc::clone(&raised);
+            tuipilot::Condition::described("the Python predicate to be true", move |screen| {
+                Python::attach(|py| match predicate.call1(py, (screen.text(),)) {
+                    Ok(answer) => answer.is_truthy(py).unwrap_or(false),
+                    Err(e) => {
+                        *raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        true
+                    }
+                })
+            })
+        };
+        let cancel = self.inner.canceller();
+        let result = interruptible(py, &cancel, || {
+            self.inner.wait_timeout_cancellable(&condition, timeout, &cancel)
+        })?;
+        if let Some(e) = raised.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            return Err(e);
+        }
+        result.map(|screen| screen.text()).map_err(|e| raise(py, e))
+    }
+
     /// Waits until the program exits; returns its exit code (minus the signal's number
     /// when a signal ended it).
     #[pyo3(signature = (*, timeout=None))]
@@ -565,11 +597,23 @@ impl PySession {
     /// recording — to `path`: `.md` or `.json` for one file, else a folder holding
     /// `report.html`, `report.md` and `report.json`. `title` names it (default: the
     /// command; the pytest plugin gives the test's id). Returns the files written.
-    #[pyo3(signature = (path, *, title=None))]
-    fn report(&self, py: Python<'_>, path: PathBuf, title: Option<String>) -> PyResult<Vec<PathBuf>> {
+    /// `failure` (the test's failure, as pytest words it) makes it the report of a failed
+    /// test: its verdict is "failed", and the failure is explained by the failing step
+    /// where the session has one, else by `failure`'s words.
+    #[pyo3(signature = (path, *, title=None, failure=None))]
+    fn report(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        title: Option<String>,
+        failure: Option<String>,
+    ) -> PyResult<Vec<PathBuf>> {
         py.detach(|| {
             let mut report = RunReport::of_session(&self.inner)?;
             report.title = title.unwrap_or_else(|| self.argv.join(" "));
+            if let Some(failure) = failure {
+                report.fail_with(&failure);
+            }
             report.write_to(&path)
         })
         .map_err(|e| raise(py, e))
@@ -622,16 +666,54 @@ fn compare_snapshot(
 
 /// The session's screen text with every match of each regex in `patterns` replaced by one
 /// placeholder whatever its length, as the engine masks a text golden
-/// (`Snapshot::masked_text`).
+/// (`Snapshot::masked_text`); with `styled`, the text and every cell's style under it
+/// (`Snapshot::styled`, masked cells keeping their length), as `Snapshot+Styled` compares.
 #[pyfunction]
-fn mask(py: Python<'_>, session: &Bound<'_, PySession>, patterns: Vec<String>) -> PyResult<String> {
+#[pyo3(signature = (session, patterns, styled=false))]
+fn mask(
+    py: Python<'_>,
+    session: &Bound<'_, PySession>,
+    patterns: Vec<String>,
+    styled: bool,
+) -> PyResult<String> {
     let patterns: Vec<&str> = patterns.iter().map(String::as_str).collect();
-    session
-        .get()
-        .inner
-        .snapshot()
-        .masked_text(&patterns)
-        .map_err(|e| raise(py, e))
+    let snapshot = session.get().inner.snapshot();
+    match styled {
+        true => snapshot.masked_all(&patterns).map(|s| s.styled()),
+        false => snapshot.masked_text(&patterns),
+    }
+    .map_err(|e| raise(py, e))
+}
+
+/// Image goldens for `tuipilot.assert_png`: the session's screen drawn as a PNG (`masks`
+/// painted flat, as the engine masks an image), compared with the file `golden` under the
+/// tape snapshots' rules (written when missing, `NAME.actual.png` and `NAME.diff.png`
+/// left beside a changed one, `update` accepts, nothing written on CI unless
+/// `TUIPILOT_UPDATE=force`). Returns a note when a file was written, `None` when it
+/// matched; raises `MismatchError` otherwise.
+#[pyfunction]
+#[pyo3(signature = (session, golden, masks, update=false, hint="--tuipilot-update"))]
+fn compare_png(
+    py: Python<'_>,
+    session: &Bound<'_, PySession>,
+    golden: PathBuf,
+    masks: Vec<String>,
+    update: bool,
+    hint: &str,
+) -> PyResult<Option<String>> {
+    let patterns: Vec<&str> = masks.iter().map(String::as_str).collect();
+    let snapshot = session.get().inner.snapshot();
+    let png = py
+        .detach(|| {
+            snapshot
+                .masked_all(&patterns)?
+                .to_png(&tuipilot::render::RenderOptions::default())
+        })
+        .map_err(|e| raise(py, e))?;
+    let mut policy = tuipilot::tape::snapshots::SnapshotPolicy::from_env(update);
+    policy.update_hint = hint.to_string();
+    py.detach(|| policy.compare_png(&png, &golden))
+        .map_err(|report| raise(py, tuipilot::Error::ImageMismatch { report }))
 }
 
 /// The module: `Session`, `Match`, `Style`, and the helpers the pytest plugin uses.
@@ -643,6 +725,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyStyle>()?;
     module.add_function(wrap_pyfunction!(compare_snapshot, module)?)?;
     module.add_function(wrap_pyfunction!(mask, module)?)?;
+    module.add_function(wrap_pyfunction!(compare_png, module)?)?;
     module.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -48,6 +48,10 @@ def test_a_failing_test_shows_each_sessions_last_screen_and_keeps_its_files(pyte
     markdown = (folder / "report" / "report.md").read_text()
     assert "test_app.py::test_shows_its_screen" in markdown
     assert "test_app.py:3" in markdown, markdown  # app.wait_text("hello")
+    # A failed test's report says so, as the Rust face's does ("running" before).
+    assert markdown.startswith("# ✗ failed"), markdown
+    assert "| result | failed after" in markdown, markdown
+    assert "goodbye" in markdown, markdown
     # Kept for the user alone: they hold what was typed (the recording was 0644 before).
     for kept in ("recording.cast", "screen.txt"):
         assert (folder / kept).stat().st_mode & 0o777 == 0o600, kept
@@ -102,6 +106,52 @@ def test_a_missing_snapshot_is_written_then_held_and_a_change_fails_with_a_diff(
     pytester.runpytest_subprocess("--tuipilot-update").assert_outcomes(passed=1)
     assert snap.read_text().startswith("value: 2")
     assert not snap.with_suffix(".snap.new").exists()
+
+
+STYLED = """
+def test_styled(tui):
+    app = tui.start(["sh", "-c", "printf '\\033[1;3{colour}mTitle\\033[0m plain\\n'; sleep 300"], cols=20, rows=3)
+    app.wait_text("Title")
+    tui.assert_snapshot(app, "styled", styled=True)
+"""
+
+PNG = """
+def test_png(tui):
+    app = tui.start(["sh", "-c", "printf '\\033[3{colour}mcolour\\033[0m at 12:34:56\\n'; sleep 300"], cols=24, rows=3)
+    app.wait_text("colour")
+    tui.assert_png(app, "screen", masks=[r"\\d\\d:\\d\\d:\\d\\d"])
+"""
+
+
+def test_a_styled_snapshot_holds_the_colours_and_fails_when_one_changes(pytester, local):
+    pytester.makepyfile(test_styled=STYLED.format(colour=1))
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    snap = pytester.path / "__snapshots__" / "test_styled" / "styled.snap"
+    assert "bold fg=red (1)" in snap.read_text(), snap.read_text()
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    # The same text in green: a text snapshot would pass.
+    pytester.makepyfile(test_styled=STYLED.format(colour=2))
+    changed = pytester.runpytest_subprocess()
+    changed.assert_outcomes(failed=1)
+    assert "MismatchError" in changed.stdout.str()
+
+
+def test_an_image_golden_is_written_then_held_masked_and_a_change_fails(pytester, local):
+    pytester.makepyfile(test_png=PNG.format(colour=1))
+    first = pytester.runpytest_subprocess()
+    first.assert_outcomes(passed=1)
+    assert "created: check it and commit it" in first.stdout.str()
+    golden = pytester.path / "__snapshots__" / "test_png" / "screen.png"
+    assert golden.read_bytes()[:4] == b"\x89PNG"
+    # Another clock time is masked: it still matches.
+    pytester.makepyfile(test_png=PNG.format(colour=1).replace("12:34:56", "23:59:01"))
+    pytester.runpytest_subprocess().assert_outcomes(passed=1)
+    pytester.makepyfile(test_png=PNG.format(colour=2))
+    changed = pytester.runpytest_subprocess()
+    changed.assert_outcomes(failed=1)
+    assert "MismatchError" in changed.stdout.str()
+    assert (golden.parent / "screen.actual.png").exists()
+    pytester.runpytest_subprocess("--tuipilot-update").assert_outcomes(passed=1)
 
 
 def test_on_ci_no_snapshot_is_ever_written(pytester, monkeypatch):

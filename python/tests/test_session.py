@@ -389,3 +389,16 @@ def test_a_mask_stands_for_text_of_any_length_in_a_snapshot(run):
         s.wait_text("app ok$")
         tuipilot.assert_snapshot(s, "grown-mask", masks=[r"pytest-\d+"])
 
+
+def test_wait_for_takes_a_predicate_on_the_screen_and_raises_what_it_raises():
+    with sh("for i in 1 2 3 4 5; do echo line $i; sleep 0.05; done; sleep 30") as s:
+        screen = s.wait_for(lambda text: text.count("line") >= 4, timeout=10)
+        assert "line 4" in screen
+        with pytest.raises(tuipilot.TimeoutError):
+            s.wait_for(lambda text: "line 9" in text, timeout=0.3)
+
+        def broken(text):
+            raise ValueError("the predicate's own error")
+
+        with pytest.raises(ValueError, match="own error"):
+            s.wait_for(broken, timeout=5)

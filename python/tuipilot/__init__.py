@@ -30,7 +30,7 @@ from tuipilot.errors import (
     TimeoutError,
     UnsupportedError,
 )
-from tuipilot.snapshots import assert_snapshot
+from tuipilot.snapshots import assert_png, assert_snapshot
 
 __version__ = ENGINE_VERSION
 
@@ -46,5 +46,6 @@ __all__ = [
     "Style",
     "TimeoutError",
     "UnsupportedError",
+    "assert_png",
     "assert_snapshot",
 ]

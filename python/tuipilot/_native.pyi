@@ -2,7 +2,7 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 ENGINE_VERSION: str
 
@@ -188,6 +188,10 @@ class Session:
         waited out); returns why the wait ended: ``"ready: htop (pid 4711) polling the
         terminal (poll), after htop's 1.5 s timer"``, or ``"…; a timer of vim is due in
         4 s: its reaction may not be drawn yet"``."""
+    def wait_for(self, predicate: Callable[[str], object], *, timeout: Optional[float] = None) -> str:
+        """Waits until ``predicate(screen)`` is true, ``screen`` being the screen's text,
+        asked again on every new screen; returns that text. An exception the predicate
+        raises ends the wait and is raised here."""
     def wait_exit(self, *, timeout: Optional[float] = None) -> int:
         """Waits until the program exits; returns its exit code (minus the signal's
         number when a signal ended it)."""
@@ -239,12 +243,23 @@ class Session:
     def title(self) -> str: ...
     def recording(self) -> str:
         """What the session showed so far, as asciicast v2 text."""
-    def report(self, path: _Path, *, title: Optional[str] = None) -> List[Path]:
-        """Writes the session's report (HTML, Markdown, JSON); returns the files."""
+    def report(
+        self, path: _Path, *, title: Optional[str] = None, failure: Optional[str] = None
+    ) -> List[Path]:
+        """Writes the session's report (HTML, Markdown, JSON); returns the files. With
+        ``failure`` (a failed test's words) its verdict is "failed" and the failure is
+        explained."""
     def __enter__(self) -> "Session": ...
     def __exit__(self, *exc: object) -> bool: ...
 
 def compare_snapshot(
     text: str, golden: _Path, update: bool = False, hint: str = "--tuipilot-update"
 ) -> Optional[str]: ...
-def mask(session: Session, patterns: List[str]) -> str: ...
+def mask(session: Session, patterns: List[str], styled: bool = False) -> str: ...
+def compare_png(
+    session: Session,
+    golden: _Path,
+    masks: List[str],
+    update: bool = False,
+    hint: str = "--tuipilot-update",
+) -> Optional[str]: ...

@@ -26,7 +26,7 @@ from typing import Any, Iterable, List, Optional, Sequence, Union
 import pytest
 
 from tuipilot import _native
-from tuipilot.snapshots import assert_snapshot, state
+from tuipilot.snapshots import assert_png, assert_snapshot, state
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -95,10 +95,14 @@ class Tui:
         return session
 
     def assert_snapshot(
-        self, session: _native.Session, name: str, masks: Iterable[str] = ()
+        self, session: _native.Session, name: str, masks: Iterable[str] = (), *, styled: bool = False
     ) -> None:
         """``tuipilot.assert_snapshot`` for this test."""
-        assert_snapshot(session, name, masks, _stacklevel=3)
+        assert_snapshot(session, name, masks, styled=styled, _stacklevel=3)
+
+    def assert_png(self, session: _native.Session, name: str, masks: Iterable[str] = ()) -> None:
+        """``tuipilot.assert_png`` for this test."""
+        assert_png(session, name, masks, _stacklevel=3)
 
     def keep(self, failure: str = "") -> List[str]:
         """Writes each session's screen, PNG, recording and report into this test's
@@ -121,7 +125,12 @@ class Tui:
             notes = []
             for what, write in (
                 ("screen.png", lambda: session.png(str(folder / "screen.png"))),
-                ("report", lambda: session.report(str(folder / "report"), title=self._node.nodeid)),
+                (
+                    "report",
+                    lambda: session.report(
+                        str(folder / "report"), title=self._node.nodeid, failure=failure or "the test failed"
+                    ),
+                ),
             ):
                 try:
                     write()

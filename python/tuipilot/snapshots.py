@@ -13,6 +13,13 @@ engine's tape snapshots follow (the same code decides):
 ``masks`` are regexes whose matches become ``[masked]`` before comparing, whatever their
 length (a clock, a pid, a temporary path whose ``pytest-9`` becomes ``pytest-10``), as the
 engine masks text goldens everywhere else.
+
+``assert_snapshot(session, name, styled=True)`` keeps every cell's style too (a letter per
+cell under each styled row, and a legend: what a tape's ``Snapshot+Styled`` compares), so
+a changed colour fails; its masked cells keep their length. ``assert_png(session, name)``
+compares the screen drawn as a PNG with ``NAME.png`` beside the text snapshots (masked
+cells painted flat; a changed one leaves ``NAME.actual.png`` and ``NAME.diff.png``), under
+the same rules and the same update switch.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ class _State:
 state = _State()
 
 
-def snapshot_path(name: str, test_file: Path) -> Path:
+def snapshot_path(name: str, test_file: Path, suffix: str = ".snap") -> Path:
     """Where the snapshot ``name`` of a test in ``test_file`` lives."""
     if not _NAME.match(name) or name.endswith(".") or ".." in name:
         from tuipilot.errors import InvalidInput
@@ -48,7 +55,17 @@ def snapshot_path(name: str, test_file: Path) -> Path:
         raise InvalidInput(
             f"snapshot name {name!r} is not a plain file name: use letters, digits, '_', '-' and '.'"
         )
-    return test_file.parent / "__snapshots__" / test_file.stem / f"{name}.snap"
+    return test_file.parent / "__snapshots__" / test_file.stem / f"{name}{suffix}"
+
+
+def _golden(name: str, suffix: str, stacklevel: int) -> "tuple[Path, str]":
+    """The golden file ``name`` of the test calling at ``stacklevel``, and the update hint."""
+    test_file = state.test_file
+    hint = "pytest --tuipilot-update (or TUIPILOT_UPDATE=1)"
+    if test_file is None:
+        test_file = Path(inspect.stack()[stacklevel].filename)
+        hint = "TUIPILOT_UPDATE=1"
+    return snapshot_path(name, Path(os.path.abspath(test_file)), suffix), hint
 
 
 def assert_snapshot(
@@ -56,26 +73,42 @@ def assert_snapshot(
     name: str,
     masks: Iterable[str] = (),
     *,
+    styled: bool = False,
     update: Optional[bool] = None,
     _stacklevel: int = 2,
 ) -> None:
     """Asserts that ``session``'s screen, ``masks`` blotted out, equals the snapshot
-    ``name`` kept beside the test (see the module's documentation for the rules).
+    ``name`` kept beside the test (see the module's documentation for the rules); with
+    ``styled``, its colours and attributes too.
 
     Raises ``tuipilot.MismatchError`` (an ``AssertionError``) with a line diff when it
     differs, ``tuipilot.InvalidInput`` for a bad name or mask.
     """
-    test_file = state.test_file
-    hint = "pytest --tuipilot-update (or TUIPILOT_UPDATE=1)"
-    if test_file is None:
-        test_file = Path(inspect.stack()[_stacklevel - 1].filename)
-        hint = "TUIPILOT_UPDATE=1"
-    path = snapshot_path(name, Path(os.path.abspath(test_file)))
-    text = _native.mask(session, list(masks))
+    path, hint = _golden(name, ".snap", _stacklevel)
+    text = _native.mask(session, list(masks), styled)
     accept = state.update if update is None else update
     note = _native.compare_snapshot(text, str(path), accept, hint)
     if note is not None:
         warnings.warn(note, stacklevel=_stacklevel)
 
 
-__all__ = ["assert_snapshot", "snapshot_path"]
+def assert_png(
+    session: _native.Session,
+    name: str,
+    masks: Iterable[str] = (),
+    *,
+    update: Optional[bool] = None,
+    _stacklevel: int = 2,
+) -> None:
+    """Asserts that ``session``'s screen drawn as a PNG, ``masks`` painted flat, equals
+    the image golden ``NAME.png`` kept beside the test (the rules of the module's
+    documentation; a changed one leaves ``NAME.actual.png`` and ``NAME.diff.png``).
+
+    Raises ``tuipilot.MismatchError`` (an ``AssertionError``) saying how many pixels
+    differ, ``tuipilot.InvalidInput`` for a bad name or mask.
+    """
+    path, hint = _golden(name, ".png", _stacklevel)
+    accept = state.update if update is None else update
+    note = _native.compare_png(session, str(path), list(masks), accept, hint)
+    if note is not None:
+        warnings.warn(note, stacklevel=_stacklevel)

@@ -454,6 +454,25 @@ impl RunReport {
         report
     }
 
+    /// Makes this the report of a failed test: the verdict "failed", and, where no step
+    /// of the session failed (the test's own assertion did), `failure` as the explanation
+    /// (its first line the message).
+    pub fn fail_with(&mut self, failure: &str) {
+        self.verdict = Verdict::Failed;
+        if self.failure.is_none() {
+            self.failure = Some(Explanation {
+                message: failure
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                details: failure.to_string(),
+                ..Explanation::default()
+            });
+        }
+    }
+
     /// A report of a session as it is now: its command and size, its operation log as
     /// the steps (the operations given through [`Session::apply`](crate::Session::apply):
     /// an agent's, a tape's), the output it recorded as the screens, and the last failed

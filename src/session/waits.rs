@@ -153,6 +153,18 @@ impl Session {
         )
     }
 
+    /// [`wait_timeout`](Self::wait_timeout) that `cancel` can end early (with
+    /// [`Error::Cancelled`](crate::Error)): for a caller that waits on another thread (a
+    /// binding whose user may press Ctrl-C, and whose own traceback names the line).
+    pub fn wait_timeout_cancellable(
+        &self,
+        condition: &Condition,
+        timeout: Duration,
+        cancel: &Cancel,
+    ) -> Result<Snapshot> {
+        self.wait_screen(condition, self.baseline_now(), timeout, Some(cancel), None)
+    }
+
     /// Waits until a row of the screen matches the regex `pattern`.
     #[track_caller]
     pub fn wait_for_text(&self, pattern: &str) -> Result<Snapshot> {
