@@ -64,6 +64,18 @@ fn step(step: &Step) -> [Spelling; 4] {
             Is("keys=None"),
             Is("\"Key\""),
         ],
+        Step::TextPerKey(_) => [
+            Is("Step::TextPerKey"),
+            Is("pub(super) per_key"),
+            Is("Step::TextPerKey"),
+            Is("CommandKind::TypePerKey"),
+        ],
+        Step::KeysPerKey(_) => [
+            Is("Step::KeysPerKey"),
+            Is("Step::KeysPerKey"),
+            Is("Step::KeysPerKey"),
+            Is("CommandKind::KeysPerKey"),
+        ],
         Step::Paste(_) => [
             Is("paste"),
             Is("pub(super) paste"),

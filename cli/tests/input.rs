@@ -94,3 +94,28 @@ fn a_bad_mouse_action_is_a_one_line_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("use `in` or `out`"));
 }
+
+#[test]
+fn send_per_key_delivers_every_key_to_a_program_that_flushes_keys_typed_ahead() {
+    let dir = Dir::new();
+    let flushes = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/flushes.py");
+    dir.ok(&["start", "-s", "fl", "--", "python3", flushes]);
+    dir.ok(&["wait", "-s", "fl", "--text", "^keys: q quits"]);
+    dir.ok(&["wait", "-s", "fl", "--ready"]);
+    dir.ok(&[
+        "send",
+        "-s",
+        "fl",
+        "--per-key",
+        "-t",
+        "zf",
+        "-k",
+        "Down",
+        "--wait",
+        "^got: zf<down>$",
+    ]);
+    // --typing-ms and --per-key are two ways of typing: given both, one line says so.
+    let out = dir.run(&["send", "-s", "fl", "--per-key", "--typing-ms", "5", "-t", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--per-key"), "{}", text(&out.stderr));
+}

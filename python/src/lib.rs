@@ -195,7 +195,10 @@ impl PySession {
     /// `"click /Save/"`, `"drag 2,1..9,1"`, `"scroll-down /log/ 3"`), then `focus` (`"in"`
     /// or `"out"`), then `raw` bytes unchanged, then a `pause` of that many seconds, as one
     /// turn of input; with `typing`, the text is typed a character at a time with that
-    /// many seconds after each (a debounced search box sees every keystroke).
+    /// many seconds after each (a debounced search box sees every keystroke), or with
+    /// `typing="ready"` the text and the keys one at a time, each once the program has
+    /// read the last (a program that flushes keys typed ahead, like ranger, drops what
+    /// arrives together).
     ///
     /// With `wait` (a regex), it then waits until a row matches it — the baseline taken
     /// before the first byte, so a fast reply is never missed and the old screen never
@@ -211,17 +214,31 @@ impl PySession {
         paste: Option<String>,
         mouse: Option<Bound<'_, PyAny>>,
         focus: Option<String>,
-        typing: Option<f64>,
+        typing: Option<Bound<'_, PyAny>>,
         raw: Option<Vec<u8>>,
         pause: Option<f64>,
         wait: Option<String>,
         timeout: Option<f64>,
     ) -> PyResult<Option<String>> {
         let mut steps = Vec::new();
-        // Typed a character at a time with `typing` seconds after each, or all at once.
-        match (text, millis(py, "typing", typing)?) {
-            (Some(text), Some(pause_ms)) => steps.push(Step::Type { text, pause_ms }),
-            (text, _) => steps.extend(text.map(Step::Text)),
+        // Typed a character at a time with `typing` seconds after each, each once the
+        // last was read (`"ready"`), or all at once.
+        let per_key = typing
+            .as_ref()
+            .is_some_and(|t| t.extract::<String>().is_ok_and(|t| t == "ready"));
+        let typing = match (&typing, per_key) {
+            (Some(t), false) => Some(t.extract::<f64>().map_err(|_| {
+                bad_input(
+                    py,
+                    "typing= takes seconds after each character (0.05) or \"ready\" (each key once the program read the last)".into(),
+                )
+            })?),
+            _ => None,
+        };
+        match (text, millis(py, "typing", typing)?, per_key) {
+            (Some(text), _, true) => steps.push(Step::TextPerKey(text)),
+            (Some(text), Some(pause_ms), false) => steps.push(Step::Type { text, pause_ms }),
+            (text, ..) => steps.extend(text.map(Step::Text)),
         }
         steps.extend(paste.map(Step::Paste));
         if let Some(keys) = keys {
@@ -231,7 +248,10 @@ impl PySession {
                     "keys= takes a key name (\"Enter\") or a list of them ([\"Down\", \"Enter\"])".into(),
                 )
             })?;
-            steps.push(Step::Keys(names.join(" ")));
+            steps.push(match per_key {
+                true => Step::KeysPerKey(names.join(" ")),
+                false => Step::Keys(names.join(" ")),
+            });
         }
         if let Some(mouse) = mouse {
             let actions = one_or_list(&mouse).ok_or_else(|| {

@@ -402,3 +402,15 @@ def test_wait_for_takes_a_predicate_on_the_screen_and_raises_what_it_raises():
 
         with pytest.raises(ValueError, match="own error"):
             s.wait_for(broken, timeout=5)
+
+
+FLUSHES = str(Path(__file__).parents[2] / "fixtures" / "flushes.py")
+
+
+def test_typing_ready_delivers_every_key_to_a_program_that_flushes_keys_typed_ahead():
+    with tuipilot.Session([sys.executable, FLUSHES]) as s:
+        s.wait_text("^keys: q quits")
+        s.wait_ready()
+        s.send("zf", keys=["Down"], typing="ready", wait=r"^got: zf<down>$")
+        with pytest.raises(tuipilot.InvalidInput, match="ready"):
+            s.send("x", typing="soon")

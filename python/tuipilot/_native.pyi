@@ -137,7 +137,7 @@ class Session:
         paste: Optional[str] = None,
         mouse: Union[str, Sequence[str], None] = None,
         focus: Optional[str] = None,
-        typing: Optional[float] = None,
+        typing: Union[float, str, None] = None,
         raw: Optional[bytes] = None,
         pause: Optional[float] = None,
         wait: Optional[str] = None,
@@ -149,7 +149,9 @@ class Session:
         ``"scroll-down /log/ 3"``, or a list; refused when the program has not enabled the
         mouse), then ``focus`` (``"in"`` or ``"out"``), then ``raw`` bytes unchanged, then a
         ``pause`` of that many seconds, as one turn of input; with ``typing`` (seconds),
-        the text is typed a character at a time with that pause after each. With ``wait``
+        the text is typed a character at a time with that pause after each; with
+        ``typing="ready"`` the text and the keys go one at a time, each once the program
+        has read the last (for a program that flushes keys typed ahead). With ``wait``
         (a regex) it then waits for a row to match, the baseline taken before the first
         byte, and returns the screen; without, it returns ``None`` at once."""
     def wait_text(

@@ -70,6 +70,8 @@ pub(crate) enum CheckedStep {
     Sleep(Duration),
     /// Text typed a character at a time, each followed by the pause.
     Type(String, Duration),
+    /// Inputs sent one at a time, each once the program has read the last.
+    PerKey(Vec<Input>),
 }
 
 #[cfg(feature = "render")]
@@ -154,6 +156,15 @@ impl Operation {
                                 super::checked_duration("pause_ms", *pause_ms)?,
                             ),
                             Step::Keys(spec) => CheckedStep::Input(Input::Keys(parse_key_list(spec)?)),
+                            Step::TextPerKey(text) => CheckedStep::PerKey(
+                                text.chars().map(|c| Input::Text(c.to_string())).collect(),
+                            ),
+                            Step::KeysPerKey(spec) => CheckedStep::PerKey(
+                                parse_key_list(spec)?
+                                    .into_iter()
+                                    .map(|key| Input::Keys(vec![key]))
+                                    .collect(),
+                            ),
                             Step::Paste(text) => CheckedStep::Input(Input::Paste(text.clone())),
                             Step::Bytes(bytes) => CheckedStep::Input(Input::Bytes(bytes.clone())),
                             Step::Mouse(spec) => CheckedStep::Input(Input::mouse(spec)?),

@@ -126,8 +126,10 @@ fn bounded(operation: &Operation) -> (Operation, usize, u64) {
             match step {
                 Step::Text(text)
                 | Step::Type { text, .. }
+                | Step::TextPerKey(text)
                 | Step::Paste(text)
                 | Step::Keys(text)
+                | Step::KeysPerKey(text)
                 | Step::Mouse(text) => {
                     if text.len() > MAX_LOGGED_TEXT {
                         let whole = text.len();

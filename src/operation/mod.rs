@@ -102,6 +102,13 @@ pub enum Step {
     /// Key names separated by spaces or commas (`"Down Down Enter"`), each encoded for
     /// the program's modes when it is sent, one write per key.
     Keys(String),
+    /// Text typed a character at a time, each once the program has read the last and
+    /// waits again (asked of the kernel): for a program that flushes input typed ahead
+    /// (ranger's `flushinput`), which drops what arrives together.
+    TextPerKey(String),
+    /// Key names as in [`Step::Keys`], pressed one at a time, each once the program has
+    /// read the last (see [`Step::TextPerKey`]).
+    KeysPerKey(String),
     /// A paste, bracketed if the program enabled bracketed paste.
     Paste(String),
     /// Raw bytes, unchanged.
@@ -128,12 +135,19 @@ impl Operation {
                     .iter()
                     .map(|step| match step {
                         // A secret send's text is its placeholder already: no quotes.
-                        Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if *secret => {
+                        Step::Text(text)
+                        | Step::Paste(text)
+                        | Step::Type { text, .. }
+                        | Step::TextPerKey(text)
+                            if *secret =>
+                        {
                             text.clone()
                         }
                         Step::Text(text) => format!("{text:?}"),
                         Step::Type { text, pause_ms } => format!("type {text:?} {pause_ms}ms each"),
+                        Step::TextPerKey(text) => format!("type {text:?} per key"),
                         Step::Keys(keys) => keys.clone(),
+                        Step::KeysPerKey(keys) => format!("{keys} per key"),
                         Step::Paste(text) => format!("paste {text:?}"),
                         Step::Bytes(bytes) => match std::str::from_utf8(bytes) {
                             // Raw bytes a person typed read as the keys they were.
@@ -229,8 +243,9 @@ impl Operation {
                     pause_ms: *pause_ms,
                 },
                 Step::Paste(text) => Step::Paste(hide(text)),
+                Step::TextPerKey(text) => Step::TextPerKey(hide(text)),
                 Step::Bytes(bytes) => Step::Text(secret_placeholder(bytes.len())),
-                Step::Keys(keys) if types_characters(keys) => {
+                Step::Keys(keys) | Step::KeysPerKey(keys) if types_characters(keys) => {
                     let count = keys.split([' ', ',']).filter(|k| !k.is_empty()).count();
                     Step::Text(secret_placeholder(count))
                 }

@@ -192,6 +192,7 @@ impl Session {
                         match step {
                             CheckedStep::Input(input) => self.send_from(&input, None)?,
                             CheckedStep::Sleep(pause) => self.pause(pause, cancel)?,
+                            CheckedStep::PerKey(inputs) => self.send_per_key(inputs, None)?,
                             CheckedStep::Type(text, pause) => {
                                 let mut buffer = [0u8; 4];
                                 for c in text.chars() {

@@ -238,6 +238,40 @@ impl Session {
         keys.into_iter().try_for_each(|k| self.press_key_from(k, caller))
     }
 
+    /// Types `text` a character at a time, each once the program has read the last and
+    /// waits again (as a mouse press is held): for a program that flushes input typed
+    /// ahead (ranger's `flushinput`), which would drop what arrives together.
+    #[track_caller]
+    pub fn send_text_per_key(&self, text: &str) -> Result<()> {
+        let inputs = text.chars().map(|c| Input::Text(c.to_string())).collect();
+        self.send_per_key(inputs, Some(Location::caller()))
+    }
+
+    /// Sends `inputs` one at a time, each once the program has read the last.
+    pub(crate) fn send_per_key(&self, inputs: Vec<Input>, caller: Caller) -> Result<()> {
+        for input in inputs {
+            self.send_from(&input, caller)?;
+            self.until_read();
+        }
+        Ok(())
+    }
+
+    /// Presses keys one at a time, each once the program has read the last (see
+    /// [`send_text_per_key`](Self::send_text_per_key)). All names are checked before any
+    /// is sent.
+    #[track_caller]
+    pub fn press_per_key<I, S>(&self, keys: I) -> Result<()>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let inputs = keys
+            .into_iter()
+            .map(|k| Key::parse(k.as_ref()).map(|key| Input::Keys(vec![key])))
+            .collect::<Result<_>>()?;
+        self.send_per_key(inputs, Some(Location::caller()))
+    }
+
     /// Pastes text: bracketed (`ESC[200~ … ESC[201~`) if the program enabled it.
     #[track_caller]
     pub fn paste(&self, text: &str) -> Result<()> {

@@ -377,6 +377,23 @@ impl<'a> Parser<'a> {
                 self.os_word(token, "a file or folder to copy into the fresh HOME")?,
             ))),
             "Bytes" => one(self.bytes(token)?),
+            "Type" | "Key" if self.peek().kind == Kind::Punct('+') && !self.peek().spaced => {
+                let plus = self.plus_word()?;
+                if plus.text != "PerKey" {
+                    self.error(
+                        &plus,
+                        format!(
+                            "`{word}+{}` is not a form of {word}: use `{word}` or `{word}+PerKey` (each key once the program has read the last)",
+                            plus.text
+                        ),
+                    );
+                    return None;
+                }
+                match word {
+                    "Type" => one(CommandKind::TypePerKey(self.strings(token)?)),
+                    _ => one(CommandKind::KeysPerKey(self.key_list(token)?)),
+                }
+            }
             "Type" => {
                 let speed = self.at_time(token);
                 let text = self.strings(token)?;

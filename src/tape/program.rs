@@ -127,6 +127,12 @@ pub enum CommandKind {
     /// `Bytes "…"` (ours): send these bytes to the program as they are (input that is not
     /// UTF-8 text; `\xHH` escapes in a `$"…"` string).
     Bytes(Vec<u8>),
+    /// `Type+PerKey "text"` (ours): typed a character at a time, each once the program
+    /// has read the last.
+    TypePerKey(String),
+    /// `Key+PerKey NAME…` (ours): the keys pressed one at a time, each once the program
+    /// has read the last.
+    KeysPerKey(String),
     /// `Type[@time] "text"`.
     Type {
         /// The text.

@@ -445,6 +445,7 @@ impl Runner<'_> {
         let placeholder = |text: &str| crate::operation::secret_placeholder(text.chars().count());
         match &command.kind {
             CommandKind::Type { text, .. } => Cow::Owned(format!("Type {}", placeholder(text))),
+            CommandKind::TypePerKey(text) => Cow::Owned(format!("Type+PerKey {}", placeholder(text))),
             CommandKind::Copy(text) => Cow::Owned(format!("Copy {}", placeholder(text))),
             CommandKind::Paste => Cow::Owned(format!("Paste {}", placeholder(&self.clipboard))),
             _ => Cow::Borrowed(&command.source),
@@ -497,6 +498,14 @@ impl Runner<'_> {
                 self.send_input(command, vec![Step::Bytes(bytes.clone())], next)
             }
             CommandKind::Require(_) => Ok(false),
+            CommandKind::TypePerKey(text) => {
+                self.scrolled_back = 0;
+                self.send_input(command, vec![Step::TextPerKey(text.clone())], next)
+            }
+            CommandKind::KeysPerKey(keys) => {
+                self.scrolled_back = 0;
+                self.send_input(command, vec![Step::KeysPerKey(keys.clone())], next)
+            }
             CommandKind::Type { text, speed } => {
                 let pause = typing(*speed, &self.setup);
                 let steps = if pause.is_zero() {

@@ -179,6 +179,7 @@ fn session_with(input: &[u8], keys: Option<&str>) -> (StartSpec, Vec<LoggedOpera
     if let Some(keys) = keys {
         log.push(logged(send(vec![Step::Keys(keys.into())]), None));
     }
+    log.push(logged(send(vec![Step::TextPerKey(text.into())]), None));
     (start, log)
 }
 
@@ -189,6 +190,7 @@ enum Carried {
     Env(OsString, OsString),
     Start(Vec<OsString>, Option<PathBuf>),
     Type(String),
+    TypePerKey(String),
     Copy(String),
     Paste,
     Keys(Vec<tuipilot::keys::Key>),
@@ -207,6 +209,7 @@ fn carried(tape: &Tape) -> Result<(Vec<Carried>, usize), String> {
                 out.push(Carried::Start(command.clone(), dir.clone()));
             }
             CommandKind::Type { text, .. } => out.push(Carried::Type(text.clone())),
+            CommandKind::TypePerKey(text) => out.push(Carried::TypePerKey(text.clone())),
             CommandKind::Copy(text) => out.push(Carried::Copy(text.clone())),
             CommandKind::Paste => out.push(Carried::Paste),
             CommandKind::Keys { keys, .. } if launched => out.push(Carried::Keys(
@@ -259,6 +262,7 @@ pub(crate) fn check_export(input: &[u8]) -> Result<(), String> {
     if let Some(keys) = &keys {
         want.push(Carried::Keys(parse_key_list(keys).map_err(|e| e.to_string())?));
     }
+    want.push(Carried::TypePerKey(text.into()));
     if got != want {
         return Err(format!(
             "export then parse gave {got:?}, not {want:?}\n{}",

@@ -64,8 +64,13 @@ pub(super) enum Command {
         sleep_ms: Vec<u64>,
         /// Type each --text as a person would: one character at a time, with this many
         /// milliseconds after each.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", conflicts_with = "per_key")]
         typing_ms: Option<u64>,
+        /// Send each --text a character at a time and each --key alone, each once the
+        /// program has read the last and waits again (asked of the kernel): for a program
+        /// that flushes keys typed ahead (ranger), which drops what arrives together.
+        #[arg(long)]
+        per_key: bool,
         /// A mouse action: `[C-|M-|S-]*ACTION TARGET [N]`, ACTION one of click,
         /// double-click, right-click, middle-click, press, release, move, drag (TARGET
         /// FROM..TO), scroll-up/down/left/right (N notches); TARGET `COL,ROW` (0-based) or

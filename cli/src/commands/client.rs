@@ -41,9 +41,11 @@ pub(super) fn decode<T: DeserializeOwned>(value: Value) -> Result<T, Failure> {
 }
 
 /// The send steps in the order they appeared on the command line (each text typed a
-/// character at a time when `--typing-ms` is given).
+/// character at a time when `--typing-ms` is given; text and keys one at a time, each
+/// once the program read the last, with `--per-key`).
 pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
     let typing_ms = matches.get_one::<u64>("typing_ms").copied();
+    let per_key = matches.get_flag("per_key");
     let mut ordered: Vec<(usize, Step)> = Vec::new();
     let mut collect = |id: &str, make: &dyn Fn(&str) -> Result<Step, Failure>| {
         if let (Some(indices), Some(values)) = (matches.indices_of(id), matches.get_raw(id)) {
@@ -54,15 +56,21 @@ pub(super) fn send_steps(matches: &ArgMatches) -> Result<Vec<Step>, Failure> {
         Ok::<(), Failure>(())
     };
     collect("text", &|v| {
-        Ok(match typing_ms {
-            Some(pause_ms) => Step::Type {
+        Ok(match (typing_ms, per_key) {
+            (_, true) => Step::TextPerKey(v.to_string()),
+            (Some(pause_ms), false) => Step::Type {
                 text: v.to_string(),
                 pause_ms,
             },
-            None => Step::Text(v.to_string()),
+            (None, false) => Step::Text(v.to_string()),
         })
     })?;
-    collect("key", &|v| Ok(Step::Keys(v.to_string())))?;
+    collect("key", &|v| {
+        Ok(match per_key {
+            true => Step::KeysPerKey(v.to_string()),
+            false => Step::Keys(v.to_string()),
+        })
+    })?;
     collect("paste", &|v| Ok(Step::Paste(v.to_string())))?;
     collect("mouse", &|v| Ok(Step::Mouse(v.to_string())))?;
     collect("focus", &|v| {

@@ -158,6 +158,11 @@ pub(super) struct TerminalArgs {
     #[serde(default)]
     #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
     pub(super) typing_ms: Option<u64>,
+    /// send: deliver `text` a character at a time and `keys` one at a time, each once the
+    /// program has read the last and waits again (asked of the kernel): for a program that
+    /// flushes keys typed ahead (ranger), which drops what arrives together.
+    #[serde(default)]
+    pub(super) per_key: Option<bool>,
     /// send: pause after the input, in milliseconds (prefer a wait).
     #[serde(default)]
     #[schemars(range(max = tuipilot::operation::MAX_DURATION_MS))]
@@ -366,20 +371,26 @@ impl TerminalArgs {
     /// pause.
     pub(super) fn steps(&self) -> Vec<Step> {
         let mut steps = Vec::new();
-        match (&self.text, self.typing_ms) {
-            (Some(text), Some(pause_ms)) => steps.push(Step::Type {
+        let per_key = self.per_key == Some(true);
+        match (&self.text, self.typing_ms, per_key) {
+            (Some(text), _, true) => steps.push(Step::TextPerKey(text.clone())),
+            (Some(text), Some(pause_ms), false) => steps.push(Step::Type {
                 text: text.clone(),
                 pause_ms,
             }),
-            (Some(text), None) => steps.push(Step::Text(text.clone())),
-            (None, _) => {}
+            (Some(text), None, false) => steps.push(Step::Text(text.clone())),
+            (None, ..) => {}
         }
         if let Some(paste) = &self.paste {
             steps.push(Step::Paste(paste.clone()));
         }
+        let keys = |names: String| match per_key {
+            true => Step::KeysPerKey(names),
+            false => Step::Keys(names),
+        };
         match &self.keys {
-            Some(KeyList::Names(names)) => steps.push(Step::Keys(names.clone())),
-            Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(Step::Keys)),
+            Some(KeyList::Names(names)) => steps.push(keys(names.clone())),
+            Some(KeyList::List(list)) => steps.extend(list.iter().cloned().map(keys)),
             None => {}
         }
         match &self.mouse {

@@ -141,9 +141,10 @@ impl ExportOptions {
                 if let Operation::Send { steps, .. } = &mut entry.operation {
                     for step in steps {
                         match step {
-                            Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } => {
-                                *text = clean(text)
-                            }
+                            Step::Text(text)
+                            | Step::Paste(text)
+                            | Step::Type { text, .. }
+                            | Step::TextPerKey(text) => *text = clean(text),
                             Step::Bytes(bytes) => *bytes = self.clean_bytes(bytes),
                             _ => {}
                         }
@@ -461,6 +462,8 @@ pub fn to_tape(
             Step2::Type(text) => lines.push(format!("Type {}", tape_string(&text))),
             Step2::Bytes(bytes) => lines.push(format!("Bytes {}", tape_bytes(&bytes))),
             Step2::Keys(keys) => lines.push(format!("Key {}", key_names(&keys)?.join(" "))),
+            Step2::TypePerKey(text) => lines.push(format!("Type+PerKey {}", tape_string(&text))),
+            Step2::KeysPerKey(keys) => lines.push(format!("Key+PerKey {}", key_names(&keys)?.join(" "))),
             Step2::Paste(text) => {
                 lines.push(format!("Copy {}", tape_string(&text)));
                 lines.push("Paste".into());

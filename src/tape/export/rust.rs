@@ -216,6 +216,8 @@ pub fn to_rust(
         matches!(
             s,
             Step2::Type(_)
+                | Step2::TypePerKey(_)
+                | Step2::KeysPerKey(_)
                 | Step2::Bytes(_)
                 | Step2::Secret { .. }
                 | Step2::Keys(_)
@@ -259,13 +261,18 @@ pub fn to_rust(
                     rust_string(&format!("set {var} to the secret input this test {what}"))
                 )
             }
-            Step2::Keys(keys) => {
-                let names: Vec<String> = crate::keys::parse_key_list(&keys)?
+            Step2::Keys(ref keys) | Step2::KeysPerKey(ref keys) => {
+                let names: Vec<String> = crate::keys::parse_key_list(keys)?
                     .iter()
                     .map(|key| rust_string(&key.to_string()))
                     .collect();
-                format!("    s.press_all([{}])?;", names.join(", "))
+                let call = match matches!(step, Step2::KeysPerKey(_)) {
+                    true => "press_per_key",
+                    false => "press_all",
+                };
+                format!("    s.{call}([{}])?;", names.join(", "))
             }
+            Step2::TypePerKey(text) => format!("    s.send_text_per_key({})?;", rust_string(&text)),
             Step2::Paste(text) => format!("    s.paste({})?;", rust_string(&text)),
             Step2::Mouse(action) => format!("    s.mouse({})?;", rust_string(&action)),
             Step2::Focus(focus) => format!("    s.focus(tuipilot::keys::Focus::{focus:?})?;"),

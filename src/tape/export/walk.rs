@@ -41,6 +41,9 @@ pub(super) enum Step2 {
         paste: bool,
     },
     Keys(String),
+    /// Text typed, and keys pressed, one at a time, each once the program read the last.
+    TypePerKey(String),
+    KeysPerKey(String),
     /// Input that is not UTF-8 text, sent as the bytes it was.
     Bytes(Vec<u8>),
     Paste(String),
@@ -223,7 +226,12 @@ pub(super) fn steps(
                         continue;
                     }
                     out.push(match step {
-                        Step::Text(text) | Step::Paste(text) | Step::Type { text, .. } if secret => {
+                        Step::Text(text)
+                        | Step::Paste(text)
+                        | Step::Type { text, .. }
+                        | Step::TextPerKey(text)
+                            if secret =>
+                        {
                             Step2::Secret {
                                 placeholder: text.clone(),
                                 paste: matches!(step, Step::Paste(_)),
@@ -233,6 +241,8 @@ pub(super) fn steps(
                         // pauses were for the program's sake, and its waits follow.
                         Step::Text(text) | Step::Type { text, .. } => Step2::Type(text.clone()),
                         Step::Keys(keys) => Step2::Keys(keys.clone()),
+                        Step::TextPerKey(text) => Step2::TypePerKey(text.clone()),
+                        Step::KeysPerKey(keys) => Step2::KeysPerKey(keys.clone()),
                         Step::Paste(text) => Step2::Paste(text.clone()),
                         Step::Mouse(action) => Step2::Mouse(action.clone()),
                         Step::Focus(focus) => Step2::Focus(*focus),
@@ -515,6 +525,8 @@ fn settle_after_launch(steps: &mut Vec<Step2>) {
         matches!(
             s,
             Step2::Type(_)
+                | Step2::TypePerKey(_)
+                | Step2::KeysPerKey(_)
                 | Step2::Secret { .. }
                 | Step2::Keys(_)
                 | Step2::Bytes(_)

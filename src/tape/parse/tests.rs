@@ -250,3 +250,16 @@ fn mask_rows_takes_a_span_of_rows_and_no_other_mask_kind() {
     let e = error("Mask+Rows /x/");
     assert!(e.contains("needs the rows here"), "{e}");
 }
+
+#[test]
+fn type_and_key_per_key_parse_and_another_form_is_refused_naming_per_key() {
+    assert_eq!(
+        kinds("Type+PerKey \"zf\"\nKey+PerKey Down z"),
+        vec![
+            crate::tape::CommandKind::TypePerKey("zf".into()),
+            crate::tape::CommandKind::KeysPerKey("Down z".into())
+        ]
+    );
+    let e = error("Type+Slowly \"zf\"");
+    assert!(e.contains("`Type+PerKey`"), "{e}");
+}
