@@ -155,3 +155,36 @@ fn eight_clicks_on_rangers_file_list_each_select_the_file_clicked() {
     }
     s.exit().unwrap();
 }
+
+#[test]
+fn a_scoped_mouse_target_and_a_locator_click_land_on_the_match_the_scope_keeps() {
+    // The fixture's items in two panes, the same words in both: a bare /Cherries/ clicks
+    // the first one drawn; scoped, the one asked for.
+    let s = clicks("press");
+    // Inside the box drawn around nothing here: the locator and the grammar say so.
+    let err = s
+        .mouse("click /Cherries/ inside /Apples/")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("matches nothing there (found nothing (no box is drawn around /Apples/))"),
+        "{err}"
+    );
+    s.mouse("click /e/ right-of /Ch/ nth 1").unwrap();
+    s.wait_for_text("^pressed Cherries at \\d+,3$").unwrap();
+    let _ = s.wait_ready();
+    s.mouse("click /s/ in-rows 1-1").unwrap();
+    s.wait_for_text("^pressed Apples at \\d+,1$").unwrap();
+    let _ = s.wait_ready();
+    s.locate("Dates")
+        .unwrap()
+        .below(&s.locate("Cherries").unwrap())
+        .click()
+        .unwrap();
+    s.wait_for_text("^pressed Dates at \\d+,4$").unwrap();
+    let err = tuipilot::Input::mouse("click /a/ in-rows 9")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`in-rows` takes FIRST-LAST"), "{err}");
+    s.exit().unwrap();
+}

@@ -257,6 +257,12 @@ impl PyLocator {
         self.assert(py, |live| live.assert_visible())
     }
 
+    /// Clicks the middle of the first located match once there is one (retrying as
+    /// `assert_visible`); returns the screen it clicked on.
+    fn click(&self, py: Python<'_>) -> PyResult<String> {
+        self.assert(py, |live| live.click())
+    }
+
     /// Asserts that nothing is located, once nothing is (a message gone, a popup closed).
     fn assert_gone(&self, py: Python<'_>) -> PyResult<String> {
         self.assert(py, |live| live.assert_gone())

@@ -414,3 +414,14 @@ def test_typing_ready_delivers_every_key_to_a_program_that_flushes_keys_typed_ah
         s.send("zf", keys=["Down"], typing="ready", wait=r"^got: zf<down>$")
         with pytest.raises(tuipilot.InvalidInput, match="ready"):
             s.send("x", typing="soon")
+
+
+def test_a_locator_clicks_the_match_it_keeps_and_a_mouse_target_takes_scopes():
+    with tuipilot.Session([sys.executable, CLICKS]) as s:
+        s.wait_text("click an item")
+        s.wait_ready()
+        s.locate("Dates").below(s.locate("Cherries")).click()
+        s.wait_text(r"^pressed Dates at \d+,4$")
+        s.wait_ready()
+        s.send(mouse="click /a/ in-rows 2-2")
+        s.wait_text(r"^pressed Bananas at \d+,2$")

@@ -8,6 +8,7 @@
 //! selection to move instead of sleeping.
 
 mod scope;
+mod target;
 
 use std::fmt;
 use std::ops::{Range, RangeBounds};
@@ -15,6 +16,7 @@ use std::panic::Location;
 
 pub use scope::Relation;
 pub(crate) use scope::{Anchor, Scope, rect};
+pub(crate) use target::Placing;
 
 use crate::color::Color;
 pub use crate::error::AssertionError;

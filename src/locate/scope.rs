@@ -44,22 +44,9 @@ impl Rect {
     }
 }
 
-/// Where a place is relative to another locator's first match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Relation {
-    /// The rows under it.
-    Below,
-    /// The rows over it.
-    Above,
-    /// Its row, after it.
-    RightOf,
-    /// Its row, before it.
-    LeftOf,
-    /// The inside of the box drawn around it (box-drawing or `+-|` borders), or of the
-    /// box it is the title of (on the top border, at its edge or not, with or without
-    /// spaces: `┌Help──┐`, `┌ Help ─┐`, `┌──Help─┐`).
-    Inside,
-}
+/// Where a place is relative to another locator's first match (the data is the mouse
+/// grammar's too: a scoped target places itself the same way).
+pub use crate::keys::mouse::Relation;
 
 impl Relation {
     fn words(self) -> &'static str {

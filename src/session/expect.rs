@@ -265,6 +265,23 @@ impl LiveLocator<'_> {
         self.retry(&format!("drawn {expected}"), move |l| l.style_miss(&expected))
     }
 
+    /// Clicks the middle of the first located match once there is one (retrying as
+    /// [`assert_visible`](Self::assert_visible) does), as `click COL,ROW` would: the press
+    /// held until the program has read it. Returns the screen it clicked on.
+    #[track_caller]
+    pub fn click(&self) -> Result<Snapshot> {
+        let screen = self.assert_visible()?;
+        let located = self.on(&screen);
+        if let Some(found) = located.matches().into_iter().next() {
+            let line = found.text.lines().next().unwrap_or_default();
+            let width = unicode_width::UnicodeWidthStr::width(line) as u16;
+            let col = found.col + width.saturating_sub(1) / 2;
+            let click = super::Input::mouse(&format!("click {col},{}", found.row))?;
+            self.session.send(&click)?;
+        }
+        Ok(screen)
+    }
+
     /// Waits until `miss` finds nothing wrong with the located part of a screen; else
     /// reports what it finds wrong on the last screen, at the caller, saying how long it
     /// retried.

@@ -140,7 +140,8 @@ impl Session {
                         terminal.cell_size(),
                     )
                 };
-                for write in action.encode_for(&screen, modes, (cell.width, cell.height))? {
+                let placing = crate::locate::Placing(&screen);
+                for write in action.encode_for(&placing, modes, (cell.width, cell.height))? {
                     self.write(write.bytes, caller)?;
                     if write.press {
                         self.until_read();
