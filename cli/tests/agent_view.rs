@@ -83,7 +83,7 @@ fn capture_changed_prints_a_header_and_only_the_changed_rows() {
             "   1 | hello",
             "     ^ cols 0-4: text",
             "   2 | $",
-            "     ^ cols 0-1: text"
+            "     ^ col 0: text"
         ],
         "{view}"
     );
@@ -130,7 +130,7 @@ fn send_capture_takes_captures_options_and_is_the_base_of_the_next_changed_captu
             "   3 | two",
             "     ^ cols 0-2: text",
             "   4 | $",
-            "     ^ cols 0-1: text"
+            "     ^ col 0: text"
         ],
         "{changed}"
     );
@@ -204,7 +204,7 @@ async fn mcp_capture_sends_no_blank_rows_and_can_send_only_the_changes() {
     );
     assert!(
         view.ends_with(
-            " ms\n   2 | $ echo more\n     ^ cols 2-10: text\n   3 | more\n     ^ cols 0-3: text\n   4 | $\n     ^ cols 0-1: text"
+            " ms\n   2 | $ echo more\n     ^ cols 2-10: text\n   3 | more\n     ^ cols 0-3: text\n   4 | $\n     ^ col 0: text"
         ),
         "{view}"
     );
@@ -260,4 +260,68 @@ fn capture_changed_says_which_columns_changed_and_whether_only_their_style_did()
     assert!(png.is_file());
     let json = dir.json(&["capture", "-s", "m", "--json"]);
     assert_eq!(json["changed_rows"], serde_json::json!([]), "{json}");
+}
+
+#[test]
+fn capture_names_the_highlighted_row_and_changes_carry_the_rows_text() {
+    // Fails on the code before: the selection showed only in an ANSI capture, and
+    // `changes[].text` was a boolean.
+    let dir = Dir::new();
+    let menu = "printf 'Pick one\\n  Apples\\n\\033[7m  Bananas       \\033[0m\\n  Cherries\\n'; read x; printf '\\033[3;1H  Bananas       \\n\\033[7m  Cherries      \\033[0m\\n'; read y";
+    support::start_sh(&dir, "menu", menu);
+    dir.ok(&["wait", "-s", "menu", "--text", "Cherries"]);
+    let view = dir.ok(&["capture", "-s", "menu", "--changed"]);
+    assert!(
+        view.lines()
+            .next()
+            .unwrap()
+            .contains("highlighted row 2 (inverse)"),
+        "{view}"
+    );
+    dir.ok(&["send", "-s", "menu", "-k", "Enter", "--wait-ready"]);
+    let json = dir.json(&["capture", "-s", "menu", "--changed", "--json"]);
+    assert_eq!(
+        json["highlighted"],
+        json!([{"row": 3, "style": "inverse"}]),
+        "{json}"
+    );
+    let changes = json["changes"].as_array().unwrap();
+    let row3 = changes.iter().find(|c| c["row"] == 3).expect("row 3 changed");
+    assert_eq!(row3["text"], "  Cherries", "{json}");
+    assert_eq!(row3["text_changed"], false, "{json}");
+}
+
+#[test]
+fn blank_rows_that_only_changed_style_are_one_line_in_capture_changed() {
+    // Fails on the code before: each restyled blank row was a line and its note.
+    let dir = Dir::new();
+    let repaint = "printf 'title\\n'; read x; printf '\\033[44m'; for i in 1 2 3 4 5 6; do printf '%40s\\n' ''; done; printf '\\033[0mend\\n'; read y";
+    support::start_sh(&dir, "bg", repaint);
+    dir.ok(&["wait", "-s", "bg", "--text", "^title$"]);
+    dir.ok(&["capture", "-s", "bg"]);
+    dir.ok(&["send", "-s", "bg", "-k", "Enter", "--wait", "^end$"]);
+    let view = dir.ok(&["capture", "-s", "bg", "--changed"]);
+    assert!(
+        view.contains("   2-7 | (blank)\n     ^ cols 0-39: style (now bg=blue (4)), blank cells"),
+        "{view}"
+    );
+    assert!(view.lines().count() <= 6, "{view}");
+}
+
+#[test]
+fn send_takes_text_that_starts_with_a_dash() {
+    // Fails on the code before: `-t -5` was refused as an unknown flag.
+    let dir = Dir::new();
+    support::start_sh(&dir, "dash", "read a; echo \"got[$a]\"; read b");
+    dir.ok(&[
+        "send",
+        "-s",
+        "dash",
+        "-t",
+        "- [ ] task",
+        "-k",
+        "Enter",
+        "--wait",
+        r"^got\[- \[ \] task\]$",
+    ]);
 }

@@ -120,6 +120,10 @@ pub struct Screen {
     /// the same size): `row 3, cols 52-60: style (now inverse)`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<RowChange>,
+    /// The rows a highlight runs across (a selection in reverse video or a background:
+    /// htop's selected process, a menu's item), with the highlight's look in words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub highlighted: Vec<HighlightedRow>,
     /// What the program signalled besides the screen (bells, shell marks, clipboard, links).
     #[serde(flatten)]
     pub signals: Box<SignalReport>,
@@ -222,6 +226,14 @@ impl Screen {
             unwaited: None,
             changed_rows: Vec::new(),
             changes: Vec::new(),
+            highlighted: snapshot
+                .highlighted_rows()
+                .into_iter()
+                .map(|h| HighlightedRow {
+                    row: h.row,
+                    style: h.style.to_string(),
+                })
+                .collect(),
             signals: Box::default(),
             exit: snapshot.exit_status().copied().into(),
             images: snapshot.images().iter().map(ImageReport::of).collect(),
@@ -246,6 +258,15 @@ impl Screen {
             crate::snapshot::cursor_words(cursor.row, cursor.col, cursor.visible),
             format!("settled {} ms", self.settled_ms),
         ];
+        if !self.highlighted.is_empty() {
+            let rows: Vec<String> = self
+                .highlighted
+                .iter()
+                .map(|h| format!("{} ({})", h.row, h.style))
+                .collect();
+            let noun = if rows.len() == 1 { "row" } else { "rows" };
+            parts.push(format!("highlighted {noun} {}", rows.join(", ")));
+        }
         if self.alternate_screen {
             parts.push("alt screen".into());
         }
@@ -284,23 +305,62 @@ impl Screen {
         let (_, empty_below) = self.trimmed_text();
         let first_empty = rows.len().saturating_sub(empty_below);
         let mut blank = Vec::new();
+        // Rows whose change is only the style of blank cells (a background redrawn, a
+        // highlight moved off empty space), run by run: one line each, not one a row.
+        let mut restyled: Option<(u16, u16, &RowChange)> = None;
+        let flush = |out: &mut String, run: Option<(u16, u16, &RowChange)>| {
+            if let Some((first, last, change)) = run {
+                let rows = match first == last {
+                    true => format!("{first:>4}"),
+                    false => format!("{first:>4}-{last}"),
+                };
+                let cols = RowChange {
+                    row: first,
+                    ..change.clone()
+                }
+                .words();
+                out.push_str(&format!("\n{rows} | (blank)\n     ^ {cols}, blank cells"));
+            }
+        };
         for &row in &self.changed_rows {
             let r = usize::from(row);
             let change = self.changes.iter().find(|c| c.row == row);
-            if r >= first_empty && change.is_none_or(|c| c.text) {
+            if r >= first_empty && change.is_none_or(|c| c.text_changed) {
                 blank.push(row);
                 continue;
             }
-            out.push_str(&format!("\n{row:>4} | {}", rows.get(r).copied().unwrap_or("")));
+            let text = rows.get(r).copied().unwrap_or("");
+            if let Some(change) = change.filter(|c| !c.text_changed && c.blank_in(text)) {
+                match &mut restyled {
+                    Some((_, last, run)) if *last + 1 == row && run.now == change.now => *last = row,
+                    run => {
+                        flush(&mut out, run.take());
+                        *run = Some((row, row, change));
+                    }
+                }
+                continue;
+            }
+            flush(&mut out, restyled.take());
+            out.push_str(&format!("\n{row:>4} | {text}"));
             if let Some(change) = change {
                 out.push_str(&format!("\n     ^ {}", change.words()));
             }
         }
+        flush(&mut out, restyled.take());
         if let (Some(first), Some(last)) = (blank.first(), blank.last()) {
             out.push_str(&format!("\n     | ({} empty rows, {first}-{last})", blank.len()));
         }
         out
     }
+}
+
+/// A row a highlight runs across ([`Snapshot::highlighted_rows`](crate::Snapshot::highlighted_rows)).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HighlightedRow {
+    /// The row (0-based).
+    pub row: u16,
+    /// The highlight's look in words (`inverse`, `fg=black (0) bg=cyan (6)`).
+    pub style: String,
 }
 
 /// Where a row changed since the previous capture, and what: its text, or only its style.
@@ -312,8 +372,10 @@ pub struct RowChange {
     pub from: u16,
     /// The last column that changed.
     pub to: u16,
+    /// The row's text now (trailing spaces trimmed).
+    pub text: String,
     /// Whether any text changed (else only the style did).
-    pub text: bool,
+    pub text_changed: bool,
     /// The style of the first changed cell now, in words, where only style changed
     /// (`inverse`, `bold fg=red (1)`): what a selection or a highlight became.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -333,7 +395,9 @@ impl RowChange {
             let (Some(a), Some(b)) = (before.cell(row, col), now.cell(row, col)) else {
                 continue;
             };
-            let text_differs = a.text() != b.text();
+            // A cell never written and a space written read the same.
+            let text_differs =
+                a.text() != b.text() && !(a.text().trim().is_empty() && b.text().trim().is_empty());
             if text_differs || a.style != b.style {
                 from.get_or_insert(col);
                 to = col;
@@ -341,16 +405,25 @@ impl RowChange {
             }
         }
         let from = from?;
-        let now = (!text)
+        let style = (!text)
             .then(|| now.cell(row, from).map(|c| c.style.to_string()))
             .flatten();
         Some(RowChange {
             row,
             from,
             to,
-            text,
-            now,
+            text: now.row(row).unwrap_or("").trim_end().to_string(),
+            text_changed: text,
+            now: style,
         })
+    }
+
+    /// Whether the changed columns of `row` (its text) hold only blanks.
+    fn blank_in(&self, row: &str) -> bool {
+        row.chars()
+            .skip(usize::from(self.from))
+            .take(usize::from(self.to.saturating_sub(self.from)) + 1)
+            .all(char::is_whitespace)
     }
 
     /// `cols 52-60: style (now inverse)`, `col 4: text`.
@@ -359,7 +432,7 @@ impl RowChange {
             true => format!("col {}", self.from),
             false => format!("cols {}-{}", self.from, self.to),
         };
-        match (&self.now, self.text) {
+        match (&self.now, self.text_changed) {
             (_, true) => format!("{cols}: text"),
             (Some(style), false) => format!("{cols}: style (now {style})"),
             (None, false) => format!("{cols}: style"),

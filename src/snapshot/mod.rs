@@ -14,11 +14,13 @@ use crate::keys::InputModes;
 use crate::process::ExitStatus;
 pub use crate::style::{Style, UnderlineStyle};
 
+mod highlight;
 mod image;
 mod mask;
 mod search;
 mod window;
 
+pub use highlight::Highlight;
 pub(crate) use image::Picture;
 pub use image::{CellSize, Image, ImageProtocol};
 pub use mask::{MASK_CHAR, MASK_COLOR, MASK_PLACEHOLDER, mask_rows};

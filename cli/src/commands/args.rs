@@ -50,14 +50,21 @@ pub(super) enum Command {
     /// Send text, keys, pastes and pauses, in command-line order.
     #[command(group = clap::ArgGroup::new("picture").args(["png", "svg"]).multiple(true))]
     Send {
-        /// Literal text (repeatable).
-        #[arg(short = 't', long = "text", value_name = "TEXT", action = ArgAction::Append)]
+        /// Literal text (repeatable); it may start with `-` (`-t -5`, `-t '- [ ] task'`).
+        #[arg(
+            short = 't',
+            long = "text",
+            value_name = "TEXT",
+            action = ArgAction::Append,
+            allow_hyphen_values = true
+        )]
         text: Vec<String>,
         /// Keys by name, several separated by spaces or commas (repeatable).
         #[arg(short = 'k', long = "key", value_name = "KEYS", action = ArgAction::Append)]
         key: Vec<String>,
-        /// Text to paste (bracketed if the program enabled bracketed paste).
-        #[arg(long, value_name = "TEXT", action = ArgAction::Append)]
+        /// Text to paste (bracketed if the program enabled bracketed paste); it may start
+        /// with `-`.
+        #[arg(long, value_name = "TEXT", action = ArgAction::Append, allow_hyphen_values = true)]
         paste: Vec<String>,
         /// Pause this many milliseconds (repeatable).
         #[arg(long = "sleep-ms", value_name = "N", action = ArgAction::Append)]
