@@ -41,7 +41,7 @@ impl Snapshot {
     /// standing-out look (reverse video, or a background) covers half or more of the
     /// row's text (from its first to its last non-blank cell) and some of that text. A
     /// look that runs across a third of the rows or more is the layout's background (mc's
-    /// blue panels), not a selection, and is left out; past [`MAX_NAMED`] rows, none are
+    /// blue panels), not a selection, and is left out; past three rows, none are
     /// named.
     pub fn highlighted_rows(&self) -> Vec<Highlight> {
         let (cols, rows) = self.size();
