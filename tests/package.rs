@@ -40,6 +40,7 @@ fn included(path: &str, include: &[String]) -> bool {
 
 #[test]
 fn each_packages_registry_page_links_nothing_inside_the_repository() {
+    let link = regex::Regex::new(r"\]\(([^)\s]+)\)").unwrap();
     for dir in [PathBuf::from(ROOT), Path::new(ROOT).join("cli")] {
         let (readme, include) = manifest(&dir.join("Cargo.toml"));
         assert!(
@@ -48,7 +49,6 @@ fn each_packages_registry_page_links_nothing_inside_the_repository() {
             dir.display()
         );
         let text = std::fs::read_to_string(dir.join(&readme)).unwrap();
-        let link = regex::Regex::new(r"\]\(([^)\s]+)\)").unwrap();
         for target in link.captures_iter(&text).map(|c| c[1].to_string()) {
             assert!(
                 target.starts_with("https://") || target.starts_with('#'),
