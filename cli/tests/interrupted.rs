@@ -8,7 +8,7 @@ mod support;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use support::{Dir, dies_of, eventually};
+use support::{Dir, SignalsAtDefault, dies_of, eventually};
 
 /// A long recording: a status line redrawn 20,000 times, 1 ms apart.
 fn long_cast(path: &std::path::Path) {
@@ -43,6 +43,7 @@ fn a_render_ended_by_a_signal_leaves_no_half_written_file() {
             .env("TUIPILOT_DIR", &dir.0)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
+            .signals_at_default()
             .spawn()
             .unwrap();
         // Under way once the GIF is being written at its temporary name.

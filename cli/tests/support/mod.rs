@@ -129,10 +129,12 @@ impl Dir {
             .expect("running tuipilot")
     }
 
-    /// Starts `tuipilot ARGS` in the background (a client that may be killed mid-request).
+    /// Starts `tuipilot ARGS` in the background (a client that may be killed mid-request),
+    /// with the signals a test sends at their default action.
     pub fn spawn(&self, args: &[&str]) -> std::process::Child {
         Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(args)
+            .signals_at_default()
             .env("TUIPILOT_DIR", &self.0)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())
@@ -245,4 +247,30 @@ pub fn replays_three_times(dir: &Dir, tape: &std::path::Path) {
 /// Starts session `name` running `sh -c SCRIPT`.
 pub fn start_sh(dir: &Dir, name: &str, script: &str) {
     dir.ok(&["start", "-s", name, "--", "sh", "-c", script]);
+}
+
+/// Gives a child the default action for the signals a test sends it. A test run as a
+/// background job (`cargo test &` in a script) inherits SIGINT and SIGQUIT ignored, and a
+/// command keeps a signal ignored that it was started with (as a shell does): a test of
+/// what a signal does must start its command with the signal's default, as a terminal's
+/// foreground job has it.
+pub trait SignalsAtDefault {
+    /// SIGINT, SIGQUIT, SIGHUP and SIGTERM at their default action in the child.
+    fn signals_at_default(&mut self) -> &mut Self;
+}
+
+impl SignalsAtDefault for Command {
+    fn signals_at_default(&mut self) -> &mut Self {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: between fork and exec the closure only calls signal(2), which is
+        // async-signal-safe, on the child's own dispositions.
+        unsafe {
+            self.pre_exec(|| {
+                for signal in [libc::SIGINT, libc::SIGQUIT, libc::SIGHUP, libc::SIGTERM] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            })
+        }
+    }
 }
