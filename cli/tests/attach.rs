@@ -675,3 +675,43 @@ fn an_agents_resize_reaches_the_watcher_without_the_program_drawing() {
     dir.ok(&["resize", "-s", "agent", "--cols", "100", "--rows", "30"]);
     screen_with(&dir, "watcher", "100×30");
 }
+
+#[test]
+fn record_s_name_makes_the_recording_watchable_under_that_name_and_leaves_no_file() {
+    // Fails on the code before: -s was ignored, so nobody could watch a recording.
+    let dir = Dir::new();
+    let work = dir.work();
+    let tape = work.join("named.tape");
+    let record = [
+        "-s",
+        "rec",
+        "record",
+        "-o",
+        tape.to_str().unwrap(),
+        "--",
+        "sh",
+        "-c",
+        "echo recording; read x",
+    ];
+    support::person_in(&dir, &work, "person", (80, 25), &record);
+    screen_with(&dir, "person", "^recording");
+    let listed = dir.json(&["list", "--json"]);
+    assert!(
+        listed.as_array().unwrap().iter().any(|r| r["session"] == "rec"),
+        "{listed}"
+    );
+    person(&dir, "watcher", 80, 25, &["-s", "rec", "attach"]);
+    screen_with(&dir, "watcher", "^recording");
+    // The recorder drives it: other requests are refused in one line that says so.
+    let out = dir.run(&["send", "-s", "rec", "-t", "x"]);
+    assert_ne!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("belongs to another process (tuipilot record)"),
+        "{}",
+        text(&out.stderr)
+    );
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
+    assert!(tape.exists());
+    assert!(!dir.0.join("rec.sock").exists() && !dir.0.join("rec.lock").exists());
+}

@@ -263,7 +263,11 @@ fn run(cli: Cli, matches: &ArgMatches) -> Result<(), Failure> {
             Ok(())
         }
         Command::Attach { control } => attach::attach(name, control),
-        Command::Record(args) => record::record(args),
+        Command::Record(args) => {
+            // Named by -s when given, else by its tape: watchable under that name.
+            let explicit = matches.value_source("session") == Some(clap::parser::ValueSource::CommandLine);
+            record::record(args, explicit.then(|| name.to_string()))
+        }
         Command::List => list(json),
         Command::Info => {
             let info: crate::host::protocol::HostInfo = decode(call(name, Operation::Info, None)?)?;

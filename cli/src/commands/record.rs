@@ -109,8 +109,13 @@ impl Person for Recorder {
     }
 }
 
-/// Records a session of `args.command` driven by the person, then writes the tape.
-pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
+/// Records a session of `args.command` driven by the person, then writes the tape. Named
+/// by `-s` (`watched_as`), the session is watchable under that name (`attach -s NAME`)
+/// while it is recorded, as MCP's attachable sessions are.
+pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Result<(), Failure> {
+    if let Some(name) = &watched_as {
+        crate::host::paths::check_name(name)?;
+    }
     let name = args
         .output
         .file_stem()
@@ -168,6 +173,15 @@ pub(super) fn record(args: RecordCommandArgs) -> Result<(), Failure> {
         return Err(Failure::internal(e));
     }
     let session = Arc::new(session);
+    let watched = watched_as
+        .map(|name| crate::watch::point::WatchPoint::open(&name, Arc::clone(&session), "tuipilot record"));
+    let _watched = match watched.transpose() {
+        Ok(watched) => watched,
+        Err(e) => {
+            let _ = session.kill();
+            return Err(e);
+        }
+    };
     let recorder = Arc::new(Recorder {
         name: name.clone(),
         snapshots: AtomicUsize::new(0),

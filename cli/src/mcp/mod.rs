@@ -428,7 +428,7 @@ impl State {
         let pid = session.pid();
         let session = Arc::new(session);
         if args.attach == Some(true) {
-            match crate::watch::point::WatchPoint::open(name, session.clone()) {
+            match crate::watch::point::WatchPoint::open(name, session.clone(), "an MCP server") {
                 Ok(point) => {
                     self.watch_points
                         .lock()

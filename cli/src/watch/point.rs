@@ -51,7 +51,9 @@ type Connections = std::sync::Mutex<Vec<(u64, UnixStream)>>;
 impl WatchPoint {
     /// Makes `session` watchable as `name` in the runtime directory (`TUIPILOT_DIR`, else
     /// the user's); an error when a session of that name runs there already.
-    pub fn open(name: &str, session: Arc<Session>) -> Result<WatchPoint, Failure> {
+    /// `owner` says in words who drives it (`an MCP server`, `tuipilot record`), for the
+    /// note that refuses other requests.
+    pub fn open(name: &str, session: Arc<Session>, owner: &'static str) -> Result<WatchPoint, Failure> {
         let dir = runtime_dir_from_env();
         ensure_runtime_dir(&dir)?;
         let paths = SessionPaths::new(&dir, name)?;
@@ -89,7 +91,7 @@ impl WatchPoint {
         let name = name.to_string();
         let accepting = std::thread::Builder::new()
             .name("tuipilot-watch".into())
-            .spawn(move || accept(&listener, &closed, &connections, &name, &session))
+            .spawn(move || accept(&listener, &closed, &connections, (&name, owner), &session))
             .map_err(|e| Failure::internal(format!("starting the watch thread: {e}")))?;
         point.accepting = Some(accepting);
         Ok(point)
@@ -124,7 +126,7 @@ fn accept(
     listener: &UnixListener,
     closed: &AtomicBool,
     connections: &Arc<Connections>,
-    name: &str,
+    (name, owner): (&str, &'static str),
     session: &Arc<Session>,
 ) {
     let mut next = 0u64;
@@ -152,7 +154,7 @@ fn accept(
         let _ = std::thread::Builder::new()
             .name("tuipilot-watcher".into())
             .spawn(move || {
-                connection(stream, &name, &session);
+                connection(stream, (&name, owner), &session);
                 connections
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
@@ -162,7 +164,7 @@ fn accept(
 }
 
 /// Serves one connection: requests until a `watch`, which it then serves to the end.
-fn connection(stream: UnixStream, name: &str, session: &Session) {
+fn connection(stream: UnixStream, (name, owner): (&str, &str), session: &Session) {
     let Ok(mut writer) = stream.try_clone() else {
         return;
     };
@@ -202,7 +204,7 @@ fn connection(stream: UnixStream, name: &str, session: &Session) {
             Ok(_) => Err(Failure::new(
                 ErrorCode::Unsupported,
                 format!(
-                    "session `{name}` belongs to another process (an MCP server): it can be watched here (`tuipilot -s {name} attach`), and is driven there"
+                    "session `{name}` belongs to another process ({owner}): it can be watched here (`tuipilot -s {name} attach`), and is driven there"
                 ),
             )),
             Err(e) => Err(e),
