@@ -274,3 +274,35 @@ impl SignalsAtDefault for Command {
         }
     }
 }
+
+/// Starts `tuipilot ARGS` as the program of session `name` (the person's terminal),
+/// `cols`×`rows`, in this test's folder.
+pub fn person(dir: &Dir, name: &str, cols: u16, rows: u16, args: &[&str]) {
+    person_in(dir, std::path::Path::new("."), name, (cols, rows), args);
+}
+
+/// The screen of session `name` as JSON, once `re` is on it.
+pub fn screen_with(dir: &Dir, name: &str, re: &str) -> Value {
+    dir.json(&["capture", "-s", name, "--wait", re, "--json"])
+}
+
+/// The status line: the last row of the person's terminal.
+pub fn status(screen: &Value) -> String {
+    screen["text"]
+        .as_str()
+        .unwrap_or("")
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string()
+}
+
+/// bash without rc files, its prompt `$ `, keeping no history: what a recording records.
+pub const BASH: &[&str] = &[
+    "env",
+    "PS1=$ ",
+    "HISTFILE=/dev/null",
+    "bash",
+    "--norc",
+    "--noprofile",
+];
