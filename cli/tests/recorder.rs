@@ -355,3 +355,33 @@ fn record_s_name_makes_the_recording_watchable_under_that_name_and_leaves_no_fil
     assert!(tape.exists());
     assert!(!dir.0.join("rec.sock").exists() && !dir.0.join("rec.lock").exists());
 }
+
+#[test]
+fn recording_again_in_its_folder_copies_none_of_the_earlier_recordings_files_into_its_world() {
+    // Fails on the code before: the second recording's world held the first's tape,
+    // snapshot and world (a copy inside a copy, growing with every recording).
+    let dir = Dir::new();
+    let work = dir.work();
+    std::fs::write(work.join("data.txt"), "the data\n").unwrap();
+    for round in 1..=2 {
+        let tape = recording_in(&dir, &work, "again", &["sh", "-c", "ls; echo listed; read x"]);
+        screen_with(&dir, "person", "^listed");
+        dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+        dir.ok(&["wait", "-s", "person", "--exit"]);
+        dir.ok(&["exit", "-s", "person"]);
+        assert!(tape.exists(), "round {round}");
+    }
+    // What the program listed is there; the earlier world is an empty folder.
+    let world = work.join("again.world").join("work");
+    for file in ["data.txt", "again.tape", "again.snap"] {
+        assert!(world.join(file).is_file(), "{file} in {}", world.display());
+    }
+    let earlier = std::fs::read_dir(world.join("again.world")).unwrap().count();
+    assert_eq!(earlier, 0, "the earlier world was copied into this one");
+    let source = std::fs::read_to_string(work.join("again.tape")).unwrap();
+    assert!(
+        source.contains("from an earlier recording, copied empty"),
+        "{source}"
+    );
+    support::replays_three_times(&dir, &work.join("again.tape"));
+}

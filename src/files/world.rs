@@ -111,7 +111,22 @@ impl World {
         command: &[OsString],
         limits: WorldLimits,
     ) -> std::result::Result<World, WorldRefused> {
+        Self::capture_copying_empty(cwd, command, limits, &[])
+    }
+
+    /// [`capture`](Self::capture), copying each folder of `empty` as an empty folder (what
+    /// is under it left out), named in the summary with the reason given.
+    pub fn capture_copying_empty(
+        cwd: &Path,
+        command: &[OsString],
+        limits: WorldLimits,
+        empty: &[(PathBuf, String)],
+    ) -> std::result::Result<World, WorldRefused> {
         let cwd = lexical(cwd);
+        let empty: Vec<(PathBuf, &String)> = empty
+            .iter()
+            .map(|(path, why)| (lexical(&cwd.join(path)), why))
+            .collect();
         let mut roots = vec![cwd.clone()];
         for word in command.iter().skip(1) {
             if word.is_empty() || word.as_bytes().starts_with(b"-") || word.as_bytes().contains(&0) {
@@ -139,7 +154,12 @@ impl World {
                 };
                 entries += 1;
                 let kind = meta.file_type();
-                if meta.is_dir() {
+                if meta.is_dir()
+                    && let Some((_, why)) = empty.iter().find(|(folder, _)| *folder == path)
+                {
+                    found.push(Found::Folder(path.clone()));
+                    left_out.push((path, format!("{why}, copied empty")));
+                } else if meta.is_dir() {
                     match std::fs::read_dir(&path) {
                         Ok(listing) => {
                             found.push(Found::Folder(path.clone()));

@@ -53,6 +53,9 @@ pub struct SessionBuilder {
     reaction_bound: Duration,
     /// Copy the program's world at its start (see [`SessionBuilder::capture_world`]).
     world: Option<crate::files::WorldLimits>,
+    /// Folders the world copies empty, each with why (see
+    /// [`SessionBuilder::world_copies_empty`]).
+    world_copies_empty: Vec<(PathBuf, String)>,
 }
 
 /// Where a recording goes.
@@ -99,6 +102,7 @@ impl SessionBuilder {
             reaction_bound: crate::wait::REACTION_BOUND,
             record_title: None,
             world: None,
+            world_copies_empty: Vec::new(),
         }
     }
 
@@ -308,6 +312,15 @@ impl SessionBuilder {
         self
     }
 
+    /// Copies the folder `path` into the world [`capture_world`](Self::capture_world)
+    /// copies as an empty folder, named in its summary with `why`: an earlier export's or
+    /// recording's world in the working folder, which would otherwise be copied into the
+    /// next one's, a copy inside a copy (the program still finds the folder there).
+    pub fn world_copies_empty(mut self, path: impl Into<PathBuf>, why: impl Into<String>) -> Self {
+        self.world_copies_empty.push((path.into(), why.into()));
+        self
+    }
+
     /// A hermetic session ([`isolated`](Self::isolated)) that also starts in its fresh
     /// `HOME`, with `files` (files or folders) copied into it first: a replay that meets
     /// nothing an earlier run left, and only the inputs it names. A relative
@@ -456,7 +469,12 @@ impl SessionBuilder {
                     .chain(self.args.iter().cloned())
                     .collect();
                 Some(match folder {
-                    Ok(folder) => crate::files::World::capture(&folder, &command, limits),
+                    Ok(folder) => crate::files::World::capture_copying_empty(
+                        &folder,
+                        &command,
+                        limits,
+                        &self.world_copies_empty,
+                    ),
                     Err(e) => Err(crate::files::WorldRefused::Failed(format!(
                         "the working folder cannot be found ({e})"
                     ))),

@@ -162,11 +162,16 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
     spec.cwd = Some(current_dir()?);
     spec.reaction_bound_ms = args.reaction_bound;
     spec.record = args.cast.clone();
-    // What the program finds in its folder is kept: the tape replays against it.
-    let session = spec
+    // What the program finds in its folder is kept: the tape replays against it — an
+    // earlier recording's world as an empty folder (copied whole, each recording's world
+    // would hold the last one's, a copy inside a copy).
+    let mut builder = spec
         .builder()?
-        .capture_world(tuipilot::files::WorldLimits::default())
-        .spawn()?;
+        .capture_world(tuipilot::files::WorldLimits::default());
+    for (path, why) in own_worlds(&args, &name) {
+        builder = builder.world_copies_empty(path, why);
+    }
+    let session = builder.spawn()?;
     // A recorder ended by a signal (even SIGKILL) takes its program with it.
     if let Err(e) = watchdog.arm(&session) {
         let _ = session.kill();
@@ -233,6 +238,28 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
     // A terminal that hung up takes no words: not an error of the recording.
     let _ = writeln!(std::io::stderr(), "{said}");
     viewed.map(drop)
+}
+
+/// The worlds a recording named `name` writes (beside its tape, and beside its Rust
+/// test), with why each is copied empty into the world it keeps.
+fn own_worlds(args: &RecordCommandArgs, name: &str) -> Vec<(PathBuf, String)> {
+    let beside = |path: &Path| {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf()
+    };
+    let mut worlds = vec![(
+        beside(&args.output).join(tuipilot::tape::export::world_folder(name)),
+        "this recording's world, from an earlier recording".to_string(),
+    )];
+    if let Some(rust) = &args.rust {
+        worlds.push((
+            beside(rust).join(tuipilot::tape::export::world_folder(&test_name(name))),
+            "this recording's Rust test's world, from an earlier recording".to_string(),
+        ));
+    }
+    worlds
 }
 
 /// Writes the recording once, whichever comes first: the person stopping, the program
