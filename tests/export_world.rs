@@ -289,3 +289,34 @@ fn the_worlds_copy_is_removed_when_the_session_ends() {
         copy.display()
     );
 }
+
+#[test]
+fn an_earlier_exports_world_in_the_folder_is_copied_empty_not_inside_the_new_one() {
+    // Fails on the code before: each export made in the session's folder carried the last
+    // one's world inside its own.
+    let dir = common::TempDir::new("world-earlier");
+    std::fs::write(dir.0.join("notes.txt"), "notes\n").unwrap();
+    std::fs::write(dir.0.join("menu.tape"), "Type \"x\"\n").unwrap();
+    std::fs::create_dir_all(dir.0.join("menu.world/project")).unwrap();
+    std::fs::write(dir.0.join("menu.world/project/big.txt"), "an earlier copy\n").unwrap();
+    // A folder named like a world with no tape beside it is the user's: copied whole.
+    std::fs::create_dir_all(dir.0.join("old.world")).unwrap();
+    std::fs::write(dir.0.join("old.world/kept.txt"), "kept\n").unwrap();
+    let s = start_in(&dir.0, &["sh", "-c", "read line"]);
+    let world = s.world().unwrap().unwrap();
+    let copy = world.root().join(dir.0.file_name().unwrap());
+    assert!(copy.join("notes.txt").is_file() && copy.join("menu.tape").is_file());
+    assert!(copy.join("menu.world").is_dir(), "the folder is there");
+    assert_eq!(
+        std::fs::read_dir(copy.join("menu.world")).unwrap().count(),
+        0,
+        "and empty"
+    );
+    assert!(copy.join("old.world/kept.txt").is_file());
+    assert!(
+        world.summary().contains("the world of the export") && world.summary().contains("copied empty"),
+        "{}",
+        world.summary()
+    );
+    s.exit().unwrap();
+}

@@ -154,9 +154,15 @@ impl World {
                 };
                 entries += 1;
                 let kind = meta.file_type();
-                if meta.is_dir()
-                    && let Some((_, why)) = empty.iter().find(|(folder, _)| *folder == path)
-                {
+                let copied_empty = match meta.is_dir() {
+                    true => empty
+                        .iter()
+                        .find(|(folder, _)| *folder == path)
+                        .map(|(_, why)| why.to_string())
+                        .or_else(|| export_world(&path)),
+                    false => None,
+                };
+                if let Some(why) = copied_empty {
                     found.push(Found::Folder(path.clone()));
                     left_out.push((path, format!("{why}, copied empty")));
                 } else if meta.is_dir() {
@@ -346,6 +352,16 @@ impl World {
     pub fn write_to(&self, to: &Path) -> Result<()> {
         super::copy_tree(self.root(), to)
     }
+}
+
+/// Why `folder` is an export's world — `NAME.world` beside `NAME.tape`, as `export` and
+/// `record` write them — which a world copies empty: copied whole, each export made in
+/// a folder would carry the last one's world inside its own.
+fn export_world(folder: &Path) -> Option<String> {
+    let name = folder.file_name()?.to_str()?.strip_suffix(".world")?;
+    let tape = folder.with_file_name(format!("{name}.tape"));
+    tape.is_file()
+        .then(|| format!("the world of the export {}", tape.display()))
 }
 
 /// Where a world was and what it holds, without its files: what an export writes into
