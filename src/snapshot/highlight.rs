@@ -37,26 +37,24 @@ fn look(style: &Style) -> (bool, Color, Color) {
 }
 
 impl Snapshot {
-    /// The rows a highlight runs across: on each, the longest run of cells of one
-    /// standing-out look (reverse video, or a background) covers half or more of the
-    /// row's text (from its first to its last non-blank cell) and some of that text. A
-    /// look that runs across a third of the rows or more is the layout's background (mc's
-    /// blue panels), not a selection, and is left out; past three rows, none are
-    /// named.
+    /// The rows a highlight runs across: a run of cells of one standing-out look (reverse
+    /// video, or a background) that covers half or more of the text of its pane — the
+    /// row's text between the borders around the run (`│`: a panel, a menu's box), or the
+    /// whole row where none are drawn — and some of that text. A look that runs so across
+    /// a third of the rows or more is the layout's background (mc's blue panels, a dialog's
+    /// box), not a selection, and is left out; past three rows, none are named.
     pub fn highlighted_rows(&self) -> Vec<Highlight> {
         let (cols, rows) = self.size();
         let mut found: Vec<(Highlight, (bool, Color, Color))> = Vec::new();
         for row in 0..rows {
             let cells: Vec<_> = (0..cols).filter_map(|col| self.cell(row, col)).collect();
             let blank = |i: usize| cells[i].text().trim().is_empty();
-            let (Some(first), Some(last)) = (
-                (0..cells.len()).find(|&i| !blank(i)),
-                (0..cells.len()).rfind(|&i| !blank(i)),
-            ) else {
-                continue;
+            let border = |i: usize| {
+                matches!(
+                    cells[i].text(),
+                    "│" | "┃" | "║" | "|" | "▏" | "▕" | "╎" | "┆" | "┊"
+                )
             };
-            let extent = last + 1 - first;
-            let mut best: Option<(usize, usize)> = None;
             let mut at = 0;
             while at < cells.len() {
                 if !stands_out(&cells[at].style) {
@@ -68,28 +66,35 @@ impl Snapshot {
                 while at < cells.len() && stands_out(&cells[at].style) && look(&cells[at].style) == kind {
                     at += 1;
                 }
-                if best.is_none_or(|(a, b)| b - a < at - start) {
-                    best = Some((start, at));
+                let end = at;
+                // The pane: between the borders around the run, else the whole row.
+                let left = (0..start).rev().find(|&i| border(i)).map_or(0, |i| i + 1);
+                let right = (end..cells.len()).find(|&i| border(i)).unwrap_or(cells.len());
+                let (Some(first), Some(last)) = (
+                    (left..right).find(|&i| !blank(i)),
+                    (left..right).rfind(|&i| !blank(i)),
+                ) else {
+                    continue;
+                };
+                let extent = last + 1 - first;
+                let covers_text = (start..end).any(|i| !blank(i));
+                let seen = found.iter().any(|(h, k)| h.row == row && *k == kind);
+                if end - start >= MIN_RUN && (end - start) * 2 >= extent && covers_text && !seen {
+                    let style = cells[start].style;
+                    found.push((Highlight { row, style }, kind));
                 }
-            }
-            let Some((start, end)) = best else {
-                continue;
-            };
-            let covers_text = (start..end).any(|i| !blank(i));
-            if end - start >= MIN_RUN && (end - start) * 2 >= extent && covers_text {
-                let style = cells[start].style;
-                found.push((Highlight { row, style }, look(&style)));
             }
         }
         let background = |kind: &(bool, Color, Color)| {
             let rows_with_it = found.iter().filter(|(_, k)| k == kind).count();
             rows_with_it >= 2 && rows_with_it * 3 >= usize::from(rows)
         };
-        let kept: Vec<Highlight> = found
-            .iter()
-            .filter(|(_, kind)| !background(kind))
-            .map(|(h, _)| h.clone())
-            .collect();
+        let mut kept: Vec<Highlight> = Vec::new();
+        for (highlight, kind) in &found {
+            if !background(kind) && !kept.iter().any(|h| h.row == highlight.row) {
+                kept.push(highlight.clone());
+            }
+        }
         match kept.len() > MAX_NAMED {
             true => Vec::new(),
             false => kept,
@@ -112,6 +117,13 @@ mod tests {
         let menu =
             b"Pick one\r\n  Apples\r\n\x1b[7m  Bananas       \x1b[0m\r\n  Cherries \x1b[31mred\x1b[0m\r\n";
         assert_eq!(rows_of(menu), vec![2]);
+    }
+
+    #[test]
+    fn a_selection_inside_a_box_or_a_panel_is_measured_against_its_pane() {
+        // A menu item inside a box, and a cursor bar across the left of two panels.
+        let screen = "┌──────────────────────┐\r\n│  \x1b[44m Bananas \x1b[0m            │\r\n└──────────────────────┘\r\n│\x1b[46m file-1       \x1b[0m│ file-2       │\r\n";
+        assert_eq!(rows_of(screen.as_bytes()), vec![1, 3]);
     }
 
     #[test]
