@@ -259,9 +259,18 @@ fn by_a_person(dir: &Dir, work: &Path, kind: &Kind) -> (PathBuf, PathBuf) {
         dir.ok(&["send", "-s", &name, "-k", "C-]", "-t", "q"]);
     }
     dir.ok(&["wait", "-s", &name, "--exit"]);
-    let said = dir.ok(&["capture", "-s", &name]);
-    assert!(said.contains("replay it with"), "{said}");
+    // The person's terminal wraps the line anywhere: read it without its spaces.
+    let said: String = dir.ok(&["capture", "-s", &name]).split_whitespace().collect();
+    assert!(said.contains("replayitwith"), "{said}");
     dir.ok(&["exit", "-s", &name]);
+    // The Rust test beside its tape uses the tape's world: one copy, not two.
+    let worlds: Vec<String> = std::fs::read_dir(&written)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".world"))
+        .collect();
+    assert_eq!(worlds, vec![format!("{name}.world")], "{worlds:?}");
     (tape, rust)
 }
 

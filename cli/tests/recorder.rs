@@ -70,8 +70,11 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
     dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
     dir.ok(&["wait", "-s", "recorder", "--exit"]);
     // What it wrote, said on the person's terminal (its 80 columns wrap the line).
-    let said = dir.ok(&["capture", "-s", "recorder"]).replace('\n', "");
-    assert!(said.contains("replay it with `tuipilot run"), "{said}");
+    let said: String = dir
+        .ok(&["capture", "-s", "recorder"])
+        .split_whitespace()
+        .collect();
+    assert!(said.contains("replayitwith`tuipilotrun"), "{said}");
     let written = std::fs::read_to_string(&tape).unwrap();
     for line in [
         "Type \"echo one\"\nKey Enter\nWait+Ready\n",
@@ -196,8 +199,8 @@ fn a_recording_ended_by_exit_in_bash_writes_its_tape_and_it_replays() {
     let tape = bash_recorded_saying(&dir, &work, "ended", "one");
     dir.ok(&["send", "-s", "person", "-t", "exit", "-k", "Enter"]);
     dir.ok(&["wait", "-s", "person", "--exit"]);
-    let said = dir.ok(&["capture", "-s", "person"]);
-    assert!(said.contains("replay it with"), "{said}");
+    let said: String = dir.ok(&["capture", "-s", "person"]).split_whitespace().collect();
+    assert!(said.contains("replayitwith"), "{said}");
     let written = std::fs::read_to_string(&tape).unwrap();
     assert!(written.contains("Type \"exit\""), "{written}");
     support::replays_three_times(&dir, &tape);

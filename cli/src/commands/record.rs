@@ -376,14 +376,20 @@ fn write_recording(
         written.push(path.display().to_string());
     }
     if let Some(path) = &args.rust {
-        write(path, &to_rust(spec, log, &test_name(name), &options)?)?;
-        written.push(path.display().to_string());
-        // The test's own copy, by the test's name, beside it (where the test finds it).
         let beside = path
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        if let Some(world) = write_world(&options, &test_name(name), beside)? {
+        // Beside the tape, the test finds the tape's world: one copy serves both. Elsewhere
+        // it gets its own, by the test's name.
+        let same_folder = std::fs::canonicalize(beside).ok() == std::fs::canonicalize(in_folder).ok();
+        let rust_options = ExportOptions {
+            world_name: same_folder.then(|| tuipilot::tape::export::world_folder(name)),
+            ..options.clone()
+        };
+        write(path, &to_rust(spec, log, &test_name(name), &rust_options)?)?;
+        written.push(path.display().to_string());
+        if !same_folder && let Some(world) = write_world(&options, &test_name(name), beside)? {
             written.push(format!("{}/", world.display()));
         }
     }

@@ -59,6 +59,9 @@ pub struct ExportOptions {
     /// operation: cells that changed since the last screen the log kept (a clock, a meter)
     /// drifted, and are masked rather than asserted.
     pub screen_now: Option<String>,
+    /// The name of the world's folder beside the export (default: `NAME.world`): a Rust
+    /// test written beside its tape names the tape's, so one copy serves both.
+    pub world_name: Option<String>,
 }
 
 impl ExportOptions {
@@ -185,7 +188,7 @@ pub fn write_world(
     let Some((_, root)) = options.world.as_ref().filter(|_| !options.in_place) else {
         return Ok(None);
     };
-    let to = folder.join(world_folder(name));
+    let to = folder.join(world_name(name, options));
     match std::fs::symlink_metadata(&to) {
         // Ours to replace only when it is a real folder (not a link planted at the name).
         Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&to)
@@ -210,7 +213,10 @@ fn place_masks(name: &str, options: &ExportOptions) -> Vec<String> {
     match (&options.world, options.in_place) {
         (Some((map, _)), false) => vec![
             // A path to the copy, from `~` or `/` (not the `user@host:` before it).
-            format!(r"~?[^\s:~]*/{}\S*[ ─━═]*", regex::escape(&world_folder(name))),
+            format!(
+                r"~?[^\s:~]*/{}\S*[ ─━═]*",
+                regex::escape(&world_name(name, options))
+            ),
             format!(r"{}\S*[ ─━═]*", regex::escape(&map.cwd.to_string_lossy())),
         ],
         _ => Vec::new(),
@@ -222,9 +228,16 @@ pub fn world_folder(name: &str) -> String {
     format!("{name}.world")
 }
 
-/// Where a hermetic replay of `name` with the world `map` starts, inside its fresh HOME.
-fn world_cwd(name: &str, map: &crate::files::WorldMap) -> std::path::PathBuf {
-    map.cwd_under(std::path::Path::new(&world_folder(name)))
+/// The world's folder an export named `name` writes and names: the one `options` names,
+/// else [`world_folder`].
+fn world_name(name: &str, options: &ExportOptions) -> String {
+    options.world_name.clone().unwrap_or_else(|| world_folder(name))
+}
+
+/// Where a hermetic replay with the world `map` in the folder `world` starts, inside its
+/// fresh HOME.
+fn world_cwd(world: &str, map: &crate::files::WorldMap) -> std::path::PathBuf {
+    map.cwd_under(std::path::Path::new(world))
 }
 
 /// `start` as a replay inside the world's copy runs it: every word of the command that is
@@ -255,15 +268,15 @@ fn start_lines(start: &StartSpec, name: &str, options: &ExportOptions) -> Vec<St
         );
         match &options.world {
             Some((map, _)) => {
+                let world = world_name(name, options);
                 lines.push(tape_comment(&format!(
-                    "The session's world, as it was when it started ({}), is {}/ beside this tape.",
+                    "The session's world, as it was when it started ({}), is {world}/ beside this tape.",
                     map.summary,
-                    world_folder(name)
                 )));
-                lines.push(format!("With {}", tape_string(&world_folder(name))));
+                lines.push(format!("With {}", tape_string(&world)));
                 lines.push(format!(
                     "Start+Dir {} {}",
-                    tape_os_word(world_cwd(name, map).as_os_str()),
+                    tape_os_word(world_cwd(&world, map).as_os_str()),
                     words.join(" ")
                 ));
             }

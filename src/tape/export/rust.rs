@@ -156,14 +156,14 @@ pub fn to_rust(
             .collect();
         // The world beside the test's source file.
         if let Some((map, _)) = &options.world {
-            let folder = super::world_folder(test_name);
+            let folder = super::world_name(test_name, options);
             files.push(format!(
                 "tuipilot::files::beside_source(file!(), env!(\"CARGO_MANIFEST_DIR\"), {})",
                 rust_string(&folder)
             ));
             builder.push_str(&format!(
                 "\n        .cwd({})",
-                rust_os(super::world_cwd(test_name, map).as_os_str())
+                rust_os(super::world_cwd(&folder, map).as_os_str())
             ));
         }
         builder.push_str(&format!(
@@ -342,7 +342,7 @@ pub fn to_rust(
                 &format!(
                     "The session's world, as it was when it started ({}), is {}/: keep it beside this file.",
                     map.summary,
-                    super::world_folder(test_name)
+                    super::world_name(test_name, options)
                 )
             )
         ),
