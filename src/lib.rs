@@ -53,6 +53,7 @@ pub mod color;
 pub mod error;
 pub mod files;
 pub mod keys;
+pub mod live;
 pub mod locate;
 pub mod operation;
 pub mod process;

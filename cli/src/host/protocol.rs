@@ -11,7 +11,6 @@
 //! condition after `send` or before `capture`, the `spawn_failed` and `mismatch` error
 //! codes) is a new optional form that a version-1 request never uses.
 
-use std::io::{self, BufRead};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -25,8 +24,9 @@ use crate::error::{ErrorCode, Failure};
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// The longest request line accepted, and the longest reply a client reads before the
-/// host's `hello` has told it the real bound ([`max_reply_bytes`]): 1 MiB.
-pub const MAX_LINE: usize = 1 << 20;
+/// host's `hello` has told it the real bound ([`max_reply_bytes`]): 1 MiB, the engine's
+/// bound on a line.
+pub const MAX_LINE: usize = tuipilot::live::lines::MAX_LINE;
 
 /// The longest reply line a host may send for a session that keeps `scrollback` lines:
 /// every kept line at the widest screen as plain text, plus the tallest and widest screen
@@ -232,48 +232,7 @@ pub fn unsupported_version(version: u32) -> Failure {
     )
 }
 
-/// One line read with a length limit.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Line {
-    Complete(Vec<u8>),
-    TooLong,
-    Eof,
-}
-
-/// Reads up to and including `\n`, refusing lines longer than `max` bytes without
-/// buffering them.
-pub fn read_line_limited(reader: &mut impl BufRead, max: usize) -> io::Result<Line> {
-    let mut line = Vec::new();
-    loop {
-        let available = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if available.is_empty() {
-            return Ok(if line.is_empty() {
-                Line::Eof
-            } else {
-                Line::Complete(line)
-            });
-        }
-        // A plain search: lines here are short, and the `memchr` crate's first call probes
-        // the CPU (CPUID), which costs tens of microseconds in a VM on every CLI call.
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..i], i + 1),
-            None => (available, available.len()),
-        };
-        if line.len() + chunk.len() > max {
-            return Ok(Line::TooLong);
-        }
-        line.extend_from_slice(chunk);
-        let found_newline = done > chunk.len();
-        reader.consume(done);
-        if found_newline {
-            return Ok(Line::Complete(line));
-        }
-    }
-}
+pub use tuipilot::live::lines::{Line, read_line_limited};
 
 #[cfg(test)]
 mod tests {
@@ -348,23 +307,6 @@ mod tests {
                 err.message
             );
         }
-    }
-
-    #[test]
-    fn lines_are_limited() {
-        let mut input = io::Cursor::new(b"short\n0123456789abcdef\nlast".to_vec());
-        let mut reader = io::BufReader::with_capacity(4, &mut input);
-        assert_eq!(
-            read_line_limited(&mut reader, 10).unwrap(),
-            Line::Complete(b"short".to_vec())
-        );
-        assert_eq!(read_line_limited(&mut reader, 10).unwrap(), Line::TooLong);
-        let mut reader = io::BufReader::new(io::Cursor::new(b"last".to_vec()));
-        assert_eq!(
-            read_line_limited(&mut reader, 10).unwrap(),
-            Line::Complete(b"last".to_vec())
-        );
-        assert_eq!(read_line_limited(&mut reader, 10).unwrap(), Line::Eof);
     }
 
     #[test]
