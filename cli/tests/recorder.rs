@@ -13,34 +13,29 @@ use support::{BASH, Dir, person, screen_with, status, text};
 fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_replays() {
     let dir = Dir::new();
     let work = dir.work();
-    let tape = work.join("shell.tape");
-    let tape_arg = tape.to_string_lossy().into_owned();
     let rust = work.join("shell.rs");
     let rust_arg = rust.to_string_lossy().into_owned();
     let cast = work.join("shell.cast");
     let cast_arg = cast.to_string_lossy().into_owned();
-    let mut record = vec![
-        "record", "-o", &tape_arg, "--rust", &rust_arg, "--cast", &cast_arg, "--",
-    ];
-    record.extend_from_slice(BASH);
-    person(&dir, "recorder", 80, 25, &record);
-    screen_with(&dir, "recorder", r"^\$");
+    let options = ["--rust", &rust_arg, "--cast", &cast_arg];
+    let tape = recording_with(&dir, &work, "shell", &options, BASH);
+    screen_with(&dir, "person", r"^\$");
     // Typed as a person types: a character at a time.
     dir.ok(&[
         "send",
         "-s",
-        "recorder",
+        "person",
         "--typing-ms",
         "20",
         "-t",
         "echo one",
         "--wait-ready",
     ]);
-    dir.ok(&["send", "-s", "recorder", "-k", "Enter", "--wait", "^one$"]);
+    dir.ok(&["send", "-s", "person", "-k", "Enter", "--wait", "^one$"]);
     dir.ok(&[
         "send",
         "-s",
-        "recorder",
+        "person",
         "--typing-ms",
         "20",
         "-t",
@@ -50,30 +45,27 @@ fn a_recorded_session_becomes_a_tape_that_waits_where_the_person_waited_and_repl
         "--wait",
         "^two$",
     ]);
-    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "s"]);
-    screen_with(&dir, "recorder", "added snapshot 1 of shell");
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "s"]);
+    screen_with(&dir, "person", "added snapshot 1 of shell");
     dir.ok(&[
         "send",
         "-s",
-        "recorder",
+        "person",
         "--typing-ms",
         "20",
         "-t",
         "echo three",
         "--wait-ready",
     ]);
-    dir.ok(&["send", "-s", "recorder", "-k", "C-]"]);
-    screen_with(&dir, "recorder", "recorder: s snapshot");
-    dir.ok(&["send", "-s", "recorder", "-t", "e"]);
-    screen_with(&dir, "recorder", "added Expect");
-    dir.ok(&["send", "-s", "recorder", "-k", "Enter", "--wait", "^three$"]);
-    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
-    dir.ok(&["wait", "-s", "recorder", "--exit"]);
+    dir.ok(&["send", "-s", "person", "-k", "C-]"]);
+    screen_with(&dir, "person", "recorder: s snapshot");
+    dir.ok(&["send", "-s", "person", "-t", "e"]);
+    screen_with(&dir, "person", "added Expect");
+    dir.ok(&["send", "-s", "person", "-k", "Enter", "--wait", "^three$"]);
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
     // What it wrote, said on the person's terminal (its 80 columns wrap the line).
-    let said: String = dir
-        .ok(&["capture", "-s", "recorder"])
-        .split_whitespace()
-        .collect();
+    let said: String = dir.ok(&["capture", "-s", "person"]).split_whitespace().collect();
     assert!(said.contains("replayitwith`tuipilotrun"), "{said}");
     let written = std::fs::read_to_string(&tape).unwrap();
     for line in [
@@ -126,25 +118,16 @@ fn run_recorded_rust_test(dir: &std::path::Path, source: &std::path::Path) -> st
 #[test]
 fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with_it() {
     let dir = Dir::new();
-    let tape = dir.work().join("gone.tape");
+    let work = dir.work();
     // A program that ignores the hang-up a closing terminal sends.
-    person(
-        &dir,
-        "recorder",
-        80,
-        25,
-        &[
-            "record",
-            "-o",
-            &tape.to_string_lossy(),
-            "--",
-            "bash",
-            "--norc",
-            "-c",
-            "trap '' HUP; echo pid $$; exec sleep 1000",
-        ],
-    );
-    let screen = screen_with(&dir, "recorder", r"^pid \d+");
+    let program = [
+        "bash",
+        "--norc",
+        "-c",
+        "trap '' HUP; echo pid $$; exec sleep 1000",
+    ];
+    let tape = recording_in(&dir, &work, "gone", &program);
+    let screen = screen_with(&dir, "person", r"^pid \d+");
     let pid: i32 = screen["text"]
         .as_str()
         .unwrap()
@@ -152,11 +135,11 @@ fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with
         .find_map(|l| l.strip_prefix("pid "))
         .and_then(|n| n.trim().parse().ok())
         .expect("the program's pid");
-    let recorder = dir.info("recorder")["pid"].as_i64().unwrap() as i32;
+    let recorder = dir.info("person")["pid"].as_i64().unwrap() as i32;
     // SAFETY: a signal to the recorder's own process.
     unsafe { libc::kill(recorder, libc::SIGTERM) };
-    dir.ok(&["wait", "-s", "recorder", "--exit"]);
-    let after = dir.json(&["capture", "-s", "recorder", "--json"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
+    let after = dir.json(&["capture", "-s", "person", "--json"]);
     assert_eq!(after["alternate_screen"], false, "{after}");
     assert!(
         support::eventually(std::time::Duration::from_secs(10), || !std::path::Path::new(
@@ -169,14 +152,28 @@ fn a_recorder_ended_by_a_signal_restores_the_terminal_and_takes_its_program_with
     assert!(tape.exists(), "a recording ended by a signal writes its tape");
 }
 
-/// Starts `tuipilot record -o NAME.tape -- CMD` as the program of session `person`, in
-/// `work` (the recording's folder); the tape's path.
-fn recording_in(dir: &Dir, work: &std::path::Path, name: &str, command: &[&str]) -> std::path::PathBuf {
+/// Starts `tuipilot record -o NAME.tape [OPTIONS…] -- CMD` as the program of session
+/// `person`, in `work` (the recording's folder, so its world is the test's files alone);
+/// the tape's path.
+fn recording_with(
+    dir: &Dir,
+    work: &std::path::Path,
+    name: &str,
+    options: &[&str],
+    command: &[&str],
+) -> std::path::PathBuf {
     let tape = work.join(format!("{name}.tape"));
-    let mut args = vec!["record", "-o", tape.to_str().unwrap(), "--"];
+    let mut args = vec!["record", "-o", tape.to_str().unwrap()];
+    args.extend_from_slice(options);
+    args.push("--");
     args.extend_from_slice(command);
     support::person_in(dir, work, "person", (80, 25), &args);
     tape
+}
+
+/// [`recording_with`] with no options.
+fn recording_in(dir: &Dir, work: &std::path::Path, name: &str, command: &[&str]) -> std::path::PathBuf {
+    recording_with(dir, work, name, &[], command)
 }
 
 /// bash recorded as NAME.tape in `work`, the person having typed `echo WORD`; the tape's
@@ -253,32 +250,23 @@ fn the_recorders_menu_keeps_every_key_on_a_narrow_terminal() {
 #[test]
 fn a_recording_longer_than_the_log_keeps_is_refused_rather_than_written_without_its_start() {
     let dir = Dir::new();
-    let tape = dir.work().join("long.tape");
-    person(
-        &dir,
-        "recorder",
-        80,
-        25,
-        &[
-            "record",
-            "-o",
-            &tape.to_string_lossy(),
-            "--",
-            "bash",
-            "--norc",
-            "-c",
-            "stty raw -echo; echo reading; exec cat >/dev/null",
-        ],
-    );
-    screen_with(&dir, "recorder", "reading");
+    let work = dir.work();
+    let program = [
+        "bash",
+        "--norc",
+        "-c",
+        "stty raw -echo; echo reading; exec cat >/dev/null",
+    ];
+    let tape = recording_in(&dir, &work, "long", &program);
+    screen_with(&dir, "person", "reading");
     // More input than the log keeps (4 MiB), pasted 100 KB at a time.
     let chunk = "x".repeat(100_000);
     for _ in 0..45 {
-        dir.ok(&["send", "-s", "recorder", "--paste", &chunk]);
+        dir.ok(&["send", "-s", "person", "--paste", &chunk]);
     }
-    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
-    dir.ok(&["wait", "-s", "recorder", "--exit", "--timeout-ms", "60000"]);
-    let said = dir.ok(&["capture", "-s", "recorder"]).replace('\n', "");
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "person", "--exit", "--timeout-ms", "60000"]);
+    let said = dir.ok(&["capture", "-s", "person"]).replace('\n', "");
     assert!(
         said.contains("the recording is longer than a session's log keeps"),
         "{said}"
@@ -296,25 +284,10 @@ fn a_recorded_programs_argument_holding_line_editing_keys_replays_as_an_argument
     std::fs::write(&notes, "first line of the notes\n").unwrap();
     let canary = work.join("PWN_RECORD");
     let argument = format!("\u{15}touch {}; exit #", canary.display());
-    let tape = work.join("inj.tape");
-    person(
-        &dir,
-        "recorder",
-        80,
-        25,
-        &[
-            "record",
-            "-o",
-            tape.to_str().unwrap(),
-            "--",
-            "less",
-            notes.to_str().unwrap(),
-            &argument,
-        ],
-    );
-    screen_with(&dir, "recorder", "first line of the notes");
-    dir.ok(&["send", "-s", "recorder", "-k", "C-]", "-t", "q"]);
-    dir.ok(&["wait", "-s", "recorder", "--exit"]);
+    recording_in(&dir, &work, "inj", &["less", notes.to_str().unwrap(), &argument]);
+    screen_with(&dir, "person", "first line of the notes");
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
     let written = support::replays_and_runs_nothing(&dir, &work, "inj.tape", &canary);
     assert!(written.contains("\nStart+Dir "), "{written}");
 }

@@ -114,11 +114,7 @@ impl Screen {
                     true => format!("{first:>4}"),
                     false => format!("{first:>4}-{last}"),
                 };
-                let cols = RowChange {
-                    row: first,
-                    ..change.clone()
-                }
-                .words();
+                let cols = change.words();
                 out.push_str(&format!("\n{rows} | (blank)\n     ^ {cols}, blank cells"));
             }
         };
