@@ -7,7 +7,9 @@ use std::time::Duration;
 use super::{Process, Readiness, SignalHistory, Timer};
 
 mod processes;
-use processes::{SignalTimers, alive, members, owner, parent_of, renamed, signal_timers, started_after};
+use processes::{
+    SignalTimers, alive, members, note_input, owner, parent_of, renamed, signal_timers, started_after,
+};
 pub(super) use processes::{on_terminal, state_letter};
 
 /// System call numbers of this architecture, as libc has them; the calls arm64 does not
@@ -124,7 +126,7 @@ pub(super) fn check(
     };
     // Work outside the foreground group, and timers whose due time cannot be read.
     let mut in_flight: Vec<String> = Vec::new();
-    let (SignalTimers { unseen, hidden }, marks) = signal_timers(&members, input, signals);
+    note_input(input, signals);
     // Whether the program was seen at rest before this input: at its start every thread
     // is new, and a helper thread asleep on its pipe is its rest, not the reaction's work.
     let rested_before = signals
@@ -284,6 +286,7 @@ pub(super) fn check(
             }
         }
     }
+    let (SignalTimers { unseen, hidden }, marks) = signal_timers(&members, signals);
     match (
         ready.map(|(p, how)| (renamed(p), how)),
         asleep.map(|(p, s)| (renamed(p), s)),

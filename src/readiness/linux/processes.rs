@@ -200,29 +200,37 @@ pub(in crate::readiness) fn on_terminal(slave: u64) -> Vec<i32> {
         .collect()
 }
 
+/// Keeps the marks of the program's last rest as those the reaction to the input at `input`
+/// is compared with, once per input.
+pub(super) fn note_input(input: Option<Duration>, history: &mut SignalHistory) {
+    if let Some(at) = input
+        && history.at_input.as_ref().is_none_or(|(seen, _)| *seen != at)
+    {
+        history.at_input = Some((at, history.latest.clone()));
+    }
+}
+
 /// Signal timers of `members` whose due time `/proc` does not show, that the reaction to
-/// the input at `input` may have armed — in words — and every member's marks now (kept by
+/// the last input ([`note_input`]) may have armed — in words — and every member's marks now (kept by
 /// the caller when the program is found at rest). The evidence: a POSIX timer
 /// (`timer_create`) created, or a SIGALRM handler (`setitimer`, `alarm`) installed, by a
 /// process since the program was last seen at rest before the input, or by one started
 /// after the input. A process never seen at rest before the input (typed to while it
 /// started, installing its handlers) gives no evidence; one that re-arms a timer whose
 /// handler it already had cannot be seen at all.
+///
+/// Called once the program's threads were looked at: what a process did before the rest
+/// the probe saw is then in its marks. Marks read before the look could miss a timer made
+/// just before that rest and count it, at the next input, as made by the input.
 pub(super) fn signal_timers(
     members: &[Process],
-    input: Option<Duration>,
-    history: &mut SignalHistory,
+    history: &SignalHistory,
 ) -> (SignalTimers, std::collections::HashMap<i32, SignalMarks>) {
     let marks: std::collections::HashMap<i32, SignalMarks> = members
         .iter()
         .filter(|p| !p.background)
         .map(|p| (p.pid, signal_marks(p.pid)))
         .collect();
-    if let Some(at) = input
-        && history.at_input.as_ref().is_none_or(|(seen, _)| *seen != at)
-    {
-        history.at_input = Some((at, history.latest.clone()));
-    }
     // A program never seen at rest before the input (the start is its first input) gives
     // no evidence: its start installs its handlers.
     let Some((_, before)) = history.at_input.as_ref().filter(|(_, before)| !before.is_empty()) else {
