@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 use tuipilot::ErrorKind;
+use tuipilot::live::protocol::wire_code;
 
 /// Error classes on the wire (`{"error": {"code": "..."}}`) and in MCP error results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,17 +81,11 @@ impl ErrorCode {
     ];
 
     /// The code for a library error kind: the one mapping every face uses.
+    ///
+    /// The engine names a kind's code on the wire ([`wire_code`]): watch points answer
+    /// with it, and this reads it back, so the two never differ.
     pub fn of(kind: ErrorKind) -> ErrorCode {
-        match kind {
-            ErrorKind::BadInput => ErrorCode::BadRequest,
-            ErrorKind::Spawn => ErrorCode::SpawnFailed,
-            ErrorKind::Timeout => ErrorCode::Timeout,
-            ErrorKind::Exited | ErrorKind::ExitedWhileWaiting => ErrorCode::Exited,
-            ErrorKind::Mismatch => ErrorCode::Mismatch,
-            ErrorKind::Unsupported => ErrorCode::Unsupported,
-            // `ErrorKind` may grow; an unknown kind is reported, not guessed at.
-            _ => ErrorCode::Internal,
-        }
+        serde_json::from_value(serde_json::Value::from(wire_code(kind))).unwrap_or(ErrorCode::Internal)
     }
 }
 

@@ -18,69 +18,35 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Duration;
 
-use pyo3::exceptions::{PyIndexError, PyRuntimeError};
+use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 use tuipilot::operation::{PngRequest, Step, SvgRequest, WaitFor};
 use tuipilot::report::RunReport;
 use tuipilot::{Operation, Reply, Session, StartSpec};
 
 mod arguments;
+mod calls;
 mod errors;
 mod locate;
 mod screen;
 mod snapshots;
+mod watching;
 
 use arguments::{caller, command_words, millis, one_or_list, returncode, seconds, timeout_ms};
+use calls::interruptible;
 use errors::{bad_input, raise};
 use screen::{PyMatch, PyStyle};
-
-/// How often a call that waits checks for signals (Ctrl-C) while the engine works.
-const SIGNAL_CHECK: Duration = Duration::from_millis(50);
-
-/// Runs `work` on a thread of its own with the interpreter's lock released, while this
-/// one checks for signals every [`SIGNAL_CHECK`]: Ctrl-C cancels `cancel` (which `work`
-/// must heed), waits for `work` to stop and raises `KeyboardInterrupt`.
-pub(crate) fn interruptible<T: Send>(
-    py: Python<'_>,
-    cancel: &tuipilot::Cancel,
-    work: impl FnOnce() -> tuipilot::Result<T> + Send,
-) -> PyResult<tuipilot::Result<T>> {
-    let (done, mut answer) = mpsc::channel();
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let _ = done.send(work());
-        });
-        loop {
-            let (got, back) = py.detach(move || (answer.recv_timeout(SIGNAL_CHECK), answer));
-            answer = back;
-            match got {
-                Ok(result) => return Ok(result),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(interrupt) = py.check_signals() {
-                        cancel.cancel();
-                        let _ = py.detach(move || answer.recv());
-                        return Err(interrupt);
-                    }
-                }
-                // Only a panic in the engine drops the sender; the scope re-raises it.
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err(
-                        "the engine's thread ended without an answer: report this as a bug",
-                    ));
-                }
-            }
-        }
-    })
-}
 
 /// A program running under a pseudo-terminal (see the package's documentation).
 #[pyclass(frozen, module = "tuipilot._native", name = "Session")]
 struct PySession {
-    inner: Session,
+    inner: Arc<Session>,
     argv: Vec<String>,
+    /// Where a person can attach to it, once asked ([`watching`]).
+    watch_point: std::sync::Mutex<Option<tuipilot::live::point::WatchPoint>>,
 }
 
 impl PySession {
@@ -187,7 +153,11 @@ impl PySession {
             ..StartSpec::default()
         };
         let inner = py.detach(|| spec.spawn()).map_err(|e| raise(py, e))?;
-        Ok(PySession { inner, argv })
+        Ok(PySession {
+            inner: Arc::new(inner),
+            argv,
+            watch_point: std::sync::Mutex::default(),
+        })
     }
 
     /// Sends `text` (typed as it is), then `paste` (bracketed if the program asked for
@@ -561,12 +531,14 @@ impl PySession {
     /// each after the grace period); returns its exit code (minus the signal's number when
     /// a signal ended it). Ending a session that has ended returns how it ended.
     fn exit(&self, py: Python<'_>) -> PyResult<i32> {
+        watching::close(self);
         let status = py.detach(|| self.inner.exit()).map_err(|e| raise(py, e))?;
         Ok(returncode(status))
     }
 
     /// Ends the program and everything it started at once, with SIGKILL.
     fn kill(&self, py: Python<'_>) -> PyResult<i32> {
+        watching::close(self);
         let status = py.detach(|| self.inner.kill()).map_err(|e| raise(py, e))?;
         Ok(returncode(status))
     }
@@ -582,6 +554,22 @@ impl PySession {
     #[getter]
     fn running(&self) -> bool {
         self.inner.is_running()
+    }
+
+    /// Makes the session watchable as `name` until it ends: a person runs
+    /// `tuipilot -s NAME attach` (add `--control` to type) while the test drives it.
+    /// Another call moves it to another name.
+    fn attachable(&self, py: Python<'_>, name: &str) -> PyResult<()> {
+        watching::open(py, self, name)
+    }
+
+    /// Keeps the session watchable as `name` for a person, printing the `attach` command
+    /// on stderr, until the person who attached leaves, the program exits, or nobody came
+    /// for `seconds` (at most an hour): what `--tuipilot-keep` does for a failed test.
+    /// Returns why it stopped: `"watcher left"`, `"program exited"`, `"nobody came"`,
+    /// `"interrupted"` (Ctrl-C), or `"not kept in CI"` (`CI` is set: nobody can attach).
+    fn keep(&self, py: Python<'_>, name: &str, seconds: f64) -> PyResult<&'static str> {
+        watching::keep(py, self, name, seconds)
     }
 
     /// The program's process id.
@@ -675,6 +663,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(snapshots::compare_snapshot, module)?)?;
     module.add_function(wrap_pyfunction!(snapshots::mask, module)?)?;
     module.add_function(wrap_pyfunction!(snapshots::compare_png, module)?)?;
+    module.add_function(wrap_pyfunction!(watching::keep_seconds, module)?)?;
+    module.add_function(wrap_pyfunction!(watching::keep_name, module)?)?;
     module.add("ENGINE_VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

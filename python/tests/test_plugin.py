@@ -2,6 +2,7 @@
 subprocess so each run loads the plugin afresh): what a failing test reports and keeps,
 that sessions end with their test, and the snapshot rules."""
 
+import os
 import re
 from pathlib import Path
 
@@ -243,3 +244,85 @@ def test_waits(tui):
     out = result.stdout.str()
     assert out.count("   0 | only once here") == 1, out
     assert "(the screen is the one in the error above)" in out
+
+
+KEPT = """
+def test_gives_up(tui):
+    app = tui.start(["sh", "-c", "echo hello from the app; exec cat"], cols=40, rows=5)
+    app.wait_text("hello from the app")
+    assert False, "the menu did not open"
+"""
+
+
+def _watch(socket_path, *, type_text):
+    """Attaches to a kept session as ``tuipilot attach --control`` does (the protocol's
+    ``hello`` and ``watch``), types ``type_text`` and returns the frames' lines seen once
+    the program echoed it; leaving is closing the connection."""
+    import base64
+    import json
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.connect(str(socket_path))
+        stream = conn.makefile("rwb", buffering=0)
+        stream.write(b'{"id":1,"op":"hello","version":1}\n')
+        assert b'"ok"' in stream.readline()
+        stream.write(b'{"id":2,"op":"watch","control":true,"cols":40,"rows":5}\n')
+        assert b'"watching"' in stream.readline()
+        typed = json.dumps({"input": base64.b64encode(type_text.encode()).decode()})
+        stream.write(typed.encode() + b"\n")
+        seen = []
+        for line in stream:
+            seen.append(line.decode())
+            if type_text.strip() in line.decode() and "hello from the app" in line.decode():
+                return seen
+        raise AssertionError(f"the typed text never showed: {seen}")
+
+
+def test_tuipilot_keep_keeps_a_failed_tests_session_until_the_person_who_attached_leaves(pytester, local, tmp_path):
+    import subprocess
+    import sys
+
+    runtime = tmp_path / "rt"
+    runtime.mkdir(mode=0o700)
+    pytester.makepyfile(test_kept=KEPT)
+    env = dict(os.environ, TUIPILOT_DIR=str(runtime))
+    env.pop("TUIPILOT_KEEP", None)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tuipilot-keep", "5m", "test_kept.py"],
+        cwd=str(pytester.path),
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        kept = ""
+        for line in child.stderr:
+            if "is kept for" in line:
+                kept = line
+                break
+        assert "is kept for 5 min" in kept, kept
+        name = re.search(r"session `([^`]+)`", kept).group(1)
+        assert name.endswith("test_kept.py.test_gives_up"), name
+        assert f"run `tuipilot -s {name} attach`" in kept
+        # A person watches, sees the screen the test gave up on, types into the program.
+        seen = _watch(runtime / f"{name}.sock", type_text="typed by hand\r")
+        assert any("typed by hand" in line for line in seen)
+        # Leaving lets the run end, the test failed, and nothing of the session is left.
+        rest = child.stderr.read()
+        assert "let go: the watcher left" in rest, rest
+        out = child.stdout.read()
+        assert child.wait(timeout=60) == 1, out
+        assert "1 failed" in out, out
+        assert not (runtime / f"{name}.sock").exists()
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_a_keep_time_that_cannot_be_read_is_a_usage_error(pytester, local):
+    pytester.makepyfile(test_kept=KEPT)
+    result = pytester.runpytest_subprocess("--tuipilot-keep", "ten")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "TUIPILOT_KEEP" in result.stderr.str() and "90s" in result.stderr.str()

@@ -234,6 +234,13 @@ class Session:
         returns its exit code."""
     def kill(self) -> int:
         """Ends it at once with SIGKILL."""
+    def attachable(self, name: str) -> None:
+        """Makes the session watchable as ``name`` until it ends: ``tuipilot -s NAME
+        attach`` (``--control`` to type) while the test drives it."""
+    def keep(self, name: str, seconds: float) -> str:
+        """Keeps the session for a person to attach to as ``name`` (the command is printed
+        on stderr) until the watcher leaves, the program exits or nobody came for
+        ``seconds``; returns why it stopped."""
     @property
     def returncode(self) -> Optional[int]: ...
     @property
@@ -257,6 +264,12 @@ class Session:
     def __enter__(self) -> "Session": ...
     def __exit__(self, *exc: object) -> bool: ...
 
+def keep_seconds(value: str) -> Optional[float]:
+    """How long ``--tuipilot-keep``/``TUIPILOT_KEEP``'s value asks to keep a failed test's
+    session (``1``: 600 s; ``90s``, ``15m``); ``None`` when off."""
+def keep_name(test: str) -> str:
+    """The session name a kept session of test ``test`` gets, free in the runtime
+    directory."""
 def compare_snapshot(
     text: str, golden: _Path, update: bool = False, hint: str = "--tuipilot-update"
 ) -> Optional[str]: ...

@@ -11,6 +11,12 @@ in pytest's root directory (``--tuipilot-artifacts DIR`` or the ``tuipilot_artif
 option for another), which pytest's rotation of temporary folders never touches. A test's
 folder is emptied when the test next starts a session, so a test that passes leaves none.
 
+``--tuipilot-keep`` (or ``TUIPILOT_KEEP=1``) keeps a failed test's running sessions for a
+person: each is made watchable under a name after the test, the ``tuipilot -s NAME attach``
+command to run is printed, and the test run waits until the person who attached leaves
+(``Ctrl-]``), the program exits, or nobody came for 10 minutes (``--tuipilot-keep 90s`` for
+another time, at most ``1h``). Nothing is kept where ``CI`` is set.
+
 ``--tuipilot-update`` accepts changed snapshots taken with ``tuipilot.assert_snapshot``
 (or ``tui.assert_snapshot``); nothing is written when ``CI`` is set.
 """
@@ -43,11 +49,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="where a failing test's screens, recordings and reports are kept (default: tuipilot-artifacts in the root directory)",
     )
+    group.addoption(
+        "--tuipilot-keep",
+        nargs="?",
+        const="1",
+        default=None,
+        metavar="TIME",
+        help="keep a failed test's sessions for a person to attach to (tuipilot -s NAME attach): 10 minutes, or TIME (90s, 15m, at most 1h); TUIPILOT_KEEP=1 does the same",
+    )
     parser.addini("tuipilot_artifacts", "where a failing test's files are kept", default="tuipilot-artifacts")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     state.update = bool(config.getoption("tuipilot_update"))
+    chosen = config.getoption("tuipilot_keep")
+    if chosen is None:
+        chosen = os.environ.get("TUIPILOT_KEEP", "")
+    try:
+        config._tuipilot_keep = _native.keep_seconds(chosen)
+    except Exception as error:
+        raise pytest.UsageError(f"--tuipilot-keep: {error}") from None
 
 
 def _artifacts_root(config: pytest.Config) -> Path:
@@ -179,6 +200,25 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return
     for index, section in enumerate(keeper.keep(report.longreprtext), start=1):
         report.sections.append((f"tuipilot session {index}: last screen", section))
+    seconds = getattr(item.config, "_tuipilot_keep", None)
+    if seconds:
+        _keep_for_a_person(item, keeper, seconds)
+
+
+def _keep_for_a_person(item: pytest.Item, keeper: Tui, seconds: float) -> None:
+    """Keeps each running session of a failed test for a person to attach to, one after
+    the other, with pytest's capture suspended so the ``attach`` command reaches the
+    terminal."""
+    capture = item.config.pluginmanager.getplugin("capturemanager")
+    for session in keeper.sessions:
+        if not session.running:
+            continue
+        name = _native.keep_name(item.nodeid)
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                session.keep(name, seconds)
+        else:
+            session.keep(name, seconds)
 
 
 def _write_private(path: Path, text: str) -> None:

@@ -9,17 +9,28 @@
 //!   the person typed through the executor, marked as typed by a person, and the
 //!   recorder's assertions ([`serve::Person`]).
 //! - [`lines`]: reading the stream's lines, each bounded.
+//! - [`point`]: a session of this process watchable by name, as a host's is: the name
+//!   taken in the [`runtime`] directory, connections checked ([`guards`]), the
+//!   [`protocol`]'s `hello`, `info` and `watch` answered; [`keep`]: a failing test's
+//!   session kept for a person to attach to (`TUIPILOT_KEEP`).
 //!
 //! Frames are text and SGR built from cells ([`Snapshot::ansi_window`](crate::Snapshot::ansi_window)),
 //! never the program's bytes: a program cannot reach the person's terminal through them.
 
+pub mod guards;
+pub mod keep;
 pub mod lines;
+pub mod point;
+pub mod protocol;
+pub mod runtime;
 pub mod serve;
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 use crate::keys::mouse::MouseModes;
+use crate::operation::Info;
+use crate::{Operation, Reply, Result, Snapshot};
 
 /// The shortest time between two frames: one frame at 60 Hz.
 pub const FRAME_INTERVAL: Duration = Duration::from_millis(16);
@@ -29,6 +40,27 @@ pub const LEAVE_KEY: u8 = 0x1d;
 
 /// How the leave key is written for a person.
 pub const LEAVE_KEY_NAME: &str = "Ctrl-]";
+
+/// A session as a live view and a watch point see it: its screen, as it changes, and the
+/// executor for what a person does. The session implements it (`crate::session`, a layer
+/// above): this module owns what a view needs, the session the behaviour.
+pub trait Watched: Send + Sync {
+    /// The screen now.
+    fn snapshot(&self) -> Snapshot;
+    /// A number that changes whenever the screen does (and when the program ends).
+    fn screen_version(&self) -> u64;
+    /// Waits until [`screen_version`](Self::screen_version) differs from `seen`, or
+    /// `timeout` passes; the version then.
+    fn wait_for_change(&self, seen: u64, timeout: Duration) -> u64;
+    /// Applies `operation` through the executor, marked as done by a person.
+    fn apply_by_person(&self, operation: &Operation) -> Result<Reply>;
+    /// The program's identity and state (`info`).
+    fn info(&self) -> Info;
+    /// The program's process id.
+    fn pid(&self) -> i32;
+    /// The program's name, as started.
+    fn program(&self) -> &str;
+}
 
 /// What the person's side sees of the screen at one moment.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! The session's side of a live view: frames out, the person's input in.
 //!
 //! Three threads per watcher. The frame thread sleeps on the session
-//! ([`Session::wait_for_change`]) and puts a frame in the watcher's outbox when the
+//! ([`Watched::wait_for_change`]) and puts a frame in the watcher's outbox when the
 //! screen's version moves (a resize too), no sooner than [`FRAME_INTERVAL`] after the
 //! last: under a flood the person sees the newest screen 60 times a second, and the
 //! program's output is never held up (a frame takes the screen's lock for one copy of
@@ -20,9 +20,9 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 
+use super::Watched;
 use super::lines::{Line, MAX_LINE, read_line_limited};
 use super::{Assertion, FRAME_INTERVAL, Frame, FromPerson, ToPerson};
-use crate::Session;
 
 /// How long the frame thread sleeps at most before looking whether the watch is over.
 const LOOK_AGAIN: Duration = Duration::from_millis(250);
@@ -31,9 +31,9 @@ const LOOK_AGAIN: Duration = Duration::from_millis(250);
 /// control), the recorder also groups it and answers assertions.
 pub trait Person: Sync {
     /// The person typed `bytes`.
-    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String>;
+    fn typed(&self, session: &dyn Watched, bytes: &[u8]) -> Result<(), String>;
     /// The person asked for an assertion on the screen; what was added, in words.
-    fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String>;
+    fn assert(&self, session: &dyn Watched, assertion: Assertion) -> Result<String, String>;
 }
 
 /// A watcher of an agent's session (`tuipilot attach`): with control, what the person
@@ -46,7 +46,7 @@ pub struct Watcher {
 
 /// Sends what a person typed to the program, as it came, through the executor marked
 /// typed by a person; the error in the words a status line shows.
-pub fn send_typed(session: &Session, bytes: &[u8]) -> Result<(), String> {
+pub fn send_typed(session: &dyn Watched, bytes: &[u8]) -> Result<(), String> {
     let send = crate::Operation::Send {
         steps: vec![crate::operation::Step::Bytes(bytes.to_vec())],
         wait: None,
@@ -61,7 +61,7 @@ pub fn send_typed(session: &Session, bytes: &[u8]) -> Result<(), String> {
 }
 
 impl Person for Watcher {
-    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
+    fn typed(&self, session: &dyn Watched, bytes: &[u8]) -> Result<(), String> {
         if !self.control {
             return Err(format!(
                 "read-only: keys are not sent (attach with --control to type); {} leaves",
@@ -71,7 +71,7 @@ impl Person for Watcher {
         send_typed(session, bytes)
     }
 
-    fn assert(&self, _: &Session, _: Assertion) -> Result<String, String> {
+    fn assert(&self, _: &dyn Watched, _: Assertion) -> Result<String, String> {
         Err("assertions are added while recording (`tuipilot record`), not while attached".into())
     }
 }
@@ -235,7 +235,7 @@ const BEHIND: Duration = Duration::from_millis(500);
 /// `view`, and its input through `person`. `read_ahead` is what was read from the stream
 /// past the request that started the watch.
 pub fn serve(
-    session: &Session,
+    session: &dyn Watched,
     stream: UnixStream,
     read_ahead: Vec<u8>,
     view: (u16, u16),

@@ -439,7 +439,60 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         if !self.ended.load(Ordering::SeqCst) {
+            if thread::panicking() {
+                self.keep_for_a_person();
+            }
             let _ = self.exit();
+        }
+    }
+}
+
+impl crate::live::Watched for Session {
+    fn snapshot(&self) -> Snapshot {
+        Session::snapshot(self)
+    }
+    fn screen_version(&self) -> u64 {
+        Session::screen_version(self)
+    }
+    fn wait_for_change(&self, seen: u64, timeout: Duration) -> u64 {
+        Session::wait_for_change(self, seen, timeout)
+    }
+    fn apply_by_person(&self, operation: &crate::Operation) -> Result<crate::Reply> {
+        Session::apply_by_person(self, operation)
+    }
+    fn info(&self) -> crate::operation::Info {
+        Session::info(self)
+    }
+    fn pid(&self) -> i32 {
+        Session::pid(self)
+    }
+    fn program(&self) -> &str {
+        Session::program(self)
+    }
+}
+
+impl Session {
+    /// Makes this session watchable as `name` (`tuipilot -s NAME attach`, read-only or
+    /// with `--control`) until the returned point is dropped: a test's program can be
+    /// looked at, or taken over, while the test drives it. An error when the name is
+    /// taken in the runtime directory or is not a valid session name.
+    pub fn watch_point(self: &Arc<Self>, name: &str) -> Result<crate::live::point::WatchPoint> {
+        crate::live::point::WatchPoint::open(name, Arc::<Session>::clone(self), "a program using the library")
+    }
+
+    /// A failing test's session, when `TUIPILOT_KEEP` asks: kept for a person to attach
+    /// to before it ends ([`crate::live::keep`]). Says on stderr what happens, never
+    /// panics (the test is unwinding already).
+    fn keep_for_a_person(&self) {
+        use crate::live::keep;
+        let bound = match keep::keep_from_env() {
+            Ok(Some(bound)) => bound,
+            Ok(None) => return,
+            Err(e) => return eprintln!("tuipilot: the failed test's session is not kept: {e}"),
+        };
+        let name = keep::free_name_for_test(thread::current().name());
+        if let Err(e) = keep::keep(self, &name, bound, &|| false, &|line| eprintln!("{line}")) {
+            eprintln!("tuipilot: the failed test's session is not kept: {e}");
         }
     }
 }

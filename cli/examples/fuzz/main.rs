@@ -39,8 +39,6 @@ mod export;
 mod keys;
 mod masks;
 mod paste;
-#[path = "../../src/host/protocol.rs"]
-mod protocol;
 mod requests;
 mod rng;
 mod tapes;

@@ -1,6 +1,7 @@
-//! The `protocol` target: the host's request-line parser on mutated valid requests.
+//! The `protocol` target: the request-line parser of hosts and watch points on mutated valid requests.
 
-use super::{Rng, protocol};
+use super::Rng;
+use tuipilot::live::{lines, protocol};
 
 const VALID_REQUESTS: &[&str] = &[
     r#"{"id":1,"op":"hello","version":1}"#,
@@ -50,8 +51,8 @@ pub(super) fn check_protocol(input: &[u8]) -> Result<(), String> {
         }
     }
     let mut reader = std::io::BufReader::with_capacity(7, input);
-    while let Ok(protocol::Line::Complete(_) | protocol::Line::TooLong) =
-        protocol::read_line_limited(&mut reader, 64)
-    {}
+    while let Ok(lines::Line::Complete(_) | lines::Line::TooLong) = lines::read_line_limited(&mut reader, 64)
+    {
+    }
     Ok(())
 }

@@ -56,7 +56,9 @@ pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
             lifetime(&hello)
         ),
         Ended::SessionGone | Ended::ProgramExited => {
-            eprintln!("tuipilot: session `{name}` ended (its host stopped)")
+            eprintln!(
+                "tuipilot: session `{name}` ended (its host stopped, or the process it belongs to let it go)"
+            )
         }
         // Nobody is left to read a word: the session goes on.
         Ended::HungUp => {}

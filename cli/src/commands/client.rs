@@ -21,7 +21,7 @@ use crate::host::server::{self, HostSpec};
 pub(super) fn session_paths(name: &str) -> Result<SessionPaths, Failure> {
     let dir = runtime_dir_from_env();
     ensure_runtime_dir(&dir)?;
-    SessionPaths::new(&dir, name)
+    Ok(SessionPaths::new(&dir, name)?)
 }
 
 /// How long to wait for the host's answer: the request's own timeout plus a margin.

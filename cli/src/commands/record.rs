@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+use tuipilot::live::Watched;
 use tuipilot::operation::WaitFor;
 use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape, write_world};
 use tuipilot::{Operation, Session, StartSpec};
@@ -53,12 +54,12 @@ fn settled_capture(styled: bool) -> Operation {
 }
 
 impl Person for Recorder {
-    fn typed(&self, session: &Session, bytes: &[u8]) -> Result<(), String> {
+    fn typed(&self, session: &dyn Watched, bytes: &[u8]) -> Result<(), String> {
         self.applied.fetch_add(1, Ordering::SeqCst);
         crate::watch::serve::send_typed(session, bytes)
     }
 
-    fn assert(&self, session: &Session, assertion: Assertion) -> Result<String, String> {
+    fn assert(&self, session: &dyn Watched, assertion: Assertion) -> Result<String, String> {
         match assertion {
             Assertion::Snapshot | Assertion::StyledSnapshot => {
                 let styled = assertion == Assertion::StyledSnapshot;
@@ -179,12 +180,12 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
     }
     let session = Arc::new(session);
     let watched = watched_as
-        .map(|name| crate::watch::point::WatchPoint::open(&name, Arc::clone(&session), "tuipilot record"));
+        .map(|name| tuipilot::live::point::WatchPoint::open(&name, session.clone(), "tuipilot record"));
     let _watched = match watched.transpose() {
         Ok(watched) => watched,
         Err(e) => {
             let _ = session.kill();
-            return Err(e);
+            return Err(e.into());
         }
     };
     let recorder = Arc::new(Recorder {
@@ -211,7 +212,7 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
         UnixStream::pair().map_err(|e| Failure::internal(format!("connecting the view: {e}")))?;
     let size = (ending.spec.cols, ending.spec.rows);
     let viewed = std::thread::scope(|scope| {
-        scope.spawn(|| crate::watch::serve::serve(&session, theirs, Vec::new(), size, &*recorder));
+        scope.spawn(|| crate::watch::serve::serve(&*session, theirs, Vec::new(), size, &*recorder));
         view::run(
             &terminal,
             ours,

@@ -112,7 +112,7 @@ pub(super) fn serve(host: &Host, streams: &Receiver<UnixStream>) {
 /// many waiting already).
 fn admit(waiting: &mut Vec<Waiting>, mut stream: UnixStream) {
     let refused = match check_connection(&stream) {
-        Err(e) => Some(e),
+        Err(e) => Some(Failure::from(e)),
         Ok(()) if waiting.len() >= CONTROL_WAITING => Some(busy()),
         Ok(()) => None,
     };

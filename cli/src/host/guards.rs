@@ -1,22 +1,17 @@
-//! Guards on the host's connections: who may connect, and how long a connection may hold
-//! a worker.
+//! Guards on the host's connections: how long a connection may hold a worker.
 //!
-//! Only the host's own user may talk to it (`SO_PEERCRED`, on top of the runtime
-//! directory's permissions). A request line must arrive whole within a deadline however
-//! its bytes trickle in ([`DeadlineReader`]), and a request that waits or pauses is
-//! cancelled as soon as its client hangs up ([`HangupWatch`]): a vanished or slow client
-//! frees what it held at once.
+//! Who may connect and how long a request line may take are the engine's
+//! ([`tuipilot::live::guards`], shared with watch points); here, a request that waits or
+//! pauses is cancelled as soon as its client hangs up ([`HangupWatch`]): a vanished
+//! client frees what it held at once.
 
-use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::net::UnixStream;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 use tuipilot::Cancel;
 
-use crate::error::{ErrorCode, Failure};
+use crate::error::Failure;
 
 /// Watches the connections of requests that wait or pause, and cancels a request whose
 /// client hangs up: nobody is left to read its answer, and it must not hold a worker
@@ -129,93 +124,4 @@ impl Drop for Watched<'_> {
     }
 }
 
-/// Reads a socket with one deadline for a whole line, however the bytes trickle in.
-pub struct DeadlineReader {
-    /// The connection.
-    pub stream: UnixStream,
-    /// When the line must be complete.
-    pub deadline: Instant,
-}
-
-impl Read for DeadlineReader {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let left = self.deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(std::io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        self.stream.read(buf)
-    }
-}
-
-/// The uid of the process at the other end of a Unix socket (SO_PEERCRED).
-pub fn peer_uid(stream: &UnixStream) -> std::io::Result<u32> {
-    let mut cred = libc::ucred {
-        pid: 0,
-        uid: 0,
-        gid: 0,
-    };
-    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
-    // SAFETY: getsockopt writes at most `len` bytes into `cred`.
-    let r = unsafe {
-        libc::getsockopt(
-            stream.as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_PEERCRED,
-            (&mut cred as *mut libc::ucred).cast(),
-            &mut len,
-        )
-    };
-    if r == 0 {
-        Ok(cred.uid)
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-/// Whether the process at the other end of `stream` may talk to a session of this
-/// process: only the same user ([`check_peer`] on its [`peer_uid`]).
-pub fn check_connection(stream: &UnixStream) -> Result<(), Failure> {
-    // SAFETY: getuid cannot fail.
-    let own = unsafe { libc::getuid() };
-    let peer =
-        peer_uid(stream).map_err(|e| Failure::internal(format!("reading the peer's credentials: {e}")))?;
-    check_peer(peer, own)
-}
-
-/// Only the host's own user may talk to it.
-pub fn check_peer(peer: u32, own: u32) -> Result<(), Failure> {
-    if peer == own {
-        Ok(())
-    } else {
-        Err(Failure::new(
-            ErrorCode::BadRequest,
-            format!("connection refused: uid {peer} is not the session owner (uid {own})"),
-        ))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_owner_may_connect() {
-        assert!(check_peer(1000, 1000).is_ok());
-        let err = check_peer(1001, 1000).unwrap_err();
-        assert!(
-            err.message.contains("uid 1001 is not the session owner"),
-            "{}",
-            err.message
-        );
-    }
-
-    #[test]
-    fn peer_credentials_are_read_from_the_socket() {
-        let (a, _b) = UnixStream::pair().unwrap();
-        // SAFETY: getuid cannot fail.
-        let own = unsafe { libc::getuid() };
-        assert_eq!(peer_uid(&a).unwrap(), own);
-        assert!(check_peer(peer_uid(&a).unwrap(), own).is_ok());
-    }
-}
+pub use tuipilot::live::guards::{DeadlineReader, check_connection};

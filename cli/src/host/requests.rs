@@ -136,7 +136,7 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
     let operation = match request {
         Request::Hello { version } => {
             if version != PROTOCOL_VERSION {
-                return Err(unsupported_version(version));
+                return Err(unsupported_version(version).into());
             }
             return Ok(json!({
                 "version": PROTOCOL_VERSION,

@@ -46,9 +46,7 @@ use crate::error::Failure;
 use crate::watchdog::Watchdog;
 use tuipilot::StartSpec;
 
-/// How long a connection may take to send one whole request line, counted from when it
-/// connected or got its previous answer. A slower connection is closed.
-pub const LINE_DEADLINE: Duration = Duration::from_secs(5);
+pub use tuipilot::live::guards::LINE_DEADLINE;
 
 /// Connections handed to the control lane and not yet taken in by it.
 const CONTROL_QUEUE: usize = 64;
@@ -132,7 +130,7 @@ pub unsafe fn fork(
             let code = match lock.try_clone() {
                 Ok(lock) => run(dir, name, spec.clone(), lock, log_id),
                 Err(e) => {
-                    let _ = writeln!(std::io::stdout(), "{}", error_line(None, &e));
+                    let _ = writeln!(std::io::stdout(), "{}", error_line(None, &Failure::from(e)));
                     2
                 }
             };
@@ -379,7 +377,7 @@ fn connection(host: &Host, stream: UnixStream) {
         Err(_) => return,
     };
     if let Err(e) = check_connection(&stream) {
-        let _ = writeln!(writer, "{}", error_line(None, &e));
+        let _ = writeln!(writer, "{}", error_line(None, &Failure::from(e)));
         return;
     }
     let fd = stream.as_raw_fd();

@@ -74,7 +74,7 @@ struct State {
     watchdog: Option<Watchdog>,
     captures: std::sync::atomic::AtomicUsize,
     /// Sessions started with `attach`: watchable by name until they end.
-    watch_points: Mutex<HashMap<String, crate::watch::point::WatchPoint>>,
+    watch_points: Mutex<HashMap<String, tuipilot::live::point::WatchPoint>>,
 }
 
 fn fail<T>(message: impl Into<String>) -> Result<T, Failure> {
@@ -428,7 +428,7 @@ impl State {
         let pid = session.pid();
         let session = Arc::new(session);
         if args.attach == Some(true) {
-            match crate::watch::point::WatchPoint::open(name, session.clone(), "an MCP server") {
+            match tuipilot::live::point::WatchPoint::open(name, session.clone(), "an MCP server") {
                 Ok(point) => {
                     self.watch_points
                         .lock()
@@ -442,7 +442,7 @@ impl State {
                     {
                         let _ = w.disarm(pid);
                     }
-                    return Err(e);
+                    return Err(e.into());
                 }
             }
         }

@@ -18,7 +18,6 @@
 //! text and SGR built from cells ([`tuipilot::Snapshot::ansi_window`]), so a program
 //! cannot move the person's cursor, set their title or answer queries through it.
 
-pub mod point;
 pub mod serve;
 pub mod tty;
 pub mod view;
