@@ -9,7 +9,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use support::{Dir, text};
+use support::{Dir, SignalsAtDefault, text};
 
 /// A file someone else would like written, and its contents.
 fn victim(dir: &Path) -> std::path::PathBuf {
@@ -133,6 +133,7 @@ fn an_interrupted_run_removes_its_temporary_recording() {
     for signal in ["TERM", "INT", "HUP", "QUIT"] {
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(["run", "-q", "t.tape"])
+            .signals_at_default()
             .current_dir(&work)
             .env("TUIPILOT_DIR", &dir.0)
             .env("TMPDIR", &tmp)

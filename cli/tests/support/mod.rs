@@ -21,9 +21,13 @@ impl Dir {
         Dir(dir)
     }
 
+    /// Runs `tuipilot ARGS` with the signals a test sends at their default action: a host
+    /// it starts keeps them so, even when the suite runs under `nohup` or as a background
+    /// job (SIGHUP, or SIGINT and SIGQUIT, ignored).
     pub fn run(&self, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(args)
+            .signals_at_default()
             .env("TUIPILOT_DIR", &self.0)
             .output()
             .expect("running tuipilot")
@@ -122,6 +126,7 @@ impl Dir {
     pub fn run_in(&self, cwd: &std::path::Path, args: &[&str]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(args)
+            .signals_at_default()
             .current_dir(cwd)
             .env("TUIPILOT_DIR", &self.0)
             .env_remove("CI")
