@@ -300,6 +300,8 @@ impl Session {
             state.terminal.resize(cols, rows)?;
             state.story.note_resize(before, (cols, rows));
             state.reaction.resized_at = Some(std::time::Instant::now());
+            // Reflowed, not drawn: the program's frame for this size is still to come.
+            state.frame_whole_at = None;
             state.note_screen();
         }
         // A live view redraws at the new size.

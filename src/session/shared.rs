@@ -62,6 +62,11 @@ pub(crate) struct State {
     pub(crate) changed_at: Instant,
     /// Whether waits hand back whole frames (`SessionBuilder::whole_frames`).
     pub(crate) whole_frames: bool,
+    /// The output total at which the screen was last proved a whole frame (the program
+    /// ready twice with no output between, or asleep with nothing due): while no output
+    /// comes and no resize reflows it, the screen is that frame, and a wait that matches
+    /// on it needs no second proof. `None` after a resize.
+    pub(crate) frame_whole_at: Option<u64>,
     /// What was sent and when output came, for a failed test's artefacts.
     pub(crate) story: super::story::Story,
     /// The input whose reaction readiness waits follow.
@@ -445,6 +450,7 @@ impl State {
             screen_fingerprint,
             changed_at: Instant::now(),
             whole_frames: true,
+            frame_whole_at: None,
             story: super::story::Story::new(started),
             reaction: Reaction {
                 inputs: 1,

@@ -232,9 +232,15 @@ fn start(
 }
 
 fn serve(host: Arc<Host>, listener: UnixListener) -> ! {
-    // Fonts parsed and common glyphs rasterised while the program starts, so the first
-    // screenshot costs what later ones do.
-    std::thread::spawn(tuipilot::render::warm_up);
+    // Fonts parsed and common glyphs rasterised while the host has nothing else to do, so
+    // the first screenshot costs what later ones do: at the idle scheduling class, the
+    // warm-up never takes a core from the program's start or a reply.
+    std::thread::spawn(|| {
+        let param = libc::sched_param { sched_priority: 0 };
+        // SAFETY: sets this thread's own scheduling class from a live parameter.
+        unsafe { libc::sched_setscheduler(0, libc::SCHED_IDLE, &param) };
+        tuipilot::render::warm_up();
+    });
     {
         let host = host.clone();
         std::thread::spawn(move || idle_watch(&host));

@@ -19,14 +19,16 @@ use crate::wait::FRAME_QUIET;
 /// flight and the program ready for input (as the kernel sees it, twice
 /// [`READY_CONFIRM`](READY_CONFIRM) apart with no output between), or no output for
 /// [`FRAME_QUIET`] while no thread of it runs or is due to wake within that time (a writer
-/// preempted under load, or pausing on a short timer, is not done); at most until `until`. Returns the state locked again.
+/// preempted under load, or pausing on a short timer, is not done); at most until `until`.
+/// A screen already proved whole with no output since ([`State::frame_whole_at`]) is
+/// whole at once. Returns the state locked again.
 pub(super) fn until_frame_complete<'a>(
     shared: &'a Shared,
     mut state: MutexGuard<'a, State>,
     until: Instant,
     cancelled: Option<&AtomicBool>,
 ) -> MutexGuard<'a, State> {
-    if streaming(&state) {
+    if streaming(&state) || state.frame_whole_at == Some(state.log.total()) {
         return state;
     }
     let mut output = state.log.total();
@@ -57,6 +59,7 @@ pub(super) fn until_frame_complete<'a>(
             match ready_since {
                 _ if !now.is_ready() || state.log.total() != output => ready_since = None,
                 Some((first, at)) if at == output && seen.duration_since(first) >= READY_CONFIRM => {
+                    state.frame_whole_at = Some(output);
                     return state;
                 }
                 Some(_) => {}
@@ -64,6 +67,7 @@ pub(super) fn until_frame_complete<'a>(
             }
             // Drained, and no thread can write before a timer not due soon: whole now.
             if now.idle_for(FRAME_QUIET) && state.log.total() == output {
+                state.frame_whole_at = Some(output);
                 return state;
             }
             // A writer preempted mid-frame is quiet but not done; so is one that pauses

@@ -25,8 +25,8 @@ use crate::wait::{Condition, ESCAPE_SETTLE, READY_FALLBACK_QUIET, STILL_TRUE, sp
 /// How often a readiness wait asks the kernel while the program is busy (at the most:
 /// see [`PROBE_SHARE`]).
 pub(super) const READY_POLL: Duration = Duration::from_millis(2);
-/// A busy program is asked again no sooner than this many times the last question took:
-/// asking costs a file read or two per thread, and a program of thousands of threads
+/// A busy program is asked again no sooner than this many times the CPU time the last
+/// question took: asking costs a file read or two per thread, and a program of thousands of threads
 /// would otherwise keep a core busy for as long as the wait lasts. At 4 the probe takes at
 /// most a fifth of a core; a program of a few threads (asked in well under 0.5 ms) is
 /// still asked every [`READY_POLL`].
@@ -38,6 +38,20 @@ pub(super) const READY_CONFIRM: Duration = Duration::from_millis(3);
 /// next tick) is confirmed only after the timer has fired, as it may draw then without new
 /// input. Longer timers are a program at rest.
 const SHORT_TIMER: Duration = Duration::from_millis(50);
+
+/// The CPU time this thread has used (`CLOCK_THREAD_CPUTIME_ID`); zero where it cannot be
+/// read, which paces the probe at [`READY_POLL`].
+fn thread_cpu_time() -> Duration {
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes one timespec into a live local.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
+}
 
 /// Whether the session's program waits for input now: the kernel is asked, then output
 /// not yet on the screen (read and not parsed, or in the reader's hands) keeps it busy.
@@ -178,8 +192,12 @@ pub(super) fn wait_ready(
                 }
             }
             let asked = Instant::now();
+            let cpu_before = thread_cpu_time();
             let answer = readiness_for(shared, confirming.is_some());
-            probe_took = asked.elapsed();
+            // Paced by what the probe cost this thread, not by the wall time it took: a
+            // probe the scheduler kept waiting (8–16 ms under load) cost no more than one
+            // that ran at once, and must not space the next question out by 4×.
+            probe_took = thread_cpu_time().saturating_sub(cpu_before);
             last_asked = Some(Instant::now());
             if let Readiness::Ready { timers, .. } | Readiness::Busy { timers, .. } = &answer {
                 sightings.see(timers, asked);
