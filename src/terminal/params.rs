@@ -43,29 +43,38 @@ impl ExtraStyle {
 /// see, or `None` when they need no change: the underline colour (58/59) removed, since
 /// vt100 reads `58;5;n` as bold and more; `4:n` and `21` turned into plain `4` or `24`,
 /// since vt100 reads `4:3` as underline and italic.
+///
+/// Nothing is allocated unless the parameters change (an SGR comes with every colour
+/// change): until the first item that changes, the items kept are the text itself, and the
+/// rewritten string starts as that prefix.
 pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
     let text = std::str::from_utf8(params).ok()?;
-    let items: Vec<&str> = text.split(';').collect();
-    // Borrowed items and fixed replacements: an SGR is parsed on every colour change.
-    let mut kept: Vec<&str> = Vec::with_capacity(items.len());
-    let mut changed = false;
-    let mut i = 0;
-    while i < items.len() {
-        let item = items[i];
+    let mut rewritten: Option<Rewritten> = None;
+    let mut items = text.split(';');
+    // Where the current item starts in `text`.
+    let mut start = 0usize;
+    while let Some(item) = items.next() {
         let (code, sub) = match item.split_once(':') {
             Some((code, sub)) => (code, Some(sub)),
             None => (item, None),
         };
         // Extended colours take their arguments as separate items: keep 38/48 whole so
         // an argument that happens to be 58 is not mistaken for SGR 58.
-        let span = match (code, sub, items.get(i + 1).copied()) {
+        let span = match (code, sub, items.clone().next()) {
             ("38" | "48" | "58", None, Some("5")) => 3,
             ("38" | "48" | "58", None, Some("2")) => 5,
             _ => 1,
         }
-        .min(items.len() - i);
+        .min(1 + items.clone().count());
+        // The item and its arguments, as they stand in `text`.
+        let mut end = start + item.len();
+        for _ in 1..span {
+            end += 1 + items.next().map_or(0, str::len);
+        }
+        let whole = &text[start..end];
         let number = |s: &str| s.parse::<u16>().ok();
-        let mut keep = true;
+        // What vt100 gets of the item: itself, a replacement, or nothing.
+        let mut given = Given::Same;
         match (code, sub) {
             ("" | "0", None) => *extra = ExtraStyle::default(),
             ("4", Some(n)) => {
@@ -73,16 +82,12 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
                     .and_then(UnderlineStyle::from_sgr)
                     .unwrap_or(UnderlineStyle::Single);
                 extra.underline_style = style;
-                kept.push(if style == UnderlineStyle::None { "24" } else { "4" });
-                keep = false;
-                changed = true;
+                given = Given::Instead(if style == UnderlineStyle::None { "24" } else { "4" });
             }
             ("4", None) => extra.underline_style = UnderlineStyle::Single,
             ("21", None) => {
                 extra.underline_style = UnderlineStyle::Double;
-                kept.push("4");
-                keep = false;
-                changed = true;
+                given = Given::Instead("4");
             }
             ("24", None) => extra.underline_style = UnderlineStyle::None,
             ("5" | "6", None) => extra.blink = true,
@@ -94,31 +99,70 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
             ("53", None) => extra.overline = true,
             ("55", None) => extra.overline = false,
             ("58", _) => {
-                let args: Vec<&str> = match sub {
-                    Some(sub) => sub.split(':').collect(),
-                    None => items[i + 1..i + span].to_vec(),
+                let args = match sub {
+                    Some(sub) => sub,
+                    // `58;5;n`: the arguments after `58;`.
+                    None => whole.get(3..).unwrap_or_default(),
                 };
-                extra.underline_color = extended_color(&args);
-                keep = false;
-                changed = true;
+                let separator = if sub.is_some() { ':' } else { ';' };
+                extra.underline_color = extended_color(args.split(separator));
+                given = Given::Nothing;
             }
             ("59", None) => {
                 extra.underline_color = Color::Default;
-                keep = false;
-                changed = true;
+                given = Given::Nothing;
             }
             _ => {}
         }
-        if keep {
-            kept.extend_from_slice(&items[i..i + span]);
+        if !matches!(given, Given::Same) && rewritten.is_none() {
+            // The first change: what came before it is kept as it was.
+            rewritten = Some(Rewritten {
+                text: text[..start.saturating_sub(1)].to_string(),
+                any: start > 0,
+            });
         }
-        i += span;
+        if let Some(out) = &mut rewritten {
+            match given {
+                Given::Same => out.push(whole),
+                Given::Instead(by) => out.push(by),
+                Given::Nothing => {}
+            }
+        }
+        start = end + 1;
     }
     // vt100 keeps a single underline itself; the style table only the other kinds.
     if extra.underline_style == UnderlineStyle::Single {
         extra.underline_style = UnderlineStyle::None;
     }
-    changed.then(|| kept.join(";"))
+    rewritten.map(|out| out.text)
+}
+
+/// What vt100 is given of one SGR item.
+enum Given {
+    /// The item as it came.
+    Same,
+    /// Another item in its place.
+    Instead(&'static str),
+    /// Nothing: the gap layer keeps what it said.
+    Nothing,
+}
+
+/// SGR parameters being rewritten: the items kept, joined by `;`.
+struct Rewritten {
+    text: String,
+    /// Whether an item (possibly empty) is in `text` already.
+    any: bool,
+}
+
+impl Rewritten {
+    /// Keeps `item` (which may be empty, as in `1;;2`).
+    fn push(&mut self, item: &str) {
+        if self.any {
+            self.text.push(';');
+        }
+        self.text.push_str(item);
+        self.any = true;
+    }
 }
 
 /// Whether the background is a colour (not the default) after the SGR `params`, given
@@ -153,9 +197,16 @@ pub(super) fn background_after(params: &[u8], mut coloured: bool) -> bool {
 
 /// The colour of `5;n` or `2;r;g;b` (also `2::r:g:b`, with a colour space id); the
 /// default colour for anything else.
-fn extended_color(args: &[&str]) -> Color {
+fn extended_color<'a>(args: impl Iterator<Item = &'a str>) -> Color {
+    // At most six matter (`2`, a colour space id, r, g, b, and whether more follow).
+    let mut first = [""; 6];
+    let mut count = 0;
+    for (slot, arg) in first.iter_mut().zip(args) {
+        *slot = arg;
+        count += 1;
+    }
     let n = |s: &&str| s.parse::<u8>().ok();
-    match args {
+    match &first[..count] {
         ["5", i, ..] => n(i).map_or(Color::Default, Color::Indexed),
         // `2;r;g;b`, or with a colour space id (empty or not) before the components.
         ["2", r, g, b] | ["2", _, r, g, b, ..] => match (n(r), n(g), n(b)) {
@@ -169,6 +220,147 @@ fn extended_color(args: &[&str]) -> Color {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rewriting as it was before it stopped allocating: two lists per SGR. Kept as
+    /// the property's other side.
+    fn sgr_with_lists(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
+        let text = std::str::from_utf8(params).ok()?;
+        let items: Vec<&str> = text.split(';').collect();
+        let mut kept: Vec<&str> = Vec::with_capacity(items.len());
+        let mut changed = false;
+        let mut i = 0;
+        while i < items.len() {
+            let item = items[i];
+            let (code, sub) = match item.split_once(':') {
+                Some((code, sub)) => (code, Some(sub)),
+                None => (item, None),
+            };
+            let span = match (code, sub, items.get(i + 1).copied()) {
+                ("38" | "48" | "58", None, Some("5")) => 3,
+                ("38" | "48" | "58", None, Some("2")) => 5,
+                _ => 1,
+            }
+            .min(items.len() - i);
+            let number = |s: &str| s.parse::<u16>().ok();
+            let mut keep = true;
+            match (code, sub) {
+                ("" | "0", None) => *extra = ExtraStyle::default(),
+                ("4", Some(n)) => {
+                    let style = number(n)
+                        .and_then(UnderlineStyle::from_sgr)
+                        .unwrap_or(UnderlineStyle::Single);
+                    extra.underline_style = style;
+                    kept.push(if style == UnderlineStyle::None { "24" } else { "4" });
+                    keep = false;
+                    changed = true;
+                }
+                ("4", None) => extra.underline_style = UnderlineStyle::Single,
+                ("21", None) => {
+                    extra.underline_style = UnderlineStyle::Double;
+                    kept.push("4");
+                    keep = false;
+                    changed = true;
+                }
+                ("24", None) => extra.underline_style = UnderlineStyle::None,
+                ("5" | "6", None) => extra.blink = true,
+                ("25", None) => extra.blink = false,
+                ("8", None) => extra.hidden = true,
+                ("28", None) => extra.hidden = false,
+                ("9", None) => extra.strikethrough = true,
+                ("29", None) => extra.strikethrough = false,
+                ("53", None) => extra.overline = true,
+                ("55", None) => extra.overline = false,
+                ("58", _) => {
+                    let args: Vec<&str> = match sub {
+                        Some(sub) => sub.split(':').collect(),
+                        None => items[i + 1..i + span].to_vec(),
+                    };
+                    extra.underline_color = extended_color(args.into_iter());
+                    keep = false;
+                    changed = true;
+                }
+                ("59", None) => {
+                    extra.underline_color = Color::Default;
+                    keep = false;
+                    changed = true;
+                }
+                _ => {}
+            }
+            if keep {
+                kept.extend_from_slice(&items[i..i + span]);
+            }
+            i += span;
+        }
+        if extra.underline_style == UnderlineStyle::Single {
+            extra.underline_style = UnderlineStyle::None;
+        }
+        changed.then(|| kept.join(";"))
+    }
+
+    #[test]
+    fn rewriting_without_lists_gives_what_the_lists_gave_on_generated_parameters() {
+        const WORDS: &[&str] = &[
+            "",
+            "0",
+            "1",
+            "4",
+            "4:0",
+            "4:1",
+            "4:3",
+            "4:9",
+            "4:",
+            "21",
+            "24",
+            "5",
+            "6",
+            "25",
+            "8",
+            "28",
+            "9",
+            "29",
+            "53",
+            "55",
+            "58",
+            "59",
+            "38",
+            "48",
+            "2",
+            "7",
+            "255",
+            "256",
+            "300",
+            "2::1:2:3",
+            "58:5:9",
+            "58:2::1:2:3",
+            "58:2:1:2:3",
+            "58:",
+            ":",
+            "x",
+            "38:5:1",
+            "01",
+            "058",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for case in 0..20_000 {
+            let words: Vec<&str> = (0..next(9)).map(|_| WORDS[next(WORDS.len())]).collect();
+            let params = words.join(";");
+            // From a state an earlier SGR left.
+            let earlier: Vec<&str> = (0..next(4)).map(|_| WORDS[next(WORDS.len())]).collect();
+            let mut before = ExtraStyle::default();
+            sgr_with_lists(earlier.join(";").as_bytes(), &mut before);
+            let (mut theirs, mut ours) = (before, before);
+            let expected = sgr_with_lists(params.as_bytes(), &mut theirs);
+            let got = sgr(params.as_bytes(), &mut ours);
+            assert_eq!(got, expected, "case {case}: `{params}`");
+            assert_eq!(ours, theirs, "case {case}: `{params}`");
+        }
+    }
 
     fn rewritten(params: &str) -> (Option<String>, ExtraStyle) {
         let mut extra = ExtraStyle::default();
