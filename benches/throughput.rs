@@ -5,7 +5,7 @@
 //!
 //! `cargo bench --bench throughput`
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
@@ -16,25 +16,6 @@ use support::median;
 
 const TOTAL: usize = 20_000_000;
 const RUNS: usize = 11;
-
-fn write_input(path: &std::path::Path) {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut written = 0;
-    let mut n = 0u64;
-    while written < TOTAL {
-        // 120 visible columns with four colour changes per line.
-        let line = format!(
-            "\x1b[1;31m{n:>10}\x1b[0m \x1b[32m{:<49}\x1b[0m \x1b[38;5;208m{:<29}\x1b[0m \x1b[48;2;20;40;80m{:<28}\x1b[0m\r\n",
-            "the quick brown fox jumps over the lazy dog",
-            "0123456789abcdefghijklmnopq",
-            "colour and attributes",
-        );
-        out.write_all(line.as_bytes()).unwrap();
-        written += line.len();
-        n += 1;
-    }
-    out.flush().unwrap();
-}
 
 fn bare_pty(path: &std::path::Path) -> Duration {
     let pair = native_pty_system()
@@ -100,7 +81,7 @@ fn vt100_alone(bytes: &[u8]) -> Duration {
 
 fn main() {
     let path = std::env::temp_dir().join(format!("tuipilot-throughput-{}.txt", std::process::id()));
-    write_input(&path);
+    support::write_sgr_lines(&path, TOTAL);
     let size = std::fs::metadata(&path).unwrap().len() as f64 / 1e6;
     let bytes = std::fs::read(&path).unwrap();
     let mut floor = Vec::new();

@@ -149,3 +149,25 @@ pub fn peak_memory_of(command: &mut Command) -> (bool, u64, Duration) {
     let success = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
     (success, usage.ru_maxrss as u64, elapsed)
 }
+
+/// Writes `total` bytes (about) of 120-column lines with four colour changes each — bold
+/// red numbers, green, a 256-colour and a true-colour background — to `path`: the stream
+/// the throughput and parse benchmarks read.
+pub fn write_sgr_lines(path: &std::path::Path, total: usize) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    let mut n = 0u64;
+    while written < total {
+        let line = format!(
+            "\x1b[1;31m{n:>10}\x1b[0m \x1b[32m{:<49}\x1b[0m \x1b[38;5;208m{:<29}\x1b[0m \x1b[48;2;20;40;80m{:<28}\x1b[0m\r\n",
+            "the quick brown fox jumps over the lazy dog",
+            "0123456789abcdefghijklmnopq",
+            "colour and attributes",
+        );
+        out.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+        n += 1;
+    }
+    out.flush().unwrap();
+}

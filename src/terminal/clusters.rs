@@ -112,10 +112,13 @@ impl Clusters {
         } else {
             self.styles.stand_in(*style, &STYLES)
         };
-        // Box drawing shares ZWJ's lead byte: look for the whole characters.
+        // Box drawing shares ZWJ's lead byte: look for the whole characters, in a run that
+        // holds either's lead byte at all (most runs are ASCII: one pass, no searcher built).
+        let joiner_lead = memchr::memchr2(0xE2, 0xEF, run).is_some();
         let interesting = style.is_some()
-            || memchr::memmem::find(run, "\u{200D}".as_bytes()).is_some()
-            || memchr::memmem::find(run, "\u{FE0F}".as_bytes()).is_some()
+            || (joiner_lead
+                && (memchr::memmem::find(run, "\u{200D}".as_bytes()).is_some()
+                    || memchr::memmem::find(run, "\u{FE0F}".as_bytes()).is_some()))
             || (grapheme_mode && memchr::memchr(0xF0, run).is_some());
         // Only a non-ASCII character joins a joiner before it.
         let joins_first = self.after_zwj && run.first().is_some_and(|&b| b >= 0x80);

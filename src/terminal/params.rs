@@ -48,6 +48,10 @@ impl ExtraStyle {
 /// change): until the first item that changes, the items kept are the text itself, and the
 /// rewritten string starts as that prefix.
 pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
+    // Most SGRs are numbers and `;` alone, with nothing to rewrite: read as bytes.
+    if params.is_ascii() && !params.contains(&b':') && plain_sgr(params, extra) {
+        return None;
+    }
     let text = std::str::from_utf8(params).ok()?;
     let mut rewritten: Option<Rewritten> = None;
     let mut items = text.split(';');
@@ -135,6 +139,46 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
         extra.underline_style = UnderlineStyle::None;
     }
     rewritten.map(|out| out.text)
+}
+
+/// [`sgr`] for parameters of numbers and `;` alone: reads them into `extra` and says
+/// whether they need no rewriting; `false` (what was read already applied) at the first
+/// code that does (21, 58, 59), for [`sgr`] to read them all again, which applies the same
+/// values once more and changes nothing else.
+fn plain_sgr(params: &[u8], extra: &mut ExtraStyle) -> bool {
+    let mut items = params.split(|&b| b == b';');
+    while let Some(code) = items.next() {
+        match code {
+            b"" | b"0" => *extra = ExtraStyle::default(),
+            b"4" => extra.underline_style = UnderlineStyle::Single,
+            b"24" => extra.underline_style = UnderlineStyle::None,
+            b"5" | b"6" => extra.blink = true,
+            b"25" => extra.blink = false,
+            b"8" => extra.hidden = true,
+            b"28" => extra.hidden = false,
+            b"9" => extra.strikethrough = true,
+            b"29" => extra.strikethrough = false,
+            b"53" => extra.overline = true,
+            b"55" => extra.overline = false,
+            b"21" | b"58" | b"59" => return false,
+            // An extended colour's arguments are not codes of their own.
+            b"38" | b"48" => {
+                let skip = match items.clone().next() {
+                    Some(b"5") => 2,
+                    Some(b"2") => 4,
+                    _ => 0,
+                };
+                for _ in 0..skip {
+                    items.next();
+                }
+            }
+            _ => {}
+        }
+    }
+    if extra.underline_style == UnderlineStyle::Single {
+        extra.underline_style = UnderlineStyle::None;
+    }
+    true
 }
 
 /// What vt100 is given of one SGR item.
