@@ -3,7 +3,9 @@
 //! Loop: start `bash --norc --noprofile` at 80x24; send `echo hello-N` + Enter and wait
 //! for `hello-N`; capture; end. tuipilot: `start`, `send -t … -k Enter --wait`,
 //! `capture`, `exit`. tmux: `new-session -d`, `send-keys`, `capture-pane -p` polled
-//! until the text shows, `capture-pane -p`, `kill-session`. Also: each step of our loop
+//! until the text shows, `capture-pane -p`, `kill-session`. The same loop in the three
+//! calls the guide shows (`start --wait-ready`, `send … --wait … --capture`, `exit`),
+//! interleaved with the others. Also: each step of our loop
 //! on its own, the per-call cost of a trivial request (`capture` of an idle session,
 //! against `tmux capture-pane` and a bare process spawn), `capture --png` (and, where
 //! fonts-noto-cjk is installed, with two of its `.ttc` collections given as `--font`: the
@@ -55,6 +57,37 @@ fn tuipilot_loop(dir: &str, n: usize) -> [Duration; 4] {
     })
 }
 
+/// The same loop in the three calls the guide shows: `start --wait-ready`, `send … --wait
+/// … --capture` (the screen in the reply), `exit`; checks the reply holds the marker.
+fn tuipilot_three_calls(dir: &str, n: usize) -> Duration {
+    let marker = format!("hello-{n}");
+    let echo = format!("echo {marker}");
+    let start = Instant::now();
+    tuipilot(
+        dir,
+        &[
+            "start",
+            "--wait-ready",
+            "--cols",
+            "80",
+            "--rows",
+            "24",
+            "--",
+            "bash",
+            "--norc",
+            "--noprofile",
+        ],
+    );
+    let reply = tuipilot(
+        dir,
+        &["send", "-t", &echo, "-k", "Enter", "--wait", &marker, "--capture"],
+    );
+    tuipilot(dir, &["exit"]);
+    let took = start.elapsed();
+    assert!(String::from_utf8_lossy(&reply.stdout).contains(&marker));
+    took
+}
+
 fn tmux_loop(tmux: &Tmux, n: usize) -> Duration {
     let start = Instant::now();
     let marker = format!("hello-{n}");
@@ -73,6 +106,7 @@ fn main() {
     let tmux = Tmux::new("bench");
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     let mut per_step: [Vec<Duration>; 4] = Default::default();
+    let mut three = Vec::new();
     for n in 0..LOOPS {
         let steps = tuipilot_loop(&dir, n);
         ours.push(steps.iter().sum::<Duration>());
@@ -80,6 +114,7 @@ fn main() {
             all.push(step);
         }
         theirs.push(tmux_loop(&tmux, n));
+        three.push(tuipilot_three_calls(&dir, n));
     }
     let (o, t) = (median(ours), median(theirs));
     println!("agent loop (start bash, send + wait, capture, exit), median of {LOOPS}:");
@@ -91,6 +126,12 @@ fn main() {
     println!(
         "  ratio: {:.2}x tmux (target <= 0.5x)",
         o.as_secs_f64() / t.as_secs_f64()
+    );
+    let three = median(three);
+    println!(
+        "  tuipilot in three calls (start --wait-ready, send --wait --capture, exit): {:.1} ms, {:.2}x tmux (target <= 0.6x)",
+        ms(three),
+        three.as_secs_f64() / t.as_secs_f64()
     );
 
     // Per-call cost of a trivial request on an idle session.
