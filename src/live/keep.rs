@@ -93,9 +93,9 @@ pub enum KeptUntil {
 
 /// Keeps `session` watchable as `name` for a person: says so through `say` (a line with
 /// the `attach` command), then waits until the watcher who came has left, the program
-/// exits, nobody has come for `bound`, or `stop` says to (Ctrl-C in pytest); says which, and returns
-/// it. The runtime directory is the environment's (`TUIPILOT_DIR`, else the user's);
-/// where `CI` is set nothing is kept, and that is said.
+/// exits, nobody has come for `bound`, or `stop` says to (Ctrl-C in pytest); says which,
+/// and returns it. The runtime directory is the environment's (`TUIPILOT_DIR`, else the
+/// user's); where `CI` is set nothing is kept, and that is said.
 pub fn keep(
     session: &dyn Watched,
     name: &str,
