@@ -26,6 +26,18 @@ use support::{Tmux, median, ms, status_kib, time};
 const LOOPS: usize = 30;
 const CALLS: usize = 300;
 
+/// `start`'s size and program, the same in both loops.
+const BASH_80X24: [&str; 8] = [
+    "--cols",
+    "80",
+    "--rows",
+    "24",
+    "--",
+    "bash",
+    "--norc",
+    "--noprofile",
+];
+
 fn tuipilot(dir: &str, args: &[&str]) -> Output {
     support::tuipilot_in(env!("CARGO_BIN_EXE_tuipilot"), dir, args).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -34,18 +46,9 @@ fn tuipilot(dir: &str, args: &[&str]) -> Output {
 fn tuipilot_loop(dir: &str, n: usize) -> [Duration; 4] {
     let marker = format!("hello-{n}");
     let echo = format!("echo {marker}");
+    let start: Vec<&str> = std::iter::once("start").chain(BASH_80X24).collect();
     let steps: [&[&str]; 4] = [
-        &[
-            "start",
-            "--cols",
-            "80",
-            "--rows",
-            "24",
-            "--",
-            "bash",
-            "--norc",
-            "--noprofile",
-        ],
+        &start,
         &["send", "-t", &echo, "-k", "Enter", "--wait", &marker],
         &["capture"],
         &["exit"],
@@ -62,28 +65,15 @@ fn tuipilot_loop(dir: &str, n: usize) -> [Duration; 4] {
 fn tuipilot_three_calls(dir: &str, n: usize) -> Duration {
     let marker = format!("hello-{n}");
     let echo = format!("echo {marker}");
-    let start = Instant::now();
-    tuipilot(
-        dir,
-        &[
-            "start",
-            "--wait-ready",
-            "--cols",
-            "80",
-            "--rows",
-            "24",
-            "--",
-            "bash",
-            "--norc",
-            "--noprofile",
-        ],
-    );
+    let start: Vec<&str> = ["start", "--wait-ready"].into_iter().chain(BASH_80X24).collect();
+    let began = Instant::now();
+    tuipilot(dir, &start);
     let reply = tuipilot(
         dir,
         &["send", "-t", &echo, "-k", "Enter", "--wait", &marker, "--capture"],
     );
     tuipilot(dir, &["exit"]);
-    let took = start.elapsed();
+    let took = began.elapsed();
     assert!(String::from_utf8_lossy(&reply.stdout).contains(&marker));
     took
 }

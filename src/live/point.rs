@@ -199,6 +199,15 @@ impl Name {
         }
     }
 
+    /// Drops connection `id` from those open: it was served, or could not be.
+    fn forget(&self, id: u64) {
+        self.connections
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .open
+            .retain(|(other, _)| *other != id);
+    }
+
     /// Stops taking connections and ends those taken.
     fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
@@ -244,18 +253,10 @@ impl Name {
                     .name("tuipilot-watcher".into())
                     .spawn_scoped(scope, move || {
                         connection(stream, (name, owner), session);
-                        self.connections
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .open
-                            .retain(|(other, _)| *other != id);
+                        self.forget(id);
                     });
                 if served.is_err() {
-                    self.connections
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .open
-                        .retain(|(other, _)| *other != id);
+                    self.forget(id);
                 }
             }
             // A connection taken while closing: ended with the others.

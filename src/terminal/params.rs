@@ -64,9 +64,8 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
         };
         // Extended colours take their arguments as separate items: keep 38/48 whole so
         // an argument that happens to be 58 is not mistaken for SGR 58.
-        let span = match (code, sub, items.clone().next()) {
-            ("38" | "48" | "58", None, Some("5")) => 3,
-            ("38" | "48" | "58", None, Some("2")) => 5,
+        let span = match (code, sub) {
+            ("38" | "48" | "58", None) => 1 + colour_args(items.clone().next().map(str::as_bytes)),
             _ => 1,
         }
         .min(1 + items.clone().count());
@@ -80,7 +79,6 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
         // What vt100 gets of the item: itself, a replacement, or nothing.
         let mut given = Given::Same;
         match (code, sub) {
-            ("" | "0", None) => *extra = ExtraStyle::default(),
             ("4", Some(n)) => {
                 let style = number(n)
                     .and_then(UnderlineStyle::from_sgr)
@@ -88,20 +86,10 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
                 extra.underline_style = style;
                 given = Given::Instead(if style == UnderlineStyle::None { "24" } else { "4" });
             }
-            ("4", None) => extra.underline_style = UnderlineStyle::Single,
             ("21", None) => {
                 extra.underline_style = UnderlineStyle::Double;
                 given = Given::Instead("4");
             }
-            ("24", None) => extra.underline_style = UnderlineStyle::None,
-            ("5" | "6", None) => extra.blink = true,
-            ("25", None) => extra.blink = false,
-            ("8", None) => extra.hidden = true,
-            ("28", None) => extra.hidden = false,
-            ("9", None) => extra.strikethrough = true,
-            ("29", None) => extra.strikethrough = false,
-            ("53", None) => extra.overline = true,
-            ("55", None) => extra.overline = false,
             ("58", _) => {
                 let args = match sub {
                     Some(sub) => sub,
@@ -116,6 +104,7 @@ pub(super) fn sgr(params: &[u8], extra: &mut ExtraStyle) -> Option<String> {
                 extra.underline_color = Color::Default;
                 given = Given::Nothing;
             }
+            (code, None) => attribute(code.as_bytes(), extra),
             _ => {}
         }
         if !matches!(given, Given::Same) && rewritten.is_none() {
@@ -149,36 +138,50 @@ fn plain_sgr(params: &[u8], extra: &mut ExtraStyle) -> bool {
     let mut items = params.split(|&b| b == b';');
     while let Some(code) = items.next() {
         match code {
-            b"" | b"0" => *extra = ExtraStyle::default(),
-            b"4" => extra.underline_style = UnderlineStyle::Single,
-            b"24" => extra.underline_style = UnderlineStyle::None,
-            b"5" | b"6" => extra.blink = true,
-            b"25" => extra.blink = false,
-            b"8" => extra.hidden = true,
-            b"28" => extra.hidden = false,
-            b"9" => extra.strikethrough = true,
-            b"29" => extra.strikethrough = false,
-            b"53" => extra.overline = true,
-            b"55" => extra.overline = false,
             b"21" | b"58" | b"59" => return false,
             // An extended colour's arguments are not codes of their own.
             b"38" | b"48" => {
-                let skip = match items.clone().next() {
-                    Some(b"5") => 2,
-                    Some(b"2") => 4,
-                    _ => 0,
-                };
-                for _ in 0..skip {
+                for _ in 0..colour_args(items.clone().next()) {
                     items.next();
                 }
             }
-            _ => {}
+            code => attribute(code, extra),
         }
     }
     if extra.underline_style == UnderlineStyle::Single {
         extra.underline_style = UnderlineStyle::None;
     }
     true
+}
+
+/// Applies an SGR code that only sets or clears what the gap layer keeps beside vt100
+/// (a reset, the underline, blink, hidden, strikethrough, overline) to `extra`; any other
+/// code changes nothing here.
+fn attribute(code: &[u8], extra: &mut ExtraStyle) {
+    match code {
+        b"" | b"0" => *extra = ExtraStyle::default(),
+        b"4" => extra.underline_style = UnderlineStyle::Single,
+        b"24" => extra.underline_style = UnderlineStyle::None,
+        b"5" | b"6" => extra.blink = true,
+        b"25" => extra.blink = false,
+        b"8" => extra.hidden = true,
+        b"28" => extra.hidden = false,
+        b"9" => extra.strikethrough = true,
+        b"29" => extra.strikethrough = false,
+        b"53" => extra.overline = true,
+        b"55" => extra.overline = false,
+        _ => {}
+    }
+}
+
+/// How many items after `38`, `48` or `58` are its arguments, given the item after it:
+/// two for `5;n`, four for `2;r;g;b`, none otherwise.
+fn colour_args(next: Option<&[u8]>) -> usize {
+    match next {
+        Some(b"5") => 2,
+        Some(b"2") => 4,
+        _ => 0,
+    }
 }
 
 /// What vt100 is given of one SGR item.
@@ -225,13 +228,7 @@ pub(super) fn background_after(params: &[u8], mut coloured: bool) -> bool {
         }
         // An extended colour's arguments (`38;5;n`, `38;2;r;g;b`) are not codes of their own.
         if code.len() == item.len() && matches!(code, b"38" | b"48" | b"58") {
-            let mut rest = items.clone();
-            let skip = match rest.next() {
-                Some(b"5") => 2,
-                Some(b"2") => 4,
-                _ => 0,
-            };
-            for _ in 0..skip {
+            for _ in 0..colour_args(items.clone().next()) {
                 items.next();
             }
         }
