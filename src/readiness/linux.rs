@@ -4,13 +4,13 @@
 use std::os::fd::RawFd;
 use std::time::Duration;
 
-use super::{Process, Readiness, SignalHistory, Timer};
+use super::{Process, Readiness, Seen, SignalHistory, Timer};
 
 mod processes;
 use processes::{
     SignalTimers, alive, members, note_input, owner, parent_of, renamed, signal_timers, started_after,
 };
-pub(super) use processes::{on_terminal, state_letter};
+pub(super) use processes::{listed, on_terminal, state_letter};
 
 /// System call numbers of this architecture, as libc has them; the calls arm64 does not
 /// have (it polls, selects and waits on epoll only through the `p` variants) are `None`.
@@ -102,7 +102,7 @@ pub(super) fn check(
     strays: &[i32],
     input: Option<Duration>,
     signals: &mut SignalHistory,
-    tree: &mut Vec<i32>,
+    seen: &mut Seen,
 ) -> Readiness {
     if !std::path::Path::new("/proc/self/stat").exists() {
         return Readiness::unknown("/proc is not mounted");
@@ -119,7 +119,7 @@ pub(super) fn check(
             std::io::Error::last_os_error()
         ));
     }
-    let members = match members(leader, group, strays, input, tree) {
+    let members = match members(leader, group, strays, input, seen) {
         Ok(members) if members.iter().any(|p| p.foreground) => members,
         Ok(_) => return Readiness::busy(None, "no process in the terminal's foreground group"),
         Err(why) => return Readiness::unknown(why),

@@ -210,11 +210,41 @@ pub struct Probe {
     /// Processes on the terminal that are not (or no longer) in the leader's tree — a
     /// grandchild whose parent exited is the init process's child — found by a scan of
     /// `/proc`, which is made at most every [`SCAN_EVERY`].
-    strays: std::sync::Arc<std::sync::Mutex<Option<Scan>>>,
+    strays: std::sync::Arc<std::sync::Mutex<Scan>>,
     /// The signal timers each process had at the last look and when the last input came
     /// (see [`SignalMarks`]).
     signals: std::sync::Arc<std::sync::Mutex<SignalHistory>>,
 }
+
+/// What the last probe saw of the program's processes: the pids of the session's tree
+/// (to notice one gone, its children orphaned), and when a probe first saw each process
+/// it looked at (on the boot clock), by pid and start time (a pid used again starts at
+/// another time).
+#[derive(Debug, Default)]
+pub(crate) struct Seen {
+    pub(crate) tree: Vec<i32>,
+    first: std::collections::HashMap<i32, (u64, std::time::Duration)>,
+}
+
+impl Seen {
+    /// When process `pid`, started at `started` (clock ticks since boot), was first seen.
+    pub(crate) fn first(&self, pid: i32, started: u64) -> Option<std::time::Duration> {
+        self.first
+            .get(&pid)
+            .filter(|(start, _)| *start == started)
+            .map(|(_, seen)| *seen)
+    }
+
+    /// Notes that process `pid`, started at `started`, was first seen at `seen`.
+    pub(crate) fn note(&mut self, pid: i32, started: u64, seen: std::time::Duration) {
+        self.first.insert(pid, (started, seen));
+    }
+}
+
+/// The processes there were before a program's terminal was made, each by its `/proc`
+/// entry's inode number ([`Probe::processes_now`]).
+#[derive(Debug, Default)]
+pub struct EarlierProcesses(std::collections::HashMap<i32, u64>);
 
 /// What a process shows of its signal timers: the ids of its POSIX timers
 /// (`/proc/PID/timers`) and whether it catches SIGALRM (`setitimer`, `alarm`). Their due
@@ -235,8 +265,19 @@ pub(crate) struct SignalHistory {
 }
 
 /// A look through every process for those on the terminal, and the processes the last
-/// probe found: when the look was made, its pids, and the last probe's.
-type Scan = (std::time::Instant, Vec<i32>, Vec<i32>);
+/// probe found.
+#[derive(Debug, Default)]
+struct Scan {
+    /// When the look was made (`None`: never).
+    at: Option<std::time::Instant>,
+    /// The strays it found on the terminal.
+    strays: Vec<i32>,
+    /// The processes it found off the terminal, by their `/proc` entries' inode numbers:
+    /// not read again at the next look (see `linux::on_terminal`).
+    off: std::collections::HashMap<i32, u64>,
+    /// What the last probe saw of the program's processes.
+    seen: Seen,
+}
 
 /// How often the probe looks through every process for strays on the terminal.
 const SCAN_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
@@ -257,6 +298,24 @@ impl Probe {
             strays: Default::default(),
             signals: Default::default(),
         }
+    }
+
+    /// Every process there is now, to be given to [`knowing_earlier`](Self::knowing_earlier)
+    /// by whoever makes the program's terminal: listed before it exists (the listing alone,
+    /// tens of microseconds), none of them can have it as their controlling terminal.
+    pub fn processes_now() -> EarlierProcesses {
+        EarlierProcesses(linux::listed().collect())
+    }
+
+    /// The probe, told which processes were there before the program's terminal was made
+    /// ([`processes_now`](Self::processes_now)): its first look for processes on the
+    /// terminal reads none of them (a `stat` read costs the kernel ~14 µs a process: a
+    /// millisecond on a quiet machine, more on a busy one, in every session's first wait).
+    pub fn knowing_earlier(self, earlier: EarlierProcesses) -> Probe {
+        let mut scan = self.strays.lock().unwrap_or_else(|p| p.into_inner());
+        scan.off = earlier.0;
+        drop(scan);
+        self
     }
 
     /// How many bytes of input the terminal holds that the program has not read yet.
@@ -298,22 +357,15 @@ impl Probe {
         // exits orphans its children, which leave the tree).
         let mut cached = self.strays.lock().unwrap_or_else(|p| p.into_inner());
         let mut signals = self.signals.lock().unwrap_or_else(|p| p.into_inner());
-        let mut fresh = false;
-        let (strays, last_tree) = match &*cached {
-            Some((at, pids, tree)) if at.elapsed() < SCAN_EVERY && !(following && confirming) => {
-                (pids.clone(), tree.clone())
-            }
-            previous => {
-                fresh = true;
-                let tree = previous
-                    .as_ref()
-                    .map(|(_, _, tree)| tree.clone())
-                    .unwrap_or_default();
-                (linux::on_terminal(*slave), tree)
-            }
+        let scan = &mut *cached;
+        let last_tree = scan.seen.tree.clone();
+        let fresh_enough = scan.at.is_some_and(|at| at.elapsed() < SCAN_EVERY);
+        let mut fresh = !fresh_enough || (following && confirming);
+        let strays = match fresh {
+            true => linux::on_terminal(*slave, &mut scan.off),
+            false => scan.strays.clone(),
         };
-        let mut tree = Vec::new();
-        let mut ask = |strays: &[i32], tree: &mut Vec<i32>| {
+        let mut ask = |strays: &[i32], seen: &mut Seen| {
             linux::check(
                 self.master,
                 *slave,
@@ -321,21 +373,20 @@ impl Probe {
                 strays,
                 input,
                 &mut signals,
-                tree,
+                seen,
             )
         };
-        let mut answer = ask(&strays, &mut tree);
+        let mut answer = ask(&strays, &mut scan.seen);
         let mut strays = strays;
-        if following && !fresh && last_tree.iter().any(|pid| !tree.contains(pid)) {
-            strays = linux::on_terminal(*slave);
-            answer = ask(&strays, &mut tree);
+        if following && !fresh && last_tree.iter().any(|pid| !scan.seen.tree.contains(pid)) {
+            strays = linux::on_terminal(*slave, &mut scan.off);
+            answer = ask(&strays, &mut scan.seen);
             fresh = true;
         }
-        let at = match (&*cached, fresh) {
-            (Some((at, _, _)), false) => *at,
-            _ => std::time::Instant::now(),
-        };
-        *cached = Some((at, strays, tree));
+        if fresh {
+            scan.at = Some(std::time::Instant::now());
+        }
+        scan.strays = strays;
         drop(signals);
         drop(cached);
         // Output is looked at again after the processes: a process that drew and then
@@ -465,13 +516,17 @@ mod linux {
         _: &[i32],
         _: Option<std::time::Duration>,
         _: &mut super::SignalHistory,
-        _: &mut Vec<i32>,
+        _: &mut super::Seen,
     ) -> Readiness {
         Readiness::unknown("the kernel's view of a program is read from Linux's /proc, on x86-64 and arm64")
     }
 
-    pub(super) fn on_terminal(_: u64) -> Vec<i32> {
+    pub(super) fn on_terminal(_: u64, _: &mut std::collections::HashMap<i32, u64>) -> Vec<i32> {
         Vec::new()
+    }
+
+    pub(super) fn listed() -> impl Iterator<Item = (i32, u64)> {
+        std::iter::empty()
     }
 }
 

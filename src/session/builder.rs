@@ -496,6 +496,8 @@ impl SessionBuilder {
         // The session's zero: its recording, its story and its operation log count from it.
         let started = std::time::Instant::now();
         let recorder = self.start_recorder(started)?;
+        // Listed before the terminal exists: the probe's first look need not read them.
+        let earlier = self.kernel_readiness.then(crate::readiness::Probe::processes_now);
         let spawned = pty::spawn(&SpawnSpec {
             program: self.program.clone(),
             args: self.args.iter().cloned().chain(injection.args).collect(),
@@ -517,11 +519,8 @@ impl SessionBuilder {
         state.reaction_bound = self.reaction_bound;
         let shared = Arc::new(Shared::new(state));
         if let Some(master) = spawned.master.as_raw_fd().filter(|_| self.kernel_readiness) {
-            shared.set_probe(crate::readiness::Probe::new(
-                master,
-                spawned.master.tty_name(),
-                spawned.pid,
-            ));
+            let probe = crate::readiness::Probe::new(master, spawned.master.tty_name(), spawned.pid);
+            shared.set_probe(probe.knowing_earlier(earlier.unwrap_or_default()));
         }
         let (jobs, job_rx) = mpsc::channel();
         let (chunk_tx, chunk_rx) = mpsc::sync_channel(CHUNK_QUEUE);

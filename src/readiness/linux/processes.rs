@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use super::super::{Process, SignalHistory, SignalMarks};
+use super::super::{Process, Seen, SignalHistory, SignalMarks, boot_time};
 
 /// Whether thread `tid` of `pid` started after `input` (on the boot clock), to the clock
 /// tick.
@@ -66,13 +66,20 @@ pub(in crate::readiness) fn state_letter(dir: &str) -> Option<String> {
 /// foreground group `group`, and the others that started after `input` (the reaction's
 /// work, wherever it runs: a group or session of its own, a grandchild whose parent is
 /// gone). Without the `children` files, every process by its group.
+///
+/// A process's start time is in clock ticks (10 ms), so one started just before the input
+/// can look started after it; `last` (what the last probe saw, left holding this one's)
+/// says when a probe first saw each process, and one seen before the input was there
+/// before it.
 pub(super) fn members(
     leader: i32,
     group: i32,
     strays: &[i32],
     input: Option<Duration>,
-    tree: &mut Vec<i32>,
+    last: &mut Seen,
 ) -> Result<Vec<Process>, String> {
+    let looked_at = boot_time();
+    let mut now = Seen::default();
     let mut seen = BTreeSet::new();
     // The leader's tree first (its descendants), then the strays and theirs.
     let mut todo = vec![leader];
@@ -85,11 +92,12 @@ pub(super) fn members(
     // A process started after the input, on the boot clock in clock ticks.
     // SAFETY: sysconf reads a constant.
     let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    let after_input = |started: u64| {
+    let after_input = |started: u64, sighted: Duration| {
         input.is_some_and(|at| {
-            let at = at.as_millis() as u64 * ticks / 1000;
-            // A tick's rounding: a process started in the input's own tick counts.
-            started + 1 >= at
+            let in_ticks = at.as_millis() as u64 * ticks / 1000;
+            // A tick's rounding: a process started in the input's own tick counts,
+            // unless a probe saw it before the input.
+            started + 1 >= in_ticks && sighted >= at
         })
     };
     loop {
@@ -105,8 +113,10 @@ pub(super) fn members(
             continue;
         }
         if let Some((mut process, pgrp, started)) = stat(pid) {
+            let sighted = last.first(pid, started).unwrap_or(looked_at);
+            now.note(pid, started, sighted);
             process.foreground = pgrp == group;
-            process.after_input = after_input(started);
+            process.after_input = after_input(started, sighted);
             process.background = in_tree && !process.foreground && !process.after_input;
             if process.foreground || process.after_input || process.background {
                 members.push(process);
@@ -138,7 +148,8 @@ pub(super) fn members(
         }
     }
     // What was found, for the caller to notice a process gone (its children orphaned).
-    *tree = seen.into_iter().collect();
+    now.tree = seen.into_iter().collect();
+    *last = now;
     if tree_readable {
         return Ok(members);
     }
@@ -190,14 +201,48 @@ fn parents_of_all() -> std::collections::HashMap<i32, Vec<i32>> {
 
 /// Every process whose controlling terminal is `slave`: where a process the program started
 /// is found once its parent is gone.
-pub(in crate::readiness) fn on_terminal(slave: u64) -> Vec<i32> {
-    let Ok(all) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    all.flatten()
-        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-        .filter(|pid| stat(*pid).is_some_and(|(process, _, _)| process.tty == slave))
-        .collect()
+///
+/// `off` holds the processes an earlier look found on another terminal or none, each by
+/// its `/proc` entry's inode number: they are not read again (a `stat` read costs the
+/// kernel ~14 µs a process, the listing's inode nothing), and `off` is left holding this
+/// look's. A process off the terminal cannot come onto it: a terminal that is a session's
+/// controlling terminal is taken by no other session (short of stealing it, which needs
+/// `CAP_SYS_ADMIN`), and a child gets its terminal from its parent when it is made, before
+/// `/proc` lists it. A pid used again is a new `/proc` entry with a new inode number,
+/// read afresh.
+pub(in crate::readiness) fn on_terminal(
+    slave: u64,
+    off: &mut std::collections::HashMap<i32, u64>,
+) -> Vec<i32> {
+    let mut on = Vec::new();
+    let mut still_off = std::collections::HashMap::with_capacity(off.len());
+    for (pid, inode) in listed() {
+        if off.get(&pid) == Some(&inode) {
+            still_off.insert(pid, inode);
+            continue;
+        }
+        match stat(pid) {
+            Some((process, _, _)) if process.tty == slave => on.push(pid),
+            Some(_) => {
+                still_off.insert(pid, inode);
+            }
+            // Gone since the listing: nothing to remember.
+            None => {}
+        }
+    }
+    *off = still_off;
+    on
+}
+
+/// Every process now, with its `/proc` entry's inode number (what a pid used again does
+/// not keep): the listing alone, nothing read.
+pub(in crate::readiness) fn listed() -> impl Iterator<Item = (i32, u64)> {
+    use std::os::unix::fs::DirEntryExt;
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| Some((entry.file_name().to_str()?.parse::<i32>().ok()?, entry.ino())))
 }
 
 /// Keeps the marks of the program's last rest as those the reaction to the input at `input`
