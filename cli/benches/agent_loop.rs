@@ -114,7 +114,7 @@ fn main() {
         println!("    {name:<12} {:>6.2} ms", ms(median(all)));
     }
     println!(
-        "  ratio: {:.2}x tmux (target <= 0.5x)",
+        "  ratio: {:.2}x tmux (target <= 0.8x)",
         o.as_secs_f64() / t.as_secs_f64()
     );
     let three = median(three);

@@ -390,8 +390,19 @@ pub fn write_file(path: &Path, bytes: &[u8], access: Access) -> Result<PathBuf> 
 /// when it is not a plain file: something may have been put in its place since the caller
 /// looked (a copied folder's entries, a program's world).
 pub fn copy_file(from: &Path, to: &Path, access: Access) -> Result<PathBuf> {
+    let mut source = open_plain(from)?;
+    let (folder, name) = Folder::containing(to)?;
+    let mut file = folder.create(&name, access)?;
+    std::io::copy(&mut source, &mut file)
+        .map_err(|e| Error::io(format!("cannot write {}", to.display()), e))?;
+    file.commit()
+}
+
+/// Opens the plain file `from` for reading, without following a link and without waiting
+/// on a FIFO; refused when it is not a plain file.
+fn open_plain(from: &Path) -> Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
-    let mut source = std::fs::OpenOptions::new()
+    let source = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
         .open(from)
@@ -406,11 +417,62 @@ pub fn copy_file(from: &Path, to: &Path, access: Access) -> Result<PathBuf> {
             why: "it is not a plain file".into(),
         });
     }
-    let (folder, name) = Folder::containing(to)?;
-    let mut file = folder.create(&name, access)?;
-    std::io::copy(&mut source, &mut file)
-        .map_err(|e| Error::io(format!("cannot write {}", to.display()), e))?;
-    file.commit()
+    Ok(source)
+}
+
+impl Folder {
+    /// Copies the plain file `from` (as [`copy_file`] opens it) to `name` in this folder,
+    /// private, written in place: for a folder only this process writes in (a fresh
+    /// [`TempDir`] of its own), where no one can be looking at a half-written file or have
+    /// put anything at the name — `O_EXCL` refuses the name if anything is there. What a
+    /// failed copy wrote is removed.
+    pub(crate) fn copy_in(&self, from: &Path, name: &OsStr) -> Result<u64> {
+        let mut source = open_plain(from)?;
+        let c_name = component(name)?;
+        let mut file = self
+            .open_new(&c_name, Access::Private)
+            .map_err(|e| Error::io(format!("cannot write {}", self.path.join(name).display()), e))?;
+        copy_contents(&mut source, &mut file).map_err(|e| {
+            // SAFETY: a valid descriptor and C string.
+            unsafe { libc::unlinkat(self.fd.as_raw_fd(), c_name.as_ptr(), 0) };
+            Error::io(format!("cannot write {}", self.path.join(name).display()), e)
+        })
+    }
+}
+
+/// Copies what is left of `source` to `to`: in the kernel (`copy_file_range`) until the
+/// source's end, by `std::io::copy` where the kernel cannot (another file system on an
+/// old kernel, a file system without it). `std::io::copy` asks both files' metadata
+/// first, two `statx` calls a file that a world of small files pays for in full.
+fn copy_contents(source: &mut File, to: &mut File) -> std::io::Result<u64> {
+    let mut copied = 0u64;
+    loop {
+        // SAFETY: two open descriptors; null offsets use and advance the files' own.
+        let n = unsafe {
+            libc::copy_file_range(
+                source.as_raw_fd(),
+                std::ptr::null_mut(),
+                to.as_raw_fd(),
+                std::ptr::null_mut(),
+                1 << 30,
+                0,
+            )
+        };
+        match n {
+            0 => return Ok(copied),
+            n if n > 0 => copied += n as u64,
+            _ => {
+                let e = std::io::Error::last_os_error();
+                return match e.raw_os_error() {
+                    Some(libc::EXDEV | libc::ENOSYS | libc::EINVAL | libc::EOPNOTSUPP | libc::EPERM) => {
+                        std::io::copy(source, to).map(|n| copied + n)
+                    }
+                    Some(libc::EINTR) => continue,
+                    _ => Err(e),
+                };
+            }
+        }
+    }
 }
 
 /// Copies `from` — a regular file, or a folder with everything in it — to `to`, which must
@@ -478,8 +540,12 @@ pub(crate) struct TempDir {
 impl TempDir {
     /// Creates `tuipilot-TAG-RANDOM` in the temporary directory.
     pub(crate) fn new(tag: &str) -> Result<TempDir> {
+        Self::new_in(&std::env::temp_dir(), tag)
+    }
+
+    /// Creates `tuipilot-TAG-RANDOM` in folder `base`.
+    pub(crate) fn new_in(base: &Path, tag: &str) -> Result<TempDir> {
         use std::os::unix::fs::DirBuilderExt;
-        let base = std::env::temp_dir();
         let mut attempt = 0;
         loop {
             let path = base.join(format!("tuipilot-{tag}-{:016x}", random_u64()));
