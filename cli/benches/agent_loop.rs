@@ -5,7 +5,8 @@
 //! `capture`, `exit`. tmux: `new-session -d`, `send-keys`, `capture-pane -p` polled
 //! until the text shows, `capture-pane -p`, `kill-session`. The same loop in the three
 //! calls the guide shows (`start --wait-ready`, `send … --wait … --capture`, `exit`),
-//! interleaved with the others. Also: each step of our loop
+//! interleaved with the others, and through one `tuipilot mcp` server kept running (a
+//! persistent client: no process started a call). Also: each step of our loop
 //! on its own, the per-call cost of a trivial request (`capture` of an idle session,
 //! against `tmux capture-pane` and a bare process spawn), `capture --png` (and, where
 //! fonts-noto-cjk is installed, with two of its `.ttc` collections given as `--font`: the
@@ -78,6 +79,99 @@ fn tuipilot_three_calls(dir: &str, n: usize) -> Duration {
     took
 }
 
+/// A persistent client: one `tuipilot mcp` server for every loop, spoken to as an agent's
+/// MCP client does (JSON-RPC lines on its stdin and stdout), its sessions in its own
+/// process — no process started a call.
+struct Mcp {
+    server: std::process::Child,
+    requests: std::process::ChildStdin,
+    replies: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u64,
+}
+
+impl Mcp {
+    fn start(dir: &str) -> Mcp {
+        let mut server = Command::new(env!("CARGO_BIN_EXE_tuipilot"))
+            .arg("mcp")
+            .env("TUIPILOT_DIR", dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let requests = server.stdin.take().unwrap();
+        let replies = std::io::BufReader::new(server.stdout.take().unwrap());
+        let mut mcp = Mcp {
+            server,
+            requests,
+            replies,
+            next_id: 0,
+        };
+        mcp.request(
+            "initialize",
+            serde_json::json!({"protocolVersion": "2025-03-26", "capabilities": {}, "clientInfo": {"name": "agent_loop", "version": "0"}}),
+        );
+        mcp.send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: serde_json::Value) {
+        use std::io::Write;
+        writeln!(self.requests, "{message}").unwrap();
+        self.requests.flush().unwrap();
+    }
+
+    /// One request; its result (the replies before it are notifications).
+    fn request(&mut self, method: &str, params: serde_json::Value) -> serde_json::Value {
+        use std::io::BufRead;
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let mut line = String::new();
+            assert!(
+                self.replies.read_line(&mut line).unwrap() > 0,
+                "the MCP server ended"
+            );
+            let reply: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if reply["id"] == id {
+                assert!(reply.get("error").is_none(), "{reply}");
+                return reply["result"].clone();
+            }
+        }
+    }
+
+    /// One call of the `terminal` tool; its text.
+    fn terminal(&mut self, arguments: serde_json::Value) -> String {
+        let result = self.request(
+            "tools/call",
+            serde_json::json!({"name": "terminal", "arguments": arguments}),
+        );
+        assert_ne!(result["isError"], true, "{result}");
+        result["content"].to_string()
+    }
+
+    /// The loop in three calls: `start`, `send` with the text and Enter waiting for the
+    /// marker (the screen in the reply), `exit`.
+    fn three_calls(&mut self, n: usize) -> Duration {
+        let marker = format!("hello-{n}");
+        let began = Instant::now();
+        self.terminal(serde_json::json!({"action": "start", "command": ["bash", "--norc", "--noprofile"], "cols": 80, "rows": 24}));
+        let screen = self.terminal(serde_json::json!({"action": "send", "text": format!("echo {marker}"), "keys": "Enter", "wait_pattern": marker}));
+        self.terminal(serde_json::json!({"action": "exit"}));
+        let took = began.elapsed();
+        assert!(screen.contains(&marker), "{screen}");
+        took
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
 fn tmux_loop(tmux: &Tmux, n: usize) -> Duration {
     let start = Instant::now();
     let marker = format!("hello-{n}");
@@ -97,6 +191,8 @@ fn main() {
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     let mut per_step: [Vec<Duration>; 4] = Default::default();
     let mut three = Vec::new();
+    let mut mcp = Mcp::start(&dir);
+    let mut through_mcp = Vec::new();
     for n in 0..LOOPS {
         let steps = tuipilot_loop(&dir, n);
         ours.push(steps.iter().sum::<Duration>());
@@ -105,7 +201,9 @@ fn main() {
         }
         theirs.push(tmux_loop(&tmux, n));
         three.push(tuipilot_three_calls(&dir, n));
+        through_mcp.push(mcp.three_calls(n));
     }
+    drop(mcp);
     let (o, t) = (median(ours), median(theirs));
     println!("agent loop (start bash, send + wait, capture, exit), median of {LOOPS}:");
     println!("  tmux (send-keys, polled capture-pane): {:>7.1} ms", ms(t));
@@ -122,6 +220,13 @@ fn main() {
         "  tuipilot in three calls (start --wait-ready, send --wait --capture, exit): {:.1} ms, {:.2}x tmux (target <= 0.6x)",
         ms(three),
         three.as_secs_f64() / t.as_secs_f64()
+    );
+    let through_mcp = median(through_mcp);
+    println!(
+        "  the same three calls to one `tuipilot mcp` server (a persistent client): {:.1} ms, {:.2}x tmux, {:.2}x the CLI's",
+        ms(through_mcp),
+        through_mcp.as_secs_f64() / t.as_secs_f64(),
+        through_mcp.as_secs_f64() / three.as_secs_f64()
     );
 
     // Per-call cost of a trivial request on an idle session.

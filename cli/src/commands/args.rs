@@ -539,7 +539,14 @@ impl RenderArgs {
 /// is as likely the program's own).
 pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsString]) -> Vec<String> {
     use clap::CommandFactory;
-    let cli = Cli::command();
+    let built;
+    let cli = match COMMAND_LINE.get() {
+        Some(parsed_with) => parsed_with,
+        None => {
+            built = Cli::command();
+            &built
+        }
+    };
     let mut longs: Vec<String> = cli
         .get_arguments()
         .filter_map(|a| a.get_long().map(str::to_string))
@@ -561,6 +568,9 @@ pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsStri
     found.dedup();
     found
 }
+
+/// The command-line tree the arguments were parsed with ([`super::main`] keeps it).
+pub(super) static COMMAND_LINE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
 
 /// What [`our_flags_among`] found, said to the user: `--cols went to the program;
 /// tuipilot's flags go before --`.

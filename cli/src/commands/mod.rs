@@ -61,7 +61,8 @@ fn current_dir() -> Result<PathBuf, Failure> {
 /// Parses the command line and runs it.
 pub fn main() -> ExitCode {
     let json_wanted = std::env::args_os().any(|a| a == "--json");
-    let matches = match Cli::command().try_get_matches() {
+    let mut command_line = Cli::command();
+    let matches = match command_line.try_get_matches_from_mut(std::env::args_os()) {
         Ok(m) => m,
         Err(e) if json_wanted && e.use_stderr() => {
             let first = e
@@ -77,6 +78,9 @@ pub fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
+    // Kept for what reads the tree again (the flags of `start` and `once` a program was
+    // given by mistake): building it is most of the cost of a call's own start.
+    let _ = args::COMMAND_LINE.set(command_line);
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => e.exit(),
