@@ -121,7 +121,7 @@ fn main() {
         p.as_secs_f64() / f.as_secs_f64()
     );
     println!(
-        "  ratio: {:.2}x the floor (target <= 1.5x); {:.2}x vt100 alone",
+        "  ratio: {:.2}x the floor (target <= 1.4x); {:.2}x vt100 alone",
         o.as_secs_f64() / f.as_secs_f64(),
         o.as_secs_f64() / p.as_secs_f64()
     );
