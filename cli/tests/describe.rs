@@ -212,3 +212,26 @@ fn every_timeout_states_its_default_in_describe_and_help() {
     let millis = tuipilot::DEFAULT_TIMEOUT.as_millis().to_string();
     assert!(dir.ok(&["wait", "--help"]).contains(&format!("else {millis}")));
 }
+
+#[test]
+fn each_command_s_help_opens_with_what_the_catalogue_and_the_command_list_say_it_does() {
+    // A command's arguments are made only when it runs; what they are made of must not
+    // replace the command's own description (a struct's doc comment would).
+    let dir = Dir::new();
+    let catalogue = dir.json(&["describe"]);
+    let listing = String::from_utf8(dir.run(&["--help"]).stdout).unwrap();
+    for command in catalogue["commands"].as_array().unwrap() {
+        let (name, about) = (
+            command["name"].as_str().unwrap(),
+            command["about"].as_str().unwrap(),
+        );
+        let help = String::from_utf8(dir.run(&[name, "--help"]).stdout).unwrap();
+        assert_eq!(help.lines().next(), Some(about), "`{name} --help`");
+        assert!(
+            listing
+                .lines()
+                .any(|l| l.trim_start().starts_with(name) && l.trim_end().ends_with(about)),
+            "`--help` lists {name} as {about:?}:\n{listing}"
+        );
+    }
+}

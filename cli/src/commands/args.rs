@@ -43,7 +43,11 @@ pub(super) struct Cli {
     pub(super) command: Command,
 }
 
+// Each command's arguments are made only when it runs (or when the whole tree is built,
+// for help, completions, the manual pages and `describe`): every call starts a process,
+// and making all of them cost it ~0.5 ms of its start, most of it faulting in their code.
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub(super) enum Command {
     /// Start a program in a new background session.
     Start(StartArgs),
@@ -260,7 +264,8 @@ pub(super) enum Command {
     },
 }
 
-/// `start`'s arguments.
+// `start`'s arguments. (A plain comment: a doc comment would be the command's help
+// text, replacing its own when the deferred arguments are made.)
 #[derive(clap::Args)]
 pub(super) struct StartArgs {
     /// Terminal width in columns (10-1000).
@@ -314,7 +319,7 @@ pub(super) struct StartArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-/// `record`'s arguments.
+// `record`'s arguments. (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args)]
 pub(super) struct RecordCommandArgs {
     /// The tape to write (its snapshots go beside it, `NAME.snap`).
@@ -335,7 +340,7 @@ pub(super) struct RecordCommandArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-/// `run`'s arguments.
+// `run`'s arguments. (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args)]
 pub(super) struct RunArgs {
     /// Tape files, or folders searched for *.tape.
@@ -376,7 +381,7 @@ pub(super) struct RunArgs {
     pub(super) report: Option<PathBuf>,
 }
 
-/// How a screen is shown: `capture`'s options, which `send --capture` takes too.
+// How a screen is shown: `capture`'s options, which `send --capture` takes too. (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct ScreenView {
     /// Keep colours and attributes as escape sequences.
@@ -416,7 +421,7 @@ pub(super) struct ScreenView {
     pub(super) render: RenderArgs,
 }
 
-/// `once`'s arguments.
+// `once`'s arguments. (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("picture").args(["png"]))]
 pub(super) struct OnceArgs {
@@ -461,7 +466,7 @@ pub(super) struct OnceArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-/// Recording a session (`start` and `once`).
+// Recording a session (`start` and `once`). (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct RecordArgs {
     /// Record the session to this asciicast v2 file (output, input, resizes, a marker per
@@ -489,7 +494,7 @@ impl RecordArgs {
     }
 }
 
-/// How PNGs and SVGs are drawn.
+// How PNGs and SVGs are drawn. (A plain comment, as on `StartArgs`.)
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct RenderArgs {
     /// Colour theme for the PNG or SVG: dark or light.
@@ -543,7 +548,11 @@ pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsStri
     let cli = match COMMAND_LINE.get() {
         Some(parsed_with) => parsed_with,
         None => {
-            built = Cli::command();
+            built = {
+                let mut tree = Cli::command();
+                tree.build();
+                tree
+            };
             &built
         }
     };

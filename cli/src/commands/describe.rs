@@ -20,7 +20,9 @@ fn stated_default(arg: &clap::Arg) -> Option<String> {
 
 /// The machine-readable catalogue behind `describe`.
 pub(super) fn describe() -> Value {
-    let command = Cli::command();
+    let mut command = Cli::command();
+    // Every command's arguments, which are otherwise made when it runs.
+    command.build();
     let arg_json = |arg: &clap::Arg| {
         // An on/off switch takes no value; clap still names one after the argument.
         let flag = matches!(
@@ -40,18 +42,23 @@ pub(super) fn describe() -> Value {
             "help": arg.get_help().map(|h| h.to_string()),
             "required": arg.is_required_set(),
             "repeatable": matches!(arg.get_action(), ArgAction::Append),
-            "default": arg
-                .get_default_values()
-                .first()
-                .map(|v| v.to_string_lossy().into_owned())
-                .or_else(|| stated_default(arg)),
+            // A switch's off state is no default to state (building the tree gives it one).
+            "default": match flag {
+                true => stated_default(arg),
+                false => arg
+                    .get_default_values()
+                    .first()
+                    .map(|v| v.to_string_lossy().into_owned())
+                    .or_else(|| stated_default(arg)),
+            },
             "positional": arg.is_positional(),
         })
     };
     let skip = |arg: &&clap::Arg| !matches!(arg.get_id().as_str(), "help" | "version" | "session" | "json");
     let commands: Vec<Value> = command
         .get_subcommands()
-        .filter(|c| !c.is_hide_set())
+        // `help` is clap's, added by building the tree.
+        .filter(|c| !c.is_hide_set() && c.get_name() != "help")
         .map(|c| {
             json!({
                 "name": c.get_name(),
