@@ -46,6 +46,9 @@ pub(super) struct Cli {
 // Each command's arguments are made only when it runs (or when the whole tree is built,
 // for help, completions, the manual pages and `describe`): every call starts a process,
 // and making all of them cost it ~0.5 ms of its start, most of it faulting in their code.
+// So the argument structs carry plain comments, not doc comments: made after the
+// command, a struct's doc comment would replace the command's own description (a test
+// in cli/tests/describe.rs holds each command's help to it).
 #[derive(Subcommand)]
 #[command(defer = true)]
 pub(super) enum Command {
@@ -264,8 +267,7 @@ pub(super) enum Command {
     },
 }
 
-// `start`'s arguments. (A plain comment: a doc comment would be the command's help
-// text, replacing its own when the deferred arguments are made.)
+// `start`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct StartArgs {
     /// Terminal width in columns (10-1000).
@@ -319,7 +321,7 @@ pub(super) struct StartArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-// `record`'s arguments. (A plain comment, as on `StartArgs`.)
+// `record`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct RecordCommandArgs {
     /// The tape to write (its snapshots go beside it, `NAME.snap`).
@@ -340,7 +342,7 @@ pub(super) struct RecordCommandArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-// `run`'s arguments. (A plain comment, as on `StartArgs`.)
+// `run`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct RunArgs {
     /// Tape files, or folders searched for *.tape.
@@ -381,7 +383,7 @@ pub(super) struct RunArgs {
     pub(super) report: Option<PathBuf>,
 }
 
-// How a screen is shown: `capture`'s options, which `send --capture` takes too. (A plain comment, as on `StartArgs`.)
+// How a screen is shown: `capture`'s options, which `send --capture` takes too.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct ScreenView {
     /// Keep colours and attributes as escape sequences.
@@ -421,7 +423,7 @@ pub(super) struct ScreenView {
     pub(super) render: RenderArgs,
 }
 
-// `once`'s arguments. (A plain comment, as on `StartArgs`.)
+// `once`'s arguments.
 #[derive(clap::Args)]
 #[command(group = clap::ArgGroup::new("picture").args(["png"]))]
 pub(super) struct OnceArgs {
@@ -466,7 +468,7 @@ pub(super) struct OnceArgs {
     pub(super) command: Vec<std::ffi::OsString>,
 }
 
-// Recording a session (`start` and `once`). (A plain comment, as on `StartArgs`.)
+// Recording a session (`start` and `once`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct RecordArgs {
     /// Record the session to this asciicast v2 file (output, input, resizes, a marker per
@@ -494,7 +496,7 @@ impl RecordArgs {
     }
 }
 
-// How PNGs and SVGs are drawn. (A plain comment, as on `StartArgs`.)
+// How PNGs and SVGs are drawn.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub(super) struct RenderArgs {
     /// Colour theme for the PNG or SVG: dark or light.
@@ -543,19 +545,9 @@ impl RenderArgs {
 /// went to the program, which is rarely what was meant. Short flags are left alone (`-s`
 /// is as likely the program's own).
 pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsString]) -> Vec<String> {
-    use clap::CommandFactory;
-    let built;
-    let cli = match COMMAND_LINE.get() {
-        Some(parsed_with) => parsed_with,
-        None => {
-            built = {
-                let mut tree = Cli::command();
-                tree.build();
-                tree
-            };
-            &built
-        }
-    };
+    // The tree the arguments were parsed with has `subcommand`'s arguments made: it is
+    // the command that runs.
+    let cli = COMMAND_LINE.get_or_init(whole_tree);
     let mut longs: Vec<String> = cli
         .get_arguments()
         .filter_map(|a| a.get_long().map(str::to_string))
@@ -580,6 +572,15 @@ pub(super) fn our_flags_among(subcommand: &str, program_args: &[std::ffi::OsStri
 
 /// The command-line tree the arguments were parsed with ([`super::main`] keeps it).
 pub(super) static COMMAND_LINE: std::sync::OnceLock<clap::Command> = std::sync::OnceLock::new();
+
+/// The command-line tree with every command's arguments made (they are otherwise made
+/// only for the command that runs): what help, `describe` and the like read.
+pub(super) fn whole_tree() -> clap::Command {
+    use clap::CommandFactory;
+    let mut tree = Cli::command();
+    tree.build();
+    tree
+}
 
 /// What [`our_flags_among`] found, said to the user: `--cols went to the program;
 /// tuipilot's flags go before --`.

@@ -1,10 +1,9 @@
 //! `tuipilot describe`: every command, flag, key name, exit code and error code, read
 //! from the clap definitions and the error table themselves.
 
-use clap::{ArgAction, CommandFactory};
+use clap::ArgAction;
 use serde_json::{Value, json};
 
-use super::Cli;
 use crate::error::{ErrorCode, Failure};
 use crate::host::paths::runtime_dir_from_env;
 use crate::host::protocol;
@@ -20,9 +19,7 @@ fn stated_default(arg: &clap::Arg) -> Option<String> {
 
 /// The machine-readable catalogue behind `describe`.
 pub(super) fn describe() -> Value {
-    let mut command = Cli::command();
-    // Every command's arguments, which are otherwise made when it runs.
-    command.build();
+    let command = super::args::whole_tree();
     let arg_json = |arg: &clap::Arg| {
         // An on/off switch takes no value; clap still names one after the argument.
         let flag = matches!(

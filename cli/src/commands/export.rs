@@ -15,7 +15,7 @@ use crate::error::Failure;
 use crate::host::client::Client;
 use crate::host::protocol::Request;
 
-// `export`'s arguments. (A plain comment, as on `args::StartArgs`.)
+// `export`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct ExportArgs {
     /// Write here (a tape's snapshot, NAME.snap, goes beside it); default: print it.

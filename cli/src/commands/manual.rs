@@ -9,7 +9,7 @@ use clap::CommandFactory;
 use super::args::Cli;
 use crate::error::Failure;
 
-// `completions`' and `man`'s arguments. (A plain comment, as on `args::StartArgs`.)
+// `completions`' and `man`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct CompletionsArgs {
     /// The shell: bash, zsh, fish, elvish or powershell.
@@ -17,7 +17,7 @@ pub(super) struct CompletionsArgs {
     shell: clap_complete::Shell,
 }
 
-// `man`'s arguments. (A plain comment, as on `args::StartArgs`.)
+// `man`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct ManArgs {
     /// The folder the pages go in (tuipilot.1, tuipilot-start.1, …), made if missing.

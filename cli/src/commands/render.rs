@@ -13,7 +13,7 @@ use tuipilot::render::{FONT_SIZES, SCALES};
 
 use crate::error::Failure;
 
-// `render`'s arguments. (A plain comment, as on `args::StartArgs`.)
+// `render`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct RenderRecordingArgs {
     /// The recording (.cast, asciicast v2 or v3).

@@ -15,7 +15,7 @@ use crate::error::Failure;
 use crate::host::client::Client;
 use crate::host::protocol::Request;
 
-// `report`'s arguments. (A plain comment, as on `args::StartArgs`.)
+// `report`'s arguments.
 #[derive(clap::Args)]
 pub(super) struct ReportArgs {
     /// A recording (asciicast .cast) to report on instead of the live session.

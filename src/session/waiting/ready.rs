@@ -183,23 +183,20 @@ pub(super) fn wait_ready(
             let share = if confirming.is_some() { 1 } else { PROBE_SHARE };
             let spacing = probe_took * share;
             let since = last_asked.map_or(spacing, |at| at.elapsed());
+            let paced = match spacing > READY_POLL {
+                true => spacing.saturating_sub(since),
+                false => Duration::ZERO,
+            };
             // A "ready" is confirmed no sooner than READY_CONFIRM after it was seen, also
             // when the wait is woken earlier (output announced late, on the reader's beat,
             // rings after the first "ready" with nothing new).
             let confirm_in = confirming.map_or(Duration::ZERO, |(_, seen)| {
                 READY_CONFIRM.saturating_sub(seen.elapsed())
             });
-            if !confirm_in.is_zero() {
+            let hold = paced.max(confirm_in);
+            if !hold.is_zero() {
                 let state = shared.lock();
-                let wake = confirm_in.min(deadline.saturating_duration_since(Instant::now()));
-                drop(shared.sleep(state, wake));
-                if Instant::now() < deadline {
-                    continue;
-                }
-            }
-            if spacing > READY_POLL && since < spacing {
-                let state = shared.lock();
-                let wake = (spacing - since).min(deadline.saturating_duration_since(Instant::now()));
+                let wake = hold.min(deadline.saturating_duration_since(Instant::now()));
                 drop(shared.sleep(state, wake));
                 if Instant::now() < deadline {
                     continue;
