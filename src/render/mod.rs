@@ -486,7 +486,7 @@ pub fn missing_glyphs(snapshot: &Snapshot, options: &RenderOptions) -> Result<Ve
     let chain = Chain::new(&options.fonts, options.system_fonts)?;
     let mut missing: Vec<char> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for cell in &snapshot.cells {
+    for cell in snapshot.cells.iter() {
         for c in cell.text().chars() {
             if (c.is_ascii() && !c.is_ascii_control()) || !seen.insert(c) {
                 continue;

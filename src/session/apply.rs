@@ -224,14 +224,14 @@ impl Session {
                         }
                     }
                     (true, Some((snapshot, why))) => {
-                        let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
+                        let mut screen = self.screen_of(&snapshot, snapshot.text());
                         screen.set_waited(Some(why));
                         Reply::Screen { screen }
                     }
                     (true, None) => {
                         let snapshot = self.snapshot();
                         Reply::Screen {
-                            screen: self.screen_of(&snapshot, snapshot.text(), false),
+                            screen: self.screen_of(&snapshot, snapshot.text()),
                         }
                     }
                 })
@@ -248,7 +248,7 @@ impl Session {
             )),
             Checked::Wait { wait, timeout } => {
                 let (snapshot, why) = self.wait_why(&wait, self.baseline_now(), timeout, cancel)?;
-                let mut screen = self.screen_of(&snapshot, snapshot.text(), false);
+                let mut screen = self.screen_of(&snapshot, snapshot.text());
                 screen.set_waited(Some(why));
                 Ok(Reply::Screen { screen })
             }
@@ -300,7 +300,7 @@ impl Session {
                     lines.push(text);
                     text = lines.join("\n");
                 }
-                let mut screen = self.screen_of(&snapshot, text, true);
+                let mut screen = self.screen_of(&snapshot, text);
                 screen.set_waited(waited);
                 #[cfg(feature = "render")]
                 {
@@ -316,6 +316,7 @@ impl Session {
                 if let Some(svg) = svg {
                     write_svg(&snapshot, *svg, &mut screen)?;
                 }
+                self.remember_capture(snapshot);
                 Ok(Reply::Screen { screen })
             }
             Checked::Resize { cols, rows } => {
@@ -361,13 +362,12 @@ impl Session {
     }
 
     /// A reply's screen: the snapshot's fields with `text`, the program's signals now, how
-    /// settled it is, and the rows changed since the last capture (a `capture` makes
-    /// itself the next base).
-    fn screen_of(&self, snapshot: &Snapshot, text: String, capture: bool) -> Screen {
+    /// settled it is, and the rows changed since the last capture.
+    fn screen_of(&self, snapshot: &Snapshot, text: String) -> Screen {
         let mut screen = Screen::of(snapshot, text);
         screen.signals = Box::new(self.signal_report());
         screen.settled_ms = self.settled().as_millis() as u64;
-        (screen.changed_rows, screen.changes) = self.changes_since_capture(snapshot, capture);
+        (screen.changed_rows, screen.changes) = self.changes_since_capture(snapshot);
         screen
     }
 

@@ -158,8 +158,8 @@ pub struct Session {
     secret_input: bool,
     /// Every operation applied through the executor ([`Session::apply`]).
     log: crate::operation::OperationLog,
-    /// The last capture's screen and its row hashes, for `changed_rows` and `changes`.
-    last_capture: Mutex<Option<(Snapshot, Vec<u64>)>>,
+    /// The last capture's screen, for `changed_rows` and `changes`.
+    last_capture: Mutex<Option<Snapshot>>,
     /// Secret sends under way: their input is kept nowhere, not even in the story.
     secret_sends: std::sync::atomic::AtomicUsize,
     /// When a lone Esc was the last input written, if the next input has not yet waited
@@ -272,21 +272,15 @@ impl Session {
 
     /// The rows of `screen` that look different from the last capture's (all of them
     /// before the first capture, or after a resize), and for each where the last capture
-    /// had the same size, which columns and whether text or only style changed; a capture
-    /// (`remember`) becomes the next comparison's base, the screens of other replies do
-    /// not.
-    pub(crate) fn changes_since_capture(
-        &self,
-        screen: &Snapshot,
-        remember: bool,
-    ) -> (Vec<u16>, Vec<RowChange>) {
-        let mut last = self.last_capture.lock().unwrap_or_else(|p| p.into_inner());
-        let now = screen.row_hashes();
-        let (rows, changes) = match last.as_ref() {
-            Some((before, old)) if before.size() == screen.size() => {
-                let rows: Vec<u16> = (0..now.len())
-                    .filter(|&row| old[row] != now[row])
-                    .map(|row| row as u16)
+    /// had the same size, which columns and whether text or only style changed. Only a
+    /// capture becomes the next comparison's base ([`remember_capture`](Self::remember_capture)),
+    /// the screens of other replies do not.
+    pub(crate) fn changes_since_capture(&self, screen: &Snapshot) -> (Vec<u16>, Vec<RowChange>) {
+        let last = self.last_capture.lock().unwrap_or_else(|p| p.into_inner());
+        match last.as_ref() {
+            Some(before) if before.size() == screen.size() => {
+                let rows: Vec<u16> = (0..screen.size().1)
+                    .filter(|&row| screen.row_differs(before, row))
                     .collect();
                 let changes = rows
                     .iter()
@@ -295,11 +289,13 @@ impl Session {
                 (rows, changes)
             }
             _ => ((0..screen.size().1).collect(), Vec::new()),
-        };
-        if remember {
-            *last = Some((screen.clone(), now));
         }
-        (rows, changes)
+    }
+
+    /// Makes a capture's screen the base the next replies' changes are counted from
+    /// (moved in: a screen is copied for nobody).
+    pub(crate) fn remember_capture(&self, screen: Snapshot) {
+        *self.last_capture.lock().unwrap_or_else(|p| p.into_inner()) = Some(screen);
     }
 
     /// A copy of the screen now.

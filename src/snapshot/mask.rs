@@ -4,6 +4,8 @@
 //! match becomes [`MASK_PLACEHOLDER`] whatever its length (`pytest-9` and `pytest-10` read
 //! the same). Both find matches row by row on the same trimmed rows.
 
+use std::sync::Arc;
+
 use regex::Regex;
 
 use super::{Cell, CellText, Snapshot, Style, compile, row_text};
@@ -70,14 +72,14 @@ impl Snapshot {
                         }
                         let at = start + usize::from(col);
                         let wide = self.cells[at].wide;
-                        out.cells[at] = mask.clone();
+                        Arc::make_mut(&mut out.cells)[at] = mask.clone();
                         if wide && usize::from(col) + 1 < cols {
-                            out.cells[at + 1] = mask.clone();
+                            Arc::make_mut(&mut out.cells)[at + 1] = mask.clone();
                         }
                     }
                 }
             }
-            out.lines[row] = row_text(&out.cells[start..start + cols]).0;
+            Arc::make_mut(&mut out.lines)[row] = row_text(&out.cells[start..start + cols]).0;
         }
         out
     }

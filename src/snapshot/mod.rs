@@ -6,6 +6,7 @@
 //! trailing spaces trimmed.
 
 use std::fmt;
+use std::sync::Arc;
 
 use regex::Regex;
 
@@ -186,8 +187,10 @@ pub enum LineSize {
 pub struct Snapshot {
     pub(crate) cols: u16,
     pub(crate) rows: u16,
-    pub(crate) cells: Vec<Cell>,
-    pub(crate) lines: Vec<String>,
+    // Shared between copies (a snapshot is copied to every waiter, reply and base of
+    // comparison; a copy changed, as a mask changes it, takes its own).
+    pub(crate) cells: Arc<Vec<Cell>>,
+    pub(crate) lines: Arc<Vec<String>>,
     /// Per row: whether the terminal wrapped it, so the next row continues its line.
     pub(crate) wraps: Vec<bool>,
     pub(crate) cursor: Cursor,
@@ -223,8 +226,8 @@ impl Snapshot {
         Snapshot {
             cols,
             rows,
-            cells,
-            lines,
+            cells: Arc::new(cells),
+            lines: Arc::new(lines),
             wraps,
             cursor,
             title: title.to_string(),
@@ -396,6 +399,25 @@ impl Snapshot {
                 h.finish()
             })
             .collect()
+    }
+
+    /// Whether row `row` reads or looks different in `other` (a cell's text or style; a
+    /// row outside either grid differs). What `changed_rows` compares.
+    pub(crate) fn row_differs(&self, other: &Snapshot, row: u16) -> bool {
+        fn cells(s: &Snapshot, row: u16) -> Option<&[Cell]> {
+            let cols = usize::from(s.cols);
+            s.cells
+                .get(usize::from(row) * cols..(usize::from(row) + 1) * cols)
+        }
+        match (cells(self, row), cells(other, row)) {
+            (Some(a), Some(b)) => {
+                a.len() != b.len()
+                    || a.iter()
+                        .zip(b)
+                        .any(|(x, y)| x.style != y.style || x.text() != y.text())
+            }
+            _ => true,
+        }
     }
 
     /// Everything the program asked of its input: key encoding, mouse, focus, paste.

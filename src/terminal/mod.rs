@@ -30,6 +30,7 @@ mod sequence;
 pub mod signals;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
 
 pub use graphics::{Image, ImageProtocol, MAX_IMAGE_MEMORY, MAX_IMAGE_PIXELS};
 pub use respond::{CellSize, QueryRecord, escape_bytes};
@@ -153,6 +154,10 @@ pub struct Terminal {
     utf8_hold: Vec<u8>,
     /// The screen shown while a synchronized update is drawn, and since when.
     frame: Option<(Snapshot, std::time::Instant)>,
+    /// The live screen's snapshot, made at the first ask after the parser last changed:
+    /// a wait's last look, the capture after it and every waiter one batch wakes share
+    /// it. Everything that touches the parser drops it ([`Terminal::parser_mut`]).
+    live: OnceLock<Snapshot>,
 }
 
 impl Terminal {
@@ -189,6 +194,7 @@ impl Terminal {
             fault: None,
             utf8_hold: Vec::new(),
             frame: None,
+            live: OnceLock::new(),
         }
     }
 
@@ -234,6 +240,7 @@ impl Terminal {
 
     fn feed(&mut self, bytes: &[u8]) {
         if !bytes.is_empty() {
+            self.live.take();
             self.contained(|layer, parser, responder| layer.process(bytes, parser, responder));
         }
     }
@@ -249,6 +256,12 @@ impl Terminal {
     /// Whether the program is drawing a synchronized update (mode 2026) right now.
     pub fn synchronized(&self) -> bool {
         self.layer.modes.synchronized
+    }
+
+    /// The parser, to change: the live screen's snapshot made before is dropped.
+    fn parser_mut(&mut self) -> &mut Parser {
+        self.live.take();
+        &mut self.parser
     }
 
     /// Runs `work` on the parser, turning a panic into a recorded fault.
@@ -289,6 +302,11 @@ impl Terminal {
     }
 
     fn live_snapshot(&self) -> Snapshot {
+        self.live.get_or_init(|| self.snapshot_now()).clone()
+    }
+
+    /// The parser's visible screen as it is now, made afresh (a scrolled-back view too).
+    fn snapshot_now(&self) -> Snapshot {
         let screen = self.parser.screen();
         capture::snapshot_of(
             screen,
@@ -359,9 +377,12 @@ impl Terminal {
         if rows == 0 {
             return self.snapshot();
         }
-        self.parser.screen_mut().set_scrollback(rows);
-        let snapshot = self.snapshot();
-        self.parser.screen_mut().set_scrollback(0);
+        self.parser_mut().screen_mut().set_scrollback(rows);
+        let snapshot = match self.held_frame() {
+            Some(frame) => frame.clone(),
+            None => self.snapshot_now(),
+        };
+        self.parser_mut().screen_mut().set_scrollback(0);
         snapshot
     }
 
@@ -406,7 +427,7 @@ impl Terminal {
         // A frame held from before is of the old size: show the live screen.
         self.frame = None;
         if let (Some(r), Some(c)) = (std::num::NonZeroU16::new(rows), std::num::NonZeroU16::new(cols)) {
-            self.parser.set_size(r, c);
+            self.parser_mut().set_size(r, c);
         }
         Ok(())
     }
@@ -473,7 +494,7 @@ impl Terminal {
     /// the screen as it is now (needs a shell that sends OSC 133 marks).
     pub fn last_command(&mut self) -> Option<LastCommand> {
         let rows = self.size().1;
-        let scrolled = signals::scrolled(self.parser.screen_mut());
+        let scrolled = signals::scrolled(self.parser.screen());
         self.layer.signals.last_command(scrolled, rows)
     }
 
@@ -484,7 +505,7 @@ impl Terminal {
 
     /// Lines that scrolled off the top, oldest first (up to the scrollback limit).
     pub fn scrollback(&mut self) -> Vec<String> {
-        let screen = self.parser.screen_mut();
+        let screen = self.parser_mut().screen_mut();
         let (rows, cols) = (usize::from(screen.size().0.get()), screen.size().1.get());
         screen.set_scrollback(usize::MAX);
         let len = screen.scrollback();

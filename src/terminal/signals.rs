@@ -154,11 +154,8 @@ pub struct Signals {
 
 /// Lines scrolled so far, when the screen can tell: the scrollback's length (which stops
 /// growing at its cap).
-pub(crate) fn scrolled(screen: &mut vt100::Screen) -> u64 {
-    screen.set_scrollback(usize::MAX);
-    let len = screen.scrollback();
-    screen.set_scrollback(0);
-    len as u64
+pub(crate) fn scrolled(screen: &vt100::Screen) -> u64 {
+    screen.scrollback_len() as u64
 }
 
 fn place(screen: &mut vt100::Screen) -> Place {

@@ -307,81 +307,93 @@ fn a_parser_panic_is_contained() {
     );
 }
 
-/// Random byte soup rich in escape-sequence material: the layer must neither fault nor
-/// depend on how the stream is split into chunks.
-#[test]
-fn random_streams_split_anywhere_give_the_same_screen() {
-    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
+/// Pieces of byte soup rich in escape-sequence material.
+const ALPHABET: &[&[u8]] = &[
+    b"\x1b",
+    b"[",
+    b"]",
+    b"P",
+    b"(",
+    b")",
+    b"0",
+    b"B",
+    b"?",
+    b">",
+    b"$",
+    b"1",
+    b"4",
+    b"7",
+    b"58",
+    b";",
+    b":",
+    b"m",
+    b"h",
+    b"l",
+    b"n",
+    b"c",
+    b"p",
+    b"q",
+    b"t",
+    b"u",
+    b"s",
+    b"D",
+    b"E",
+    b"\x07",
+    b"\x1b\\",
+    b"\x0e",
+    b"\x0f",
+    b"\r",
+    b"\n",
+    b"a",
+    b"x",
+    b"q",
+    "é".as_bytes(),
+    "日".as_bytes(),
+    b"\xe2\x94",
+    b"\x18",
+    // Whole sequences, so the mode-dependent paths (insert, no autowrap, graphics) run.
+    b"\x1b[4h",
+    b"\x1b[4l",
+    b"\x1b[?7l",
+    b"\x1b[?7h",
+    b"\x1b(0",
+    b"\x1b(B",
+    b"\x1b)0",
+    "\x1b]0;tïtle\x07".as_bytes(),
+    b"\x1b[6n",
+    b"\x1b[31;58;5;1m",
+    b"\x1bP+q544e\x1b\\",
+    b"\x1b[3;5H",
+    "wörds ".as_bytes(),
+    "\u{301}".as_bytes(),
+];
+
+/// A little generator of numbers (xorshift), the same every run.
+fn numbers(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
-    };
-    const ALPHABET: &[&[u8]] = &[
-        b"\x1b",
-        b"[",
-        b"]",
-        b"P",
-        b"(",
-        b")",
-        b"0",
-        b"B",
-        b"?",
-        b">",
-        b"$",
-        b"1",
-        b"4",
-        b"7",
-        b"58",
-        b";",
-        b":",
-        b"m",
-        b"h",
-        b"l",
-        b"n",
-        b"c",
-        b"p",
-        b"q",
-        b"t",
-        b"u",
-        b"s",
-        b"D",
-        b"E",
-        b"\x07",
-        b"\x1b\\",
-        b"\x0e",
-        b"\x0f",
-        b"\r",
-        b"\n",
-        b"a",
-        b"x",
-        b"q",
-        "é".as_bytes(),
-        "日".as_bytes(),
-        b"\xe2\x94",
-        b"\x18",
-        // Whole sequences, so the mode-dependent paths (insert, no autowrap, graphics) run.
-        b"\x1b[4h",
-        b"\x1b[4l",
-        b"\x1b[?7l",
-        b"\x1b[?7h",
-        b"\x1b(0",
-        b"\x1b(B",
-        b"\x1b)0",
-        "\x1b]0;tïtle\x07".as_bytes(),
-        b"\x1b[6n",
-        b"\x1b[31;58;5;1m",
-        b"\x1bP+q544e\x1b\\",
-        b"\x1b[3;5H",
-        "wörds ".as_bytes(),
-        "\u{301}".as_bytes(),
-    ];
+    }
+}
+
+/// 400 pieces of [`ALPHABET`], picked by `next`.
+fn byte_soup(next: &mut impl FnMut() -> u64) -> Vec<u8> {
+    let mut stream = Vec::new();
+    for _ in 0..400 {
+        stream.extend_from_slice(ALPHABET[(next() % ALPHABET.len() as u64) as usize]);
+    }
+    stream
+}
+
+/// Random byte soup: the layer must neither fault nor depend on how the stream is split
+/// into chunks.
+#[test]
+fn random_streams_split_anywhere_give_the_same_screen() {
+    let mut next = numbers(0x2545_f491_4f6c_dd1d);
     for round in 0..400 {
-        let mut stream = Vec::new();
-        for _ in 0..400 {
-            stream.extend_from_slice(ALPHABET[(next() % ALPHABET.len() as u64) as usize]);
-        }
+        let stream = byte_soup(&mut next);
         let mut whole = term();
         whole.process(&stream);
         let mut split = term();
@@ -399,6 +411,47 @@ fn random_streams_split_anywhere_give_the_same_screen() {
             escape_bytes(&stream)
         );
         assert_eq!(whole.take_replies(), split.take_replies(), "round {round}");
+    }
+}
+
+/// The live screen's snapshot is kept between asks (a wait's last look is the capture's
+/// screen): output, a resize, a scrolled-back view or a read of the scrollback must never
+/// leave an earlier one to be shown.
+#[test]
+fn a_kept_snapshot_is_never_shown_once_the_screen_changed() {
+    let mut next = numbers(0x9e37_79b9_7f4a_7c15);
+    for round in 0..150 {
+        let stream = byte_soup(&mut next);
+        let mut t = term();
+        let mut rest = &stream[..];
+        while !rest.is_empty() {
+            let _ = t.live_snapshot();
+            match next() % 8 {
+                0 => t
+                    .resize(10 + (next() % 20) as u16, 2 + (next() % 8) as u16)
+                    .unwrap(),
+                1 => {
+                    let _ = t.snapshot_scrolled_back(1 + (next() % 6) as usize);
+                }
+                2 => {
+                    let _ = t.scrollback();
+                }
+                3 => {
+                    let _ = t.last_command();
+                }
+                _ => {
+                    let n = ((next() % 9) as usize + 1).min(rest.len());
+                    t.process(&rest[..n]);
+                    rest = &rest[n..];
+                }
+            }
+            assert_eq!(
+                t.live_snapshot(),
+                t.snapshot_now(),
+                "round {round}: {}",
+                escape_bytes(&stream)
+            );
+        }
     }
 }
 

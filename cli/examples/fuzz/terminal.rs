@@ -178,10 +178,16 @@ pub(super) fn terminal_input(rng: &mut Rng) -> Vec<u8> {
     out
 }
 
-/// The screen and replies after feeding `chunks` in order.
+/// The screen and replies after feeding `chunks` in order. The screen is also looked at
+/// between chunks (at the split, every 64 bytes when fed byte by byte): the terminal keeps
+/// the snapshot it made, and one kept past later output would show as a screen that
+/// differs from the whole stream's.
 pub(super) fn feed(cols: u16, rows: u16, chunks: &[&[u8]]) -> Result<(tuipilot::Snapshot, Vec<u8>), String> {
     let mut t = Terminal::new(cols, rows).map_err(|e| e.to_string())?;
-    for chunk in chunks {
+    for (i, chunk) in chunks.iter().enumerate() {
+        if i > 0 && (chunks.len() == 2 || i % 64 == 0) {
+            let _ = t.snapshot();
+        }
         t.process(chunk);
     }
     if let Some(fault) = t.fault() {
