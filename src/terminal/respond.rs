@@ -222,7 +222,7 @@ impl Responder {
         }
     }
 
-    /// Queues a reply to a kitty graphics command (made by `graphics::kitty`).
+    /// Queues the answer to a kitty graphics command (made by `graphics::kitty`).
     pub(crate) fn answer_graphics(&mut self, query: &[u8], reply: String) {
         self.record(query, Ok(reply), "kitty graphics command: answered as kitty does");
     }

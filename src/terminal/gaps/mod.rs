@@ -536,7 +536,13 @@ impl GapLayer {
         let after = match kind {
             StrKind::Osc => self.images.osc(&self.capture, &ctx),
             StrKind::Dcs => self.images.dcs(&self.capture, &ctx),
-            StrKind::Apc => self.images.apc(&self.capture, &ctx, responder),
+            StrKind::Apc => {
+                let outcome = self.images.apc(&self.capture, &ctx);
+                if let Some(answer) = outcome.answer {
+                    responder.answer_graphics(answer.query.as_bytes(), answer.reply);
+                }
+                outcome.placed
+            }
             StrKind::Other => None,
         };
         responder.answer_string(kind, &self.capture, bel);

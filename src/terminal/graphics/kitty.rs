@@ -14,10 +14,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{
-    Context, CursorAfter, Graphics, ImageProtocol, MAX_IMAGE_PIXELS, MAX_IMAGE_STRING, Picture, Shown,
-    base64_decode, drawn_size,
+    Answer, Context, CursorAfter, Graphics, ImageProtocol, KittyOutcome, MAX_IMAGE_PIXELS, MAX_IMAGE_STRING,
+    Picture, Shown, base64_decode, drawn_size,
 };
-use crate::terminal::respond::Responder;
 
 /// kitty's stored images and the transmission in progress.
 #[derive(Default)]
@@ -139,13 +138,9 @@ impl Command {
     }
 }
 
-/// Runs one `APC G` command; the bytes to give the parser after it (a placement's).
-pub(super) fn command(
-    graphics: &mut Graphics,
-    body: &[u8],
-    ctx: &Context<'_>,
-    responder: &mut Responder,
-) -> Option<Vec<u8>> {
+/// Runs one `APC G` command: the bytes to give the parser after it (a placement's) and
+/// the answer the program is owed.
+pub(super) fn command(graphics: &mut Graphics, body: &[u8], ctx: &Context<'_>) -> KittyOutcome {
     let (control, payload) = match body.iter().position(|&b| b == b';') {
         Some(at) => (&body[..at], &body[at + 1..]),
         None => (body, &b""[..]),
@@ -160,18 +155,20 @@ pub(super) fn command(
                 data
             });
             if data.as_ref().is_some_and(|d| d.len() > MAX_IMAGE_STRING) {
-                reply(responder, &first, Err("EFBIG:the transmission is too large"));
-                return None;
+                return KittyOutcome {
+                    placed: None,
+                    answer: answer(&first, Err("EFBIG:the transmission is too large")),
+                };
             }
             if chunk.more {
                 graphics.kitty.pending = Some((first, data));
-                return None;
+                return KittyOutcome::default();
             }
             (first, data)
         }
         None if chunk.more && matches!(chunk.action, b't' | b'T' | b'q') => {
             graphics.kitty.pending = Some((chunk, decoded));
-            return None;
+            return KittyOutcome::default();
         }
         None => (chunk, decoded),
     };
@@ -203,14 +200,11 @@ pub(super) fn command(
         }
         _ => Err("EINVAL:animation is not supported".to_string()),
     };
-    if command.action != b'd' {
-        reply(
-            responder,
-            &command,
-            result.as_ref().map(|_| ()).map_err(String::as_str),
-        );
-    }
-    placed
+    let answer = match command.action {
+        b'd' => None,
+        _ => answer(&command, result.as_ref().map(|_| ()).map_err(String::as_str)),
+    };
+    KittyOutcome { placed, answer }
 }
 
 fn image_id(graphics: &Graphics, command: &Command) -> Option<u32> {
@@ -449,17 +443,17 @@ fn delete(graphics: &mut Graphics, command: &Command, ctx: &Context<'_>) {
     }
 }
 
-/// Answers a command that carries an id or number, unless `q` silences it.
-fn reply(responder: &mut Responder, command: &Command, result: Result<(), &str>) {
+/// The answer to a command that carries an id or number, unless `q` silences it.
+fn answer(command: &Command, result: Result<(), &str>) -> Option<Answer> {
     if command.id == 0 && command.number == 0 {
-        return;
+        return None;
     }
     let silenced = match result {
         Ok(()) => command.quiet >= 1,
         Err(_) => command.quiet >= 2,
     };
     if silenced {
-        return;
+        return None;
     }
     let mut keys = Vec::new();
     if command.id != 0 {
@@ -473,6 +467,8 @@ fn reply(responder: &mut Responder, command: &Command, result: Result<(), &str>)
     }
     let message = result.err().unwrap_or("OK");
     let keys = keys.join(",");
-    let query = format!("\x1b_Ga={},{keys};…\x1b\\", char::from(command.action));
-    responder.answer_graphics(query.as_bytes(), format!("\x1b_G{keys};{message}\x1b\\"));
+    Some(Answer {
+        query: format!("\x1b_Ga={},{keys};…\x1b\\", char::from(command.action)),
+        reply: format!("\x1b_G{keys};{message}\x1b\\"),
+    })
 }

@@ -26,10 +26,27 @@ mod tiff;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::respond::Responder;
 use crate::snapshot::CellSize;
 pub(crate) use crate::snapshot::Picture;
 pub use crate::snapshot::{Image, ImageProtocol};
+
+/// What a kitty graphics command asks of the terminal. The answer is the caller's to
+/// queue (the responder's), so this module knows nothing of replies.
+#[derive(Default)]
+pub(crate) struct KittyOutcome {
+    /// The bytes to give the parser after the command (a placement's cells).
+    pub(crate) placed: Option<Vec<u8>>,
+    /// What the program is owed, unless nothing (no id, or silenced with `q`).
+    pub(crate) answer: Option<Answer>,
+}
+
+/// An answer to a kitty graphics command.
+pub(crate) struct Answer {
+    /// The command as the query transcript names it (its payload left out).
+    pub(crate) query: String,
+    /// The reply the program reads.
+    pub(crate) reply: String,
+}
 
 /// The most pixels one image may have (4096 × 4096): a bigger one is refused.
 pub const MAX_IMAGE_PIXELS: usize = 4096 * 4096;
@@ -231,15 +248,13 @@ impl Graphics {
         Some(self.place_new(ImageProtocol::Sixel, picture, display, CursorAfter::Below, ctx))
     }
 
-    /// Handles an APC string (kitty graphics); the bytes to give the parser after it.
-    pub(crate) fn apc(
-        &mut self,
-        content: &[u8],
-        ctx: &Context<'_>,
-        responder: &mut Responder,
-    ) -> Option<Vec<u8>> {
-        let body = content.strip_prefix(b"G")?;
-        kitty::command(self, body, ctx, responder)
+    /// Handles an APC string (kitty graphics): the bytes to give the parser after it and
+    /// the answer owed.
+    pub(crate) fn apc(&mut self, content: &[u8], ctx: &Context<'_>) -> KittyOutcome {
+        match content.strip_prefix(b"G") {
+            Some(body) => kitty::command(self, body, ctx),
+            None => KittyOutcome::default(),
+        }
     }
 
     /// Handles an OSC string (iTerm2 `1337;File=`); the bytes to give the parser after it.
