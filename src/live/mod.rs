@@ -73,6 +73,11 @@ pub struct Frame {
     pub first_col: u16,
     /// The first row of the session shown (clipped views).
     pub first_row: u16,
+    /// The view this frame was cut for (columns, rows: the person's terminal less its
+    /// status line); `(0, 0)` from a host that does not say. A frame cut for another view
+    /// — sent before the host heard of the person's resize — is not drawn.
+    #[serde(default)]
+    pub view: (u16, u16),
     /// The rows shown, each the shown columns as text and SGR, ending reset.
     pub lines: Vec<String>,
     /// Where the cursor is among the shown rows and columns (`col`, `row`), if shown.

@@ -114,6 +114,7 @@ impl Window {
             rows,
             first_col: self.first_col,
             first_row: self.first_row,
+            view: self.view,
             lines: snapshot.ansi_window(self.first_row..self.first_row + height, self.first_col, width),
             cursor: match (
                 cursor.visible,
@@ -256,9 +257,11 @@ pub fn serve(
         first_col: 0,
         first_row: 0,
     });
+    // Looked at, cut and queued under the window's lock: a frame of an older screen or
+    // cut for an older view never follows a newer one into the mailbox.
     let frame_now = |window: &Mutex<Window>| {
-        let snapshot = session.snapshot();
-        let frame = window.lock().unwrap_or_else(|p| p.into_inner()).frame(&snapshot);
+        let mut window = window.lock().unwrap_or_else(|p| p.into_inner());
+        let frame = window.frame(&session.snapshot());
         mailbox.put_frame(frame);
     };
     std::thread::scope(|scope| {

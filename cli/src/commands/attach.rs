@@ -41,12 +41,8 @@ pub(super) fn attach(name: &str, control: bool) -> Result<(), Failure> {
         ));
     }
     let terminal = PersonTerminal::take()?;
-    let (cols, rows) = terminal.size();
-    let request = Request::Watch {
-        control,
-        cols,
-        rows: rows.saturating_sub(1).max(1),
-    };
+    let (cols, rows) = view::view_of(terminal.size());
+    let request = Request::Watch { control, cols, rows };
     let (_, stream, read_ahead) = client.into_stream(&request, Duration::from_secs(10))?;
     let ended = view::run(&terminal, stream, read_ahead, name, Purpose::Attach { control });
     drop(terminal);

@@ -78,9 +78,15 @@ struct Geometry {
     height: u16,
 }
 
+/// The view a person's terminal of `person` (columns, rows) has for the session: all
+/// but the status line.
+pub(crate) fn view_of(person: (u16, u16)) -> (u16, u16) {
+    (person.0, person.1.saturating_sub(1).max(1))
+}
+
 impl Geometry {
     fn of(frame: &Frame, person: (u16, u16)) -> Geometry {
-        let view_rows = person.1.saturating_sub(1).max(1);
+        let view_rows = view_of(person).1;
         let width = frame.cols.min(person.0);
         let height = u16::try_from(frame.lines.len())
             .unwrap_or(u16::MAX)
@@ -175,11 +181,17 @@ impl View<'_> {
         plain(&status)
     }
 
-    /// Draws the newest frame and the status line.
+    /// Draws the newest frame and the status line. A frame cut for another view (sent
+    /// before the session heard of the person's resize) is not drawn: placed at the new
+    /// size it would show a part of the screen as if it were all of it; the frame for the
+    /// new view follows.
     fn draw(&mut self, out: &mut impl Write, person: (u16, u16)) -> std::io::Result<()> {
         let Some(frame) = self.frame.clone() else {
             return Ok(());
         };
+        if frame.view != (0, 0) && frame.view != view_of(person) {
+            return Ok(());
+        }
         let geometry = Geometry::of(&frame, person);
         let mut bytes: Vec<u8> = b"\x1b[?2026h\x1b[?25l".to_vec();
         let full = self.drawn.geometry != Some(geometry);
@@ -332,9 +344,9 @@ pub fn run(
     let mut person = terminal.size();
     let mut out = std::io::stdout().lock();
     let mut stdin = std::io::stdin().lock();
-    let view_size = |person: (u16, u16)| FromPerson::View {
-        cols: person.0,
-        rows: person.1.saturating_sub(1).max(1),
+    let view_size = |person: (u16, u16)| {
+        let (cols, rows) = view_of(person);
+        FromPerson::View { cols, rows }
     };
     tell(&mut stream, &view_size(person))?;
     let mut reader = stream
@@ -479,4 +491,56 @@ fn keys(view: &mut View, stream: &mut UnixStream, bytes: &[u8]) -> Result<Option
     }
     send(view, stream, &mut pending)?;
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view_of_frame(frame: Frame) -> View<'static> {
+        View {
+            name: "agent",
+            purpose: Purpose::Attach { control: false },
+            frame: Some(frame),
+            note: None,
+            menu: false,
+            drawn: Drawn::default(),
+        }
+    }
+
+    /// The last rows of a 100×30 screen, clipped for a 60×16 terminal.
+    fn clipped() -> Frame {
+        Frame {
+            cols: 100,
+            rows: 30,
+            first_col: 32,
+            first_row: 15,
+            view: (60, 15),
+            lines: vec!["bottom right".to_string(); 15],
+            ..Frame::default()
+        }
+    }
+
+    #[test]
+    fn a_frame_cut_for_the_view_before_the_persons_resize_is_not_drawn() {
+        let mut out = Vec::new();
+        view_of_frame(clipped()).draw(&mut out, (120, 40)).unwrap();
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+        view_of_frame(clipped()).draw(&mut out, (60, 16)).unwrap();
+        let drawn = String::from_utf8_lossy(&out);
+        assert!(
+            drawn.contains("bottom right") && drawn.contains("clipped to cols 33-92"),
+            "{drawn}"
+        );
+    }
+
+    #[test]
+    fn a_frame_from_a_host_that_names_no_view_is_drawn() {
+        let line = r#"{"cols":100,"rows":30,"first_col":32,"first_row":15,"lines":["bottom right"],"cursor":null,"title":"","application_cursor":false,"bracketed_paste":false,"mouse":{"tracking":"off","encoding":"x10"}}"#;
+        let frame: Frame = serde_json::from_str(line).unwrap();
+        assert_eq!(frame.view, (0, 0));
+        let mut out = Vec::new();
+        view_of_frame(frame).draw(&mut out, (120, 40)).unwrap();
+        assert!(String::from_utf8_lossy(&out).contains("bottom right"));
+    }
 }
