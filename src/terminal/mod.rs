@@ -156,7 +156,8 @@ pub struct Terminal {
     frame: Option<(Snapshot, std::time::Instant)>,
     /// The live screen's snapshot, made at the first ask after the parser last changed:
     /// a wait's last look, the capture after it and every waiter one batch wakes share
-    /// it. Everything that touches the parser drops it ([`Terminal::parser_mut`]).
+    /// it. Everything that touches the parser drops it: the gap layer's work
+    /// ([`Terminal::contained`]) and every other change ([`Terminal::parser_mut`]).
     live: OnceLock<Snapshot>,
 }
 
@@ -240,7 +241,6 @@ impl Terminal {
 
     fn feed(&mut self, bytes: &[u8]) {
         if !bytes.is_empty() {
-            self.live.take();
             self.contained(|layer, parser, responder| layer.process(bytes, parser, responder));
         }
     }
@@ -269,6 +269,7 @@ impl Terminal {
         if self.fault.is_some() {
             return;
         }
+        self.live.take();
         let (layer, parser, responder) = (&mut self.layer, &mut self.parser, &mut self.responder);
         let result = catch_unwind(AssertUnwindSafe(|| work(layer, parser, responder)));
         if let Err(panic) = result {
