@@ -41,6 +41,7 @@ mod copy;
 mod temporaries;
 mod world;
 
+pub(crate) use copy::KernelCopy;
 pub use copy::{copy_file, copy_tree};
 use temporaries::{Temporaries, Temporary};
 pub use temporaries::{await_end_by_signal, on_signal_also, remove_temporaries_on_signal};

@@ -22,7 +22,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Component, Path, PathBuf};
 
-use super::{Folder, TempDir};
+use super::{Folder, KernelCopy, TempDir};
 use crate::error::{Error, Result};
 
 /// How much of a world is copied at most.
@@ -266,6 +266,7 @@ impl World {
         // The mirror's folders, each opened once: its files are written through its
         // descriptor, in place (the store is this process's own private folder).
         let mut folders: std::collections::HashMap<PathBuf, Folder> = std::collections::HashMap::new();
+        let kernel = KernelCopy::default();
         let mut folder_for = |copy: &Path| -> std::result::Result<Folder, WorldRefused> {
             if let Some(folder) = folders.get(copy) {
                 return Ok(folder.clone());
@@ -292,7 +293,7 @@ impl World {
                     };
                     // Opened without following what may have been put in its place
                     // since the listing, and refused if it is no longer a plain file.
-                    match folder_for(parent)?.copy_in(&path, name) {
+                    match folder_for(parent)?.copy_in(&path, name, &kernel) {
                         Ok(_) => {
                             world.bytes += len;
                             world.files += 1;
