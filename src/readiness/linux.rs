@@ -8,7 +8,8 @@ use super::{Process, Readiness, Seen, SignalHistory, Timer};
 
 mod processes;
 use processes::{
-    SignalTimers, alive, members, note_input, owner, parent_of, renamed, signal_timers, started_after,
+    SignalTimers, alive, members, note_input, owner, parent_of, proc_text, renamed, signal_timers,
+    started_after,
 };
 pub(super) use processes::{listed, on_terminal, state_letter};
 
@@ -324,7 +325,7 @@ pub(super) fn asleep_in_read(dir: &str) -> bool {
     if state_letter(dir).as_deref() != Some("S") {
         return false;
     }
-    let Ok(call) = std::fs::read_to_string(format!("{dir}/syscall")) else {
+    let Ok(call) = proc_text(format!("{dir}/syscall")) else {
         return false;
     };
     let number = call.split_whitespace().next().and_then(|n| n.parse::<i64>().ok());
@@ -341,7 +342,7 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
         Some("T") | Some("t") => return Thread::Asleep(Sleep::Other("stopped".into())),
         _ => {}
     }
-    let call = match std::fs::read_to_string(format!("{base}/syscall")) {
+    let call = match proc_text(format!("{base}/syscall")) {
         Ok(call) => call,
         Err(e) => return Thread::Unreadable(format!("its system calls cannot be read ({e})")),
     };
@@ -509,7 +510,7 @@ fn thread(process: &Process, tid: i32, slave: u64) -> Thread {
 
 /// How many times thread `tid` of `pid` has been scheduled in (see [`Timer::runs`]).
 fn runs(pid: i32, tid: i32) -> Option<u64> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
+    let text = proc_text(format!("/proc/{pid}/task/{tid}/schedstat")).ok()?;
     text.split_whitespace().nth(2)?.parse().ok()
 }
 
@@ -594,7 +595,7 @@ fn timerfds_due(pid: i32, fds: &[u64]) -> Option<Duration> {
                 .is_ok_and(|target| target.as_os_str() == "anon_inode:[timerfd]")
         })
         .filter_map(|fd| {
-            let info = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{fd}")).ok()?;
+            let info = proc_text(format!("/proc/{pid}/fdinfo/{fd}")).ok()?;
             let value = info.lines().find_map(|l| l.strip_prefix("it_value:"))?;
             let (secs, nanos) = value
                 .trim()
@@ -645,7 +646,7 @@ fn selected(pid: i32, count: u64, address: u64) -> std::io::Result<Vec<u64>> {
 /// The descriptors epoll set `epfd` of `pid` waits to read (`tfd:` lines of its fdinfo
 /// whose events include EPOLLIN).
 fn epolled(pid: i32, epfd: u64) -> std::io::Result<Vec<u64>> {
-    let info = std::fs::read_to_string(format!("/proc/{pid}/fdinfo/{epfd}"))?;
+    let info = proc_text(format!("/proc/{pid}/fdinfo/{epfd}"))?;
     Ok(info
         .lines()
         .filter_map(|line| {

@@ -13,7 +13,7 @@ pub(super) fn started_after(pid: i32, tid: i32, input: Option<Duration>) -> bool
     let Some(input) = input else {
         return false;
     };
-    let Ok(text) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")) else {
+    let Ok(text) = proc_text(format!("/proc/{pid}/task/{tid}/stat")) else {
         return false;
     };
     let Some(started) = split_stat(&text).and_then(|(_, fields)| fields.get(19)?.parse::<u64>().ok()) else {
@@ -29,7 +29,7 @@ pub(super) fn owner(process: &Process, tid: i32) -> String {
     if tid == process.pid {
         return process.name.clone();
     }
-    match std::fs::read_to_string(format!("/proc/{}/task/{tid}/comm", process.pid)) {
+    match proc_text(format!("/proc/{}/task/{tid}/comm", process.pid)) {
         Ok(name) if !name.trim_end().is_empty() && name.trim_end() != process.name => {
             format!("{} (thread {})", process.name, name.trim_end())
         }
@@ -40,7 +40,7 @@ pub(super) fn owner(process: &Process, tid: i32) -> String {
 /// The process with its name as it is now: one listed just before it called `exec`
 /// (bash's child becoming `sleep`) has a new name by the time its threads were read.
 pub(super) fn renamed(process: Process) -> Process {
-    match std::fs::read_to_string(format!("/proc/{}/comm", process.pid)) {
+    match proc_text(format!("/proc/{}/comm", process.pid)) {
         Ok(name) if !name.trim_end().is_empty() => Process {
             name: name.trim_end().to_string(),
             ..process
@@ -57,7 +57,7 @@ pub(super) fn alive(pid: i32) -> bool {
 /// The state letter (`R`, `S`, `Z`, …) in the `stat` file of a process or thread
 /// directory.
 pub(in crate::readiness) fn state_letter(dir: &str) -> Option<String> {
-    let text = std::fs::read_to_string(format!("{dir}/stat")).ok()?;
+    let text = proc_text(format!("{dir}/stat")).ok()?;
     split_stat(&text).and_then(|(_, fields)| fields.first().map(|s| s.to_string()))
 }
 
@@ -139,7 +139,7 @@ pub(super) fn members(
             continue;
         }
         for task in tasks {
-            match std::fs::read_to_string(task.path().join("children")) {
+            match proc_text(task.path().join("children")) {
                 Ok(children) => {
                     todo.extend(children.split_whitespace().filter_map(|c| c.parse::<i32>().ok()))
                 }
@@ -178,7 +178,7 @@ const MANY_THREADS: usize = 64;
 
 /// The parent of process `pid` (`/proc/PID/stat`'s fourth field).
 pub(super) fn parent_of(pid: i32) -> Option<i32> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let text = proc_text(format!("/proc/{pid}/stat")).ok()?;
     split_stat(&text).and_then(|(_, fields)| fields.get(1)?.parse().ok())
 }
 
@@ -331,12 +331,12 @@ pub(super) struct SignalTimers {
 
 /// What process `pid` shows of its signal timers.
 fn signal_marks(pid: i32) -> SignalMarks {
-    let timers = std::fs::read_to_string(format!("/proc/{pid}/timers"))
+    let timers = proc_text(format!("/proc/{pid}/timers"))
         .unwrap_or_default()
         .lines()
         .filter_map(|l| l.strip_prefix("ID:")?.trim().parse().ok())
         .collect();
-    let alarm = std::fs::read_to_string(format!("/proc/{pid}/status"))
+    let alarm = proc_text(format!("/proc/{pid}/status"))
         .ok()
         .and_then(|status| {
             let caught = status.lines().find_map(|l| l.strip_prefix("SigCgt:"))?;
@@ -349,7 +349,7 @@ fn signal_marks(pid: i32) -> SignalMarks {
 /// A process's name, controlling terminal, process group and start time (clock ticks since
 /// boot), from `/proc/PID/stat`.
 fn stat(pid: i32) -> Option<(Process, i32, u64)> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let text = proc_text(format!("/proc/{pid}/stat")).ok()?;
     let (name, fields) = split_stat(&text)?;
     // After the name: state, ppid, pgrp, session, tty_nr, …, starttime (the 20th).
     let pgrp = fields.get(2)?.parse().ok()?;
@@ -375,4 +375,46 @@ fn split_stat(text: &str) -> Option<(&str, Vec<&str>)> {
     let close = text.rfind(')')?;
     let name = text.get(open + 1..close)?;
     Some((name, text.get(close + 1..)?.split_whitespace().collect()))
+}
+
+/// The text of a small `/proc` file, read to its end. Not `std::fs::read_to_string`: it
+/// asks the file's size first (`statx`, then `lseek`), which a `/proc` file reports as 0
+/// anyway — two system calls of six for every file a probe reads, a dozen or more a look
+/// and some for every thread.
+pub(super) fn proc_text(path: impl AsRef<std::path::Path>) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut text = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    String::from_utf8(text).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::proc_text;
+
+    #[test]
+    fn a_files_text_is_read_whole_past_the_first_read_and_bad_utf8_is_an_error() {
+        let dir = crate::files::TempDir::new("proc-text").unwrap();
+        // Two-byte characters across every 4 KiB boundary of 10 KB.
+        let text: String = (0..5000).map(|i| if i % 3 == 0 { 'é' } else { 'x' }).collect();
+        let path = dir.path().join("text");
+        std::fs::write(&path, &text).unwrap();
+        assert_eq!(proc_text(&path).unwrap(), text);
+        std::fs::write(&path, b"ok\xff").unwrap();
+        let error = proc_text(&path).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+        assert_eq!(
+            proc_text("/proc/self/comm").unwrap(),
+            std::fs::read_to_string("/proc/self/comm").unwrap()
+        );
+    }
 }
