@@ -208,19 +208,11 @@ fn exported_after_drift(
     // The capture waits too, so it is a whole frame: a plain capture a moment after the
     // wait lands in the program's next frame half drawn when the machine is busy (rows
     // 1-2 of the next list drawn, row 3 not yet), and only row 3 would drift.
-    session
-        .apply(&Operation::Capture {
-            wait: Some(WaitFor::Text(first.into())),
-            timeout_ms: None,
-            ansi: false,
-            scrollback: false,
-            png: None,
-            svg: None,
-            text: true,
-            mask: Vec::new(),
-            scrolled_back: 0,
-        })
-        .unwrap();
+    let mut capture = Operation::capture_text();
+    if let Operation::Capture { wait, .. } = &mut capture {
+        *wait = Some(WaitFor::Text(first.into()));
+    }
+    session.apply(&capture).unwrap();
     let captured = session.snapshot().text();
     session
         .wait_for_timeout(
