@@ -338,7 +338,7 @@ fn is_zero(n: &u64) -> bool {
 
 impl SignalReport {
     /// The report of a terminal's signals now.
-    pub fn of(terminal: &mut Terminal) -> SignalReport {
+    pub fn of(terminal: &Terminal) -> SignalReport {
         let last_command = terminal.last_command();
         let signals = terminal.signals();
         SignalReport {

@@ -237,7 +237,7 @@ impl Session {
     /// What the program signalled besides the screen now: the last shell command and its
     /// exit code, bells, working directory, clipboard writes, links, notifications.
     pub fn signal_report(&self) -> crate::operation::SignalReport {
-        crate::operation::SignalReport::of(&mut self.shared.lock().terminal)
+        crate::operation::SignalReport::of(&self.shared.lock().terminal)
     }
 
     /// How long the screen has been unchanged (to the batch of output that last changed it).

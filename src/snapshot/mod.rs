@@ -384,23 +384,6 @@ impl Snapshot {
         self.input.mouse.tracking != crate::keys::mouse::MouseTracking::Off
     }
 
-    /// A hash of each row's cells (text and style): rows whose hashes differ between two
-    /// snapshots look different.
-    pub fn row_hashes(&self) -> Vec<u64> {
-        use std::hash::{Hash, Hasher};
-        self.cells
-            .chunks(usize::from(self.cols.max(1)))
-            .map(|row| {
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                for cell in row {
-                    cell.text().hash(&mut h);
-                    cell.style.hash(&mut h);
-                }
-                h.finish()
-            })
-            .collect()
-    }
-
     /// Whether row `row` reads or looks different in `other` (a cell's text or style; a
     /// row outside either grid differs). What `changed_rows` compares.
     pub(crate) fn row_differs(&self, other: &Snapshot, row: u16) -> bool {

@@ -493,7 +493,7 @@ impl Terminal {
 
     /// The last command the shell finished, with its prompt, command and output rows on
     /// the screen as it is now (needs a shell that sends OSC 133 marks).
-    pub fn last_command(&mut self) -> Option<LastCommand> {
+    pub fn last_command(&self) -> Option<LastCommand> {
         let rows = self.size().1;
         let scrolled = signals::scrolled(self.parser.screen());
         self.layer.signals.last_command(scrolled, rows)

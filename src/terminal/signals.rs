@@ -158,7 +158,7 @@ pub(crate) fn scrolled(screen: &vt100::Screen) -> u64 {
     screen.scrollback_len() as u64
 }
 
-fn place(screen: &mut vt100::Screen) -> Place {
+fn place(screen: &vt100::Screen) -> Place {
     let rows = screen.size().0.get();
     Place {
         row: screen.cursor_position().0.min(rows.saturating_sub(1)),
@@ -207,7 +207,7 @@ fn file_uri_path(uri: &str) -> String {
 impl Signals {
     /// Takes one OSC string's content (what is between `ESC ]` and its terminator), with
     /// the screen as it is at that point of the stream.
-    pub(crate) fn osc(&mut self, content: &[u8], screen: &mut vt100::Screen) {
+    pub(crate) fn osc(&mut self, content: &[u8], screen: &vt100::Screen) {
         let text = String::from_utf8_lossy(content);
         let (code, rest) = text.split_once(';').unwrap_or((&text, ""));
         match code {
@@ -271,7 +271,7 @@ impl Signals {
         self.current.prompt.is_some() && self.current.output.is_none()
     }
 
-    fn shell_mark(&mut self, rest: &str, screen: &mut vt100::Screen) {
+    fn shell_mark(&mut self, rest: &str, screen: &vt100::Screen) {
         self.shell_integration = true;
         let mut fields = rest.split(';');
         let here = place(screen);

@@ -526,7 +526,7 @@ impl GapLayer {
         parser: &mut Parser,
     ) -> Option<Vec<u8>> {
         if kind == StrKind::Osc {
-            self.signals.osc(&self.capture, parser.screen_mut());
+            self.signals.osc(&self.capture, parser.screen());
         }
         let ctx = Context {
             screen: parser.screen(),

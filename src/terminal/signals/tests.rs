@@ -4,7 +4,7 @@ use crate::operation::SignalReport;
 fn after(bytes: &[u8]) -> (Terminal, SignalReport) {
     let mut t = Terminal::new(40, 6).unwrap();
     t.process(bytes);
-    let report = SignalReport::of(&mut t);
+    let report = SignalReport::of(&t);
     (t, report)
 }
 
@@ -36,7 +36,7 @@ fn osc_8_links_report_their_text_and_cells_while_it_is_on_the_screen() {
     assert_eq!((link.row, link.col, link.end_col), (0, 4, 12));
     // Once the text is overwritten the link is gone.
     t.process(b"\r\x1b[2K");
-    assert!(SignalReport::of(&mut t).links.is_empty());
+    assert!(SignalReport::of(&t).links.is_empty());
 }
 
 #[test]
@@ -76,7 +76,7 @@ fn shell_marks_give_the_last_commands_regions_and_exit_code() {
     assert_eq!(t.signals().commands_finished, 1);
     // Scrolling moves the regions up with the text: two lines scroll off, `a` with them.
     t.process(b"\r\n\r\n\r\n\r\n");
-    let last = SignalReport::of(&mut t).last_command.unwrap();
+    let last = SignalReport::of(&t).last_command.unwrap();
     assert_eq!(rows(last.output), Some((0, 1)));
     assert_eq!(t.snapshot().row(0), Some("b"));
     assert!(last.scrolled_off);
