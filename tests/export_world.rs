@@ -327,3 +327,46 @@ fn an_earlier_exports_world_in_the_folder_is_copied_empty_not_inside_the_new_one
     );
     s.exit().unwrap();
 }
+
+#[test]
+fn a_program_in_the_folder_and_the_modes_and_dates_it_lists_replay_as_the_session_saw_them() {
+    // Fails on the code before: the copy made every file 0600 and dated it the day it was
+    // copied, so `./list.sh` could not be started in a replay, and a listing's modes (and,
+    // a day later, its dates) were the copy's.
+    use std::os::unix::fs::PermissionsExt;
+    let dir = common::TempDir::new("world-modes");
+    std::fs::create_dir_all(dir.0.join("sub")).unwrap();
+    std::fs::write(
+        dir.0.join("list.sh"),
+        "#!/bin/sh\nls -l --time-style=+%d.%m.%Y data.txt sub\nprintf 'listed\\n'\nread done\n",
+    )
+    .unwrap();
+    std::fs::write(dir.0.join("data.txt"), "data\n").unwrap();
+    std::fs::write(dir.0.join("sub/old.txt"), "old\n").unwrap();
+    let dated = |path: &str, mode: u32, secs: u64| {
+        let path = dir.0.join(path);
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs);
+        let times = std::fs::FileTimes::new().set_accessed(when).set_modified(when);
+        std::fs::File::open(&path).unwrap().set_times(times).unwrap();
+    };
+    dated("list.sh", 0o755, 981_158_400);
+    dated("data.txt", 0o640, 981_244_800);
+    dated("sub/old.txt", 0o444, 981_331_200);
+    dated("sub", 0o750, 981_417_600);
+    let command = ["./list.sh"];
+    let s = start_in(&dir.0, &command);
+    s.apply(&wait(WaitFor::Text("^listed$".into()))).unwrap();
+    let screen = s.text();
+    assert!(
+        screen.contains("-rw-r----- ") && screen.contains("04.02.2001 data.txt"),
+        "{screen}"
+    );
+    s.apply(&Operation::capture_text()).unwrap();
+    let out = common::TempDir::new("world-modes-out");
+    let tape = export_with_world(&s, &command, &dir.0, &out.0, "modes");
+    s.exit().unwrap();
+    let snap = std::fs::read_to_string(out.0.join("modes.snap")).unwrap();
+    assert!(snap.contains("05.02.2001 old.txt"), "{snap}");
+    replays_three_times(&out.0, "modes", &tape);
+}

@@ -129,7 +129,9 @@ fn store_base(bytes: u64) -> PathBuf {
 
 /// One entry found while listing, to be copied.
 enum Found {
-    Folder(PathBuf),
+    /// A folder, with what its listing said of it (its mode and times, which its copy
+    /// takes once its entries are in).
+    Folder(PathBuf, Box<std::fs::Metadata>),
     File(PathBuf, u64),
 }
 
@@ -196,12 +198,12 @@ impl World {
                     false => None,
                 };
                 if let Some(why) = copied_empty {
-                    found.push(Found::Folder(path.clone()));
+                    found.push(Found::Folder(path.clone(), Box::new(meta)));
                     left_out.push((path, format!("{why}, copied empty")));
                 } else if meta.is_dir() {
                     match std::fs::read_dir(&path) {
                         Ok(listing) => {
-                            found.push(Found::Folder(path.clone()));
+                            found.push(Found::Folder(path.clone(), Box::new(meta.clone())));
                             let mut entries: Vec<_> =
                                 listing.flatten().map(|e| (e.path(), e.metadata())).collect();
                             entries.sort_by(|a, b| a.0.cmp(&b.0));
@@ -277,11 +279,12 @@ impl World {
             folders.insert(copy.to_path_buf(), folder.clone());
             Ok(folder)
         };
+        let mut folders_found = Vec::new();
         for entry in found {
             match entry {
-                Found::Folder(path) => {
+                Found::Folder(path, meta) => {
                     if let Some(copy) = world.stored(&path) {
-                        folder_for(&copy)?;
+                        folders_found.push((folder_for(&copy)?, meta));
                     }
                 }
                 Found::File(path, len) => {
@@ -304,6 +307,18 @@ impl World {
                     }
                 }
             }
+        }
+        // Each folder's mode and times, once its entries are in: deepest first (making a
+        // folder's entry changes its times), the mirror's root last with the times of the
+        // folder it stands for (a listing's `..`; it stays private).
+        let kept = |copy: &Folder, e: std::io::Error| {
+            WorldRefused::Failed(format!("cannot keep the times of {}: {e}", copy.path().display()))
+        };
+        for (copy, meta) in folders_found.iter().rev() {
+            super::copy::keep_metadata(&*copy.fd, meta).map_err(|e| kept(copy, e))?;
+        }
+        if let (Ok(meta), Ok(root)) = (std::fs::metadata(&world.base), Folder::open(&world.root)) {
+            super::copy::keep_times(&*root.fd, &meta).map_err(|e| kept(&root, e))?;
         }
         world.left_out.sort();
         Ok(world)
