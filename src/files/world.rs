@@ -62,6 +62,8 @@ pub struct World {
     roots: Vec<PathBuf>,
     /// What was left out, each with why.
     left_out: Vec<(PathBuf, String)>,
+    /// The program's `HOME`, when it had one ([`World::seen_from`]).
+    home: Option<PathBuf>,
     /// Bytes and files copied.
     bytes: u64,
     files: usize,
@@ -262,6 +264,7 @@ impl World {
             cwd,
             roots,
             left_out,
+            home: None,
             bytes: 0,
             files: 0,
         };
@@ -330,6 +333,13 @@ impl World {
     fn stored(&self, path: &Path) -> Option<PathBuf> {
         let relative = path.strip_prefix(&self.base).ok()?;
         Some(self.root.join(relative))
+    }
+
+    /// The world as a program whose `HOME` was `home` saw it: a program shows a path under
+    /// it from `~` (a prompt's `~/project`), which an export masks as it masks the path.
+    pub fn seen_from(mut self, home: Option<PathBuf>) -> World {
+        self.home = home.filter(|home| home.is_absolute()).map(|home| lexical(&home));
+        self
     }
 
     /// The temporary folder the copy is in, handed to its owner: a session keeps it with
@@ -402,6 +412,7 @@ impl World {
             base: self.base.clone(),
             cwd: self.cwd.clone(),
             roots: self.roots.clone(),
+            home: self.home.clone(),
             summary: self.summary(),
         }
     }
@@ -433,11 +444,31 @@ pub struct WorldMap {
     pub cwd: PathBuf,
     /// The paths copied (absolute).
     pub roots: Vec<PathBuf>,
+    /// The program's `HOME` ([`World::seen_from`]); `None` from an older host.
+    #[serde(default)]
+    pub home: Option<PathBuf>,
     /// [`World::summary`].
     pub summary: String,
 }
 
 impl WorldMap {
+    /// The working folder as the program may show it: its absolute path, and from `~`
+    /// when it is under the program's `HOME` (`~/project`; `~` for `HOME` itself).
+    pub fn cwd_spellings(&self) -> Vec<String> {
+        let mut spellings = vec![self.cwd.to_string_lossy().into_owned()];
+        if let Some(inside) = self
+            .home
+            .as_ref()
+            .and_then(|home| self.cwd.strip_prefix(home).ok())
+        {
+            spellings.push(match inside.as_os_str().is_empty() {
+                true => "~".to_string(),
+                false => format!("~/{}", inside.to_string_lossy()),
+            });
+        }
+        spellings
+    }
+
     /// The working folder inside a mirror of the world at `root` (`root` itself, or
     /// `root/project` when the mirror holds folders beside it).
     pub fn cwd_under(&self, root: &Path) -> PathBuf {

@@ -202,12 +202,13 @@ impl SessionBuilder {
                 (writer, "(writer)".to_string())
             }
         };
+        // The terminal is ours: its TERM is the default unless the caller set one.
         let value = |key: &str| -> Option<String> {
-            match self.env.iter().rev().find(|(k, _)| k == key) {
-                Some((_, value)) => value.as_ref().map(|v| v.to_string_lossy().into_owned()),
-                None if key == "TERM" => Some(crate::pty::DEFAULT_TERM.to_string()),
-                None if self.clear_env => None,
-                None => std::env::var(key).ok(),
+            match key == "TERM" && !self.env.iter().any(|(k, _)| k == "TERM") {
+                true => Some(crate::pty::DEFAULT_TERM.to_string()),
+                false => {
+                    program_value(&self.env, self.clear_env, key).map(|v| v.to_string_lossy().into_owned())
+                }
             }
         };
         let env = ["TERM", "SHELL"]
@@ -468,13 +469,15 @@ impl SessionBuilder {
                 let command: Vec<OsString> = std::iter::once(self.program.clone())
                     .chain(self.args.iter().cloned())
                     .collect();
+                let home = program_value(&env, self.clear_env, "HOME").map(PathBuf::from);
                 Some(match folder {
                     Ok(folder) => crate::files::World::capture_copying_empty(
                         &folder,
                         &command,
                         limits,
                         &self.world_copies_empty,
-                    ),
+                    )
+                    .map(|world| world.seen_from(home)),
                     Err(e) => Err(crate::files::WorldRefused::Failed(format!(
                         "the working folder cannot be found ({e})"
                     ))),
@@ -671,5 +674,15 @@ impl StartSpec {
     /// Starts the session.
     pub fn spawn(&self) -> Result<Session> {
         self.builder()?.spawn()
+    }
+}
+
+/// The value `key` has in a program's environment: its last setting in `env` (`None`
+/// there: removed), else the caller's own, unless the environment starts empty (`clear`).
+fn program_value(env: &[(OsString, Option<OsString>)], clear: bool, key: &str) -> Option<OsString> {
+    match env.iter().rev().find(|(k, _)| k == key) {
+        Some((_, value)) => value.clone(),
+        None if clear => None,
+        None => std::env::var_os(key),
     }
 }

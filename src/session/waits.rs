@@ -249,6 +249,48 @@ impl Session {
         super::waiting::readiness(&self.shared)
     }
 
+    /// The screen an export compares with the log's last one to find what drifted (a
+    /// clock, a meter, a process list), read once the program has had its chance to
+    /// redraw without input. While it runs and may wake by itself before the reaction
+    /// bound ([`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)) —
+    /// a ready program's own timer (htop's refresh), a busy one's sleep (watch's), work
+    /// the kernel shows in flight, a signal timer it cannot see, a program it cannot look
+    /// at — the screen is watched until it changes, for at most that long and a quarter
+    /// second more, and read once the redraw is whole. A program at rest with nothing
+    /// due, or ended, is read at once: an export waits only where drift can show.
+    pub fn screen_for_export(&self) -> String {
+        let bound = self.shared.lock().reaction_bound;
+        let due = |wakes_in: Option<Duration>| wakes_in.filter(|due| *due <= bound);
+        let watch = match self.exit_status() {
+            Some(_) => None,
+            None => match self.readiness() {
+                crate::Readiness::Ready {
+                    wakes_in,
+                    in_flight,
+                    unseen,
+                    hidden,
+                    ..
+                } => match in_flight.is_empty() && unseen.is_empty() && hidden.is_empty() {
+                    true => due(wakes_in),
+                    false => Some(bound),
+                },
+                crate::Readiness::Busy { wakes_in, .. } => Some(due(wakes_in).unwrap_or(bound)),
+                crate::Readiness::Unknown { .. } => Some(bound),
+            },
+        };
+        if let Some(watch) = watch {
+            let seen = self.screen_version();
+            if self.wait_for_change(seen, watch + Duration::from_millis(250)) != seen {
+                // The rest of the redraw: a frame comes in more than one write.
+                let _ = self.wait_timeout(
+                    &Condition::Stable(Duration::from_millis(100)),
+                    Duration::from_secs(1),
+                );
+            }
+        }
+        self.snapshot().text()
+    }
+
     /// Waits until the program has finished reacting and waits for input
     /// ([`Condition::Ready`]); where the kernel cannot tell, until the screen is quiet for
     /// [`READY_FALLBACK_QUIET`](crate::wait::READY_FALLBACK_QUIET).

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 
 use tuipilot::live::Watched;
 use tuipilot::operation::WaitFor;
-use tuipilot::tape::export::{ExportOptions, row_pattern, test_name, to_rust, to_tape, write_world};
+use tuipilot::tape::export::{ExportOptions, row_pattern_in, test_name, to_rust, to_tape, write_world};
 use tuipilot::{Operation, Session, StartSpec};
 
 use super::args::RecordCommandArgs;
@@ -38,6 +38,9 @@ struct Recorder {
     /// Operations applied to the session: more than its log holds means the log dropped
     /// the start of the recording (its bound, `operation::MAX_LOGGED`).
     applied: AtomicUsize,
+    /// Where the program's world was, when it was copied: the tape replays inside the
+    /// copy, so an expected row's folder matches the copy's too.
+    world: Option<tuipilot::files::WorldMap>,
 }
 
 /// A capture of the screen once the program has reacted (never failing: a busy program
@@ -96,7 +99,7 @@ impl Person for Recorder {
                             .into(),
                     );
                 }
-                let pattern = row_pattern(&row);
+                let pattern = row_pattern_in(&row, self.world.as_ref());
                 self.applied.fetch_add(1, Ordering::SeqCst);
                 session
                     .apply_by_person(&Operation::Wait {
@@ -192,6 +195,7 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
         name: name.clone(),
         snapshots: AtomicUsize::new(0),
         applied: AtomicUsize::new(0),
+        world: session.world().and_then(Result::ok).map(|world| world.map()),
     });
     let ending = Arc::new(Ending {
         args,

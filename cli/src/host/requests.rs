@@ -155,9 +155,10 @@ fn handle(host: &Host, request: Request, cancel: &Cancel) -> Result<Value, Failu
                 Some(Err(refused)) => json!({ "refused": refused.to_string() }),
                 None => Value::Null,
             };
-            // The screen now, with no input since the last operation: what changed since
-            // the log's last screen drifted (a clock, a meter), and an export masks it.
-            let now = session.snapshot().text();
+            // The screen now, with no input since the last operation, once the program had
+            // its chance to redraw by itself: what changed since the log's last screen
+            // drifted (a clock, a meter), and an export masks it.
+            let now = session.screen_for_export();
             return Ok(
                 json!({ "start": host.start, "operations": session.operations(), "world": world, "screen": now }),
             );

@@ -58,7 +58,7 @@ impl State {
                     _ => {}
                 }
                 // What changed since the log's last screen, with no input since, drifted.
-                options.screen_now = Some(session.snapshot().text());
+                options.screen_now = Some(session.screen_for_export());
                 (start, session.operations())
             }
         };

@@ -124,12 +124,24 @@ impl Dir {
     /// Runs `tuipilot ARGS` from the folder `cwd`, with `CI` unset (tapes may write
     /// snapshots).
     pub fn run_in(&self, cwd: &std::path::Path, args: &[&str]) -> Output {
+        self.run_in_with(cwd, &[], args)
+    }
+
+    /// [`run_in`](Self::run_in) with `env` set for tuipilot (and so for a session's host
+    /// and its program).
+    pub fn run_in_with(
+        &self,
+        cwd: &std::path::Path,
+        env: &[(&str, &std::path::Path)],
+        args: &[&str],
+    ) -> Output {
         Command::new(env!("CARGO_BIN_EXE_tuipilot"))
             .args(args)
             .signals_at_default()
             .current_dir(cwd)
             .env("TUIPILOT_DIR", &self.0)
             .env_remove("CI")
+            .envs(env.iter().copied())
             .output()
             .expect("running tuipilot")
     }

@@ -28,7 +28,7 @@ mod walk;
 
 pub use rust::{rust_string, test_name, to_rust};
 use walk::{Step2, steps};
-pub use walk::{VOLATILE, row_pattern};
+pub use walk::{VOLATILE, row_pattern, row_pattern_in};
 
 use super::quote::{self, needs_escape, tape_bytes, tape_comment, tape_os_word, tape_regex, tape_string};
 
@@ -211,16 +211,25 @@ pub fn write_world(
 /// so the session's screen and the replay's read the same.
 fn place_masks(name: &str, options: &ExportOptions) -> Vec<String> {
     match (&options.world, options.in_place) {
-        (Some((map, _)), false) => vec![
+        (Some((map, _)), false) => {
             // A path to the copy, from `~` or `/` (not the `user@host:` before it).
-            format!(
-                r"~?[^\s:~]*/{}\S*[ ─━═]*",
+            let copy = volatile::with_fill(&format!(
+                r"~?[^\s:~]*/{}\S*",
                 regex::escape(&world_name(name, options))
-            ),
-            format!(r"{}\S*[ ─━═]*", regex::escape(&map.cwd.to_string_lossy())),
-        ],
+            ));
+            std::iter::once(copy).chain(session_places(map)).collect()
+        }
         _ => Vec::new(),
     }
+}
+
+/// Masks for the session's folder as its screens show it — absolute, or from `~` (a
+/// prompt's `~/project`) — to the end of its word and the fill after it.
+fn session_places(map: &crate::files::WorldMap) -> Vec<String> {
+    map.cwd_spellings()
+        .iter()
+        .map(|cwd| volatile::with_fill(&format!(r"{}\S*", regex::escape(cwd))))
+        .collect()
 }
 
 /// The folder beside an export named `name` that carries the session's world.
@@ -592,13 +601,55 @@ pub fn verify(
         .map(|failure| {
             // Said of the tape by its name, not of the folder it ran in.
             let within = format!("{}/", dir.path().display());
-            failure
-                .to_string()
-                .lines()
-                .next()
-                .unwrap_or("")
-                .replace(&within, "")
+            let line = failure.to_string().replace(&within, "");
+            let mut why = verified_why(&line, failure.report.as_deref().unwrap_or(""));
+            if !start.isolated {
+                why.push_str(
+                    "; the session ran with your HOME, the replay in a fresh one: a program that keeps state there (a last position, a history) starts otherwise in it — start the session with --isolated, or export --with that state",
+                );
+            }
+            why
         }))
+}
+
+/// The one line a failed verifying replay is told in, from the runner's `line` and its
+/// `report` behind it: the line without what a replay that writes snapshots would have
+/// written, and for a screen that differs the first row that does, as the session and
+/// the replay showed it.
+fn verified_why(line: &str, report: &str) -> String {
+    let mut why = line
+        .lines()
+        .next()
+        .unwrap_or("")
+        .trim_end_matches(':')
+        .to_string();
+    if let Some(at) = why.find(" (new screen written to ") {
+        why.truncate(at);
+    }
+    // `   12 - row` then `   12 + row`: the snapshot's diff, the session's row first.
+    let row = |line: &str, sign: char| {
+        let line = line.trim_start();
+        let (number, rest) = line.split_once(' ')?;
+        let text = rest.strip_prefix(sign)?.strip_prefix(' ').unwrap_or("");
+        Some((number.parse::<usize>().ok()?, text.trim().to_string()))
+    };
+    let shown = |text: &str| match text.chars().count() > 60 {
+        true => format!("`{}…`", text.chars().take(60).collect::<String>()),
+        false => format!("`{text}`"),
+    };
+    let rows: Vec<&str> = report.lines().collect();
+    if let Some((number, session)) = rows.iter().find_map(|line| row(line, '-')) {
+        let replay = rows
+            .iter()
+            .filter_map(|line| row(line, '+'))
+            .find(|(n, _)| *n == number)
+            .map_or_else(|| "nothing".to_string(), |(_, text)| shown(&text));
+        why.push_str(&format!(
+            ": row {number} was {} in the session and {replay} in the replay",
+            shown(&session)
+        ));
+    }
+    why
 }
 
 /// How a recorded session was started and its operations, read back from the events a

@@ -134,3 +134,48 @@ fn a_persons_raw_keystrokes_are_written_as_text_and_named_keys() {
     }
     Tape::parse_str(tape, "t.tape").unwrap();
 }
+
+#[test]
+fn an_expected_rows_path_matches_a_path_of_another_length_and_the_fill_after_it() {
+    let re = regex::Regex::new(&row_pattern("┌<─ /tmp/abc ──────.[^]>┐ 12:30   ok")).unwrap();
+    assert!(re.is_match("┌<─ /tmp/abcdefgh ──.[^]>┐ 9:05    ok"), "{re}");
+    assert!(!re.is_match("┌<─ /tmp/abc ──────.[v]>┐ 12:30   ok"), "{re}");
+}
+
+#[test]
+fn the_sessions_folder_shown_from_home_matches_the_copys_place_in_an_expected_row() {
+    let map = crate::files::WorldMap {
+        base: "/home/me".into(),
+        cwd: "/home/me/proj".into(),
+        roots: vec!["/home/me/proj".into()],
+        home: Some("/home/me".into()),
+        summary: String::new(),
+    };
+    for row in ["me@host:~/proj$ ls", "in /home/me/proj$ ls"] {
+        let re = regex::Regex::new(&row_pattern_in(row, Some(&map))).unwrap();
+        let (before, _) = row.split_once(['~', '/']).unwrap();
+        assert!(re.is_match(&format!("{before}~/pa.world/proj$ ls")), "{re}");
+        assert!(
+            re.is_match(&format!("{before}/tmp/home-1/pa.world/proj$ ls")),
+            "{re}"
+        );
+        assert!(!re.is_match(&format!("{before}~/proj$ rm")), "{re}");
+    }
+    // Without a world, the folder is text like any other.
+    let re = regex::Regex::new(&row_pattern_in("me@host:~/proj$ ls", None)).unwrap();
+    assert!(!re.is_match("me@host:~/pa.world/proj$ ls"), "{re}");
+}
+
+#[test]
+fn a_failed_verifying_replay_is_told_by_the_first_row_that_differs() {
+    let why = verified_why(
+        "v.tape:9:1: `Snapshot v`: the screen differs from v.snap (new screen written to v.snap.new; accept it with --update):",
+        "the screen differs from v.snap (…):\n        3 - token 12\n        4 - kept\n        3 + token 99\n",
+    );
+    assert_eq!(
+        why,
+        "v.tape:9:1: `Snapshot v`: the screen differs from v.snap: row 3 was `token 12` in the session and `token 99` in the replay"
+    );
+    let why = verified_why("v.tape:4:1: `Expect /x/`: timed out", "");
+    assert_eq!(why, "v.tape:4:1: `Expect /x/`: timed out");
+}

@@ -161,8 +161,11 @@ fn merged(mut spans: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
 /// A mask of the obvious volatile pattern `pattern` (a path, a clock) that takes the fill
 /// after it too: a header's `─` after a path of another length.
 pub(super) fn with_fill(pattern: &str) -> String {
-    format!("(?:{pattern})[ ─━═]*")
+    format!("(?:{pattern})[{TRAILING_FILL}]*")
 }
+
+/// The fill a volatile text or a place takes after it: spaces and a header's rules.
+pub(super) const TRAILING_FILL: &str = " ─━═";
 
 /// Masks for the drifted cells of `screen`: each drifted range, widened over the fill
 /// beside it, as a regex that matches whatever stands there between the steady text
@@ -304,9 +307,14 @@ fn push_row(spans: &mut Vec<(u16, u16)>, index: usize) {
     }
 }
 
-/// A regex matching `row` with its drifted ranges (`spans`, in characters) and its
-/// obviously volatile parts matching anything: what an `Expect` asserts of a row.
-pub(super) fn steady_pattern(row: &str, spans: Option<&Vec<(usize, usize)>>) -> String {
+/// A regex matching `row` with its drifted ranges (`spans`, in characters), its
+/// obviously volatile parts and the matches of `places` (where the replay runs) matching
+/// anything: what an `Expect` asserts of a row.
+pub(super) fn steady_pattern(
+    row: &str,
+    spans: Option<&Vec<(usize, usize)>>,
+    places: &[regex::Regex],
+) -> String {
     // Character ranges as the byte ranges the pattern is cut at.
     let offsets: Vec<usize> = row
         .char_indices()
@@ -320,7 +328,7 @@ pub(super) fn steady_pattern(row: &str, spans: Option<&Vec<(usize, usize)>>) -> 
         .map(|&(from, to)| (byte(from), byte(to)))
         .filter(|(from, to)| from < to)
         .collect();
-    super::walk::row_pattern_with(row, spans)
+    super::walk::row_pattern_with(row, spans, places)
 }
 
 #[cfg(test)]
@@ -344,7 +352,7 @@ mod tests {
     fn an_expect_matches_any_text_where_the_row_drifted_and_the_same_text_elsewhere() {
         let mut drifted = Drifted::new();
         add_changes(&mut drifted, "Load: 0.5 ok", "Load: 0.7 ok");
-        let pattern = steady_pattern("Load: 0.7 ok", drifted.get(&0));
+        let pattern = steady_pattern("Load: 0.7 ok", drifted.get(&0), &[]);
         let re = regex::Regex::new(&pattern).unwrap();
         assert!(
             re.is_match("Load: 0.9 ok") && re.is_match("Load: 12.25 ok"),

@@ -66,17 +66,37 @@ pub(super) enum Step2 {
 /// A regex matching `row` exactly, its volatile parts ([`VOLATILE`]: clock times, dates,
 /// temporary paths, pids) matching anything: what an export expects of a row it saw.
 pub fn row_pattern(row: &str) -> String {
-    row_pattern_with(row, Vec::new())
+    row_pattern_with(row, Vec::new(), &[])
 }
 
-/// [`row_pattern`], with the byte ranges `spans` of `row` matching anything too (cells
-/// that drifted while no input was sent).
-pub(super) fn row_pattern_with(row: &str, drifted: Vec<(usize, usize)>) -> String {
+/// [`row_pattern`] of a row a session whose world is `world` showed: its working folder,
+/// absolute or from `~` (a prompt's `~/project`), matches anything too — a replay runs
+/// inside the world's copy, and shows the copy's place there.
+pub fn row_pattern_in(row: &str, world: Option<&crate::files::WorldMap>) -> String {
+    let places: Vec<regex::Regex> = world
+        .map(super::session_places)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|place| regex::Regex::new(place).ok())
+        .collect();
+    row_pattern_with(row, Vec::new(), &places)
+}
+
+/// [`row_pattern`], with the byte ranges `drifted` of `row` (cells that drifted while no
+/// input was sent) and the matches of `places` (where the replay runs) matching anything
+/// too. A volatile text and a place take the fill after them (spaces, a header's `─`):
+/// a path of another length moves it.
+pub(super) fn row_pattern_with(row: &str, drifted: Vec<(usize, usize)>, places: &[regex::Regex]) -> String {
     // Each range with what stands for it: a volatile text is there (`.+`), a drifted
     // cell may have become anything, or nothing at the row's end (`.*`).
     let mut spans: Vec<(usize, usize, &str)> = drifted.into_iter().map(|(a, b)| (a, b, ".*")).collect();
-    for re in volatile() {
-        spans.extend(re.find_iter(row).map(|m| (m.start(), m.end(), ".+")));
+    for re in volatile().iter().chain(places) {
+        spans.extend(re.find_iter(row).filter(|m| !m.is_empty()).map(|m| {
+            let fill = row[m.end()..]
+                .find(|c| !super::volatile::TRAILING_FILL.contains(c))
+                .unwrap_or(row.len() - m.end());
+            (m.start(), m.end() + fill, ".+")
+        }));
     }
     spans.sort_unstable();
     let mut out = String::from("^");
@@ -129,6 +149,15 @@ pub(super) fn steps(
     place_masks: &[String],
 ) -> Vec<Step2> {
     let drifted = super::volatile::drifted_cells(start, log, now);
+    // Where the replay runs matches anything in the rows it asserts, as in its snapshot.
+    let places: Vec<regex::Regex> = place_masks
+        .iter()
+        .filter_map(|m| regex::Regex::new(m).ok())
+        .collect();
+    let loose = Loose {
+        drifted: &drifted,
+        places: &places,
+    };
     let mut out = Vec::new();
     let (mut cols, mut rows) = (start.cols, start.rows);
     let mut seen = String::new();
@@ -165,11 +194,7 @@ pub(super) fn steps(
                 }));
                 // What the session saw when it went on: waited for, before any input.
                 if let (true, Some(screen)) = (at_start, &entry.screen) {
-                    out.extend(catching_up(
-                        last_screen.as_deref().unwrap_or(""),
-                        screen,
-                        &drifted,
-                    ));
+                    out.extend(catching_up(last_screen.as_deref().unwrap_or(""), screen, &loose));
                     last_screen = Some(screen.clone());
                 }
                 continue;
@@ -264,11 +289,7 @@ pub(super) fn steps(
                         // for, so the next input is not typed before it (a terminal echoes
                         // typed text at once, ahead of the program's output).
                         if let Some(screen) = shown_text(entry, cols, rows) {
-                            out.extend(catching_up(
-                                last_screen.as_deref().unwrap_or(""),
-                                &screen,
-                                &drifted,
-                            ));
+                            out.extend(catching_up(last_screen.as_deref().unwrap_or(""), &screen, &loose));
                             last_screen = Some(screen);
                         }
                         continue;
@@ -320,7 +341,7 @@ pub(super) fn steps(
                         && let Some(before) =
                             Some(last_screen.as_deref().unwrap_or("")).filter(|before| *before != screen)
                     {
-                        out.extend(catching_up(before, screen, &drifted));
+                        out.extend(catching_up(before, screen, &loose));
                     }
                     // What is obviously volatile (a clock, a path), with the fill around it;
                     // then what changed while no input was sent (a meter, a spinner).
@@ -360,9 +381,11 @@ pub(super) fn steps(
                         styled,
                     });
                 } else {
-                    out.extend(new_rows(&seen, screen).into_iter().map(|(index, row)| {
-                        Step2::Expect(super::volatile::steady_pattern(&row, drifted.get(&index)))
-                    }));
+                    out.extend(
+                        new_rows(&seen, screen)
+                            .iter()
+                            .map(|row| Step2::Expect(loose.pattern(row))),
+                    );
                 }
                 seen = screen.clone();
                 last_screen = Some(screen.clone());
@@ -450,14 +473,26 @@ fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
     steps
 }
 
+/// What may differ in a replay's rows: the cells that drifted in the session (by row),
+/// and where the replay runs.
+struct Loose<'a> {
+    drifted: &'a super::volatile::Drifted,
+    places: &'a [regex::Regex],
+}
+
+impl Loose<'_> {
+    /// The pattern a replay's row at `index` must match to be the session's `row`.
+    fn pattern(&self, (index, row): &(usize, String)) -> String {
+        super::volatile::steady_pattern(row, self.drifted.get(index), self.places)
+    }
+}
+
 /// The waits that bring a replay from the screen `before` (where the session's last wait
 /// or capture left it) to `now` (a later capture): one for each row of `now` that `before`
 /// did not have (the first few; not a clock's or a pid's alone, its drifted cells matching
 /// anything); else, where rows only went away, the absence of one of them (`ExpectNot`,
 /// which retries).
-fn catching_up(before: &str, now: &str, drifted: &super::volatile::Drifted) -> Vec<Step2> {
-    let pattern_of =
-        |(index, row): &(usize, String)| super::volatile::steady_pattern(row, drifted.get(index));
+fn catching_up(before: &str, now: &str, loose: &Loose) -> Vec<Step2> {
     let telling = |pattern: &String| {
         // A row that is all volatile matches anything.
         pattern
@@ -471,7 +506,7 @@ fn catching_up(before: &str, now: &str, drifted: &super::volatile::Drifted) -> V
     };
     let waits: Vec<Step2> = new_rows(before, now)
         .iter()
-        .map(pattern_of)
+        .map(|row| loose.pattern(row))
         .filter(telling)
         .map(|pattern| Step2::Wait(WaitFor::Text(pattern), None))
         .collect();
@@ -484,7 +519,12 @@ fn catching_up(before: &str, now: &str, drifted: &super::volatile::Drifted) -> V
         .map(str::to_string)
         .filter(|row| !row.trim().is_empty() && !kept.contains(row.as_str()))
         .find(telling)
-        .map(|row| Step2::Wait(WaitFor::NoText(row_pattern(&row)), None))
+        .map(|row| {
+            Step2::Wait(
+                WaitFor::NoText(row_pattern_with(&row, Vec::new(), loose.places)),
+                None,
+            )
+        })
         .into_iter()
         .collect()
 }
