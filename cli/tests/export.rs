@@ -509,3 +509,26 @@ fn a_program_that_redraws_by_itself_is_watched_at_export_and_what_it_redrew_is_n
     );
     replays_again(&dir, &work, "rd", 2, &source);
 }
+
+#[test]
+fn a_process_list_and_what_a_capture_masked_are_not_asserted_in_the_replay() {
+    // Fails on the code before: ps's rows (this machine's pids) were the snapshot's, and
+    // the capture's own mask was not carried, so its `[masked]` was asserted as text.
+    let dir = Dir::new();
+    let work = dir.work();
+    dir.ok(&[
+        "start",
+        "-s",
+        "ps",
+        "--wait-ready",
+        "--",
+        "sh",
+        "-c",
+        "echo \"build $(od -An -N4 -tu4 /dev/urandom | tr -d ' ') done\"; ps -o pid=,comm=; echo listed; read x",
+    ]);
+    dir.ok(&["capture", "-s", "ps", "--mask", r"build \d+"]);
+    let source = exported_and_replayed(&dir, &work, "ps", &[]);
+    assert!(source.contains(r"Mask /build \d+/"), "{source}");
+    assert!(source.contains("Mask+Rows 1-"), "{source}");
+    replays_again(&dir, &work, "ps", 2, &source);
+}

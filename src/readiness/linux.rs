@@ -11,7 +11,7 @@ use processes::{
     SignalTimers, alive, members, note_input, owner, parent_of, proc_text, renamed, signal_timers,
     started_after,
 };
-pub(super) use processes::{listed, on_terminal, state_letter};
+pub(super) use processes::{listed, on_terminal, process_name, state_letter};
 
 /// System call numbers of this architecture, as libc has them; the calls arm64 does not
 /// have (it polls, selects and waits on epoll only through the `p` variants) are `None`.

@@ -528,6 +528,16 @@ mod linux {
     pub(super) fn listed() -> impl Iterator<Item = (i32, u64)> {
         std::iter::empty()
     }
+
+    pub(super) fn process_name(_: i32) -> Option<String> {
+        None
+    }
+}
+
+/// The name of the live process `pid` on this machine (`/proc/PID/comm`): what a process
+/// list shows of it. `None` when there is none, or where `/proc` is not read.
+pub fn process_name(pid: i32) -> Option<String> {
+    linux::process_name(pid)
 }
 
 #[cfg(test)]

@@ -245,6 +245,12 @@ pub(in crate::readiness) fn listed() -> impl Iterator<Item = (i32, u64)> {
         .filter_map(|entry| Some((entry.file_name().to_str()?.parse::<i32>().ok()?, entry.ino())))
 }
 
+/// The name of live process `pid` (`/proc/PID/comm`, up to 15 bytes), if there is one.
+pub(in crate::readiness) fn process_name(pid: i32) -> Option<String> {
+    let name = proc_text(format!("/proc/{pid}/comm")).ok()?;
+    Some(name.trim_end_matches('\n').to_string()).filter(|name| !name.is_empty())
+}
+
 /// Keeps the marks of the program's last rest as those the reaction to the input at `input`
 /// is compared with, once per input.
 pub(super) fn note_input(input: Option<Duration>, history: &mut SignalHistory) {

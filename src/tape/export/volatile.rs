@@ -38,6 +38,16 @@ pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Opt
     // (the program's start counts as one).
     let mut steady: Option<String> = None;
     let mut seen_since_input = 0;
+    // The masks of the capture that kept the steady screen (`capture --mask`): its text
+    // holds their placeholder, so the screens it is compared with are masked alike.
+    let mut steady_masks: Vec<regex::Regex> = Vec::new();
+    let compared = |before: &str, after: &str, masks: &[regex::Regex]| match masks.is_empty() {
+        true => (before.to_string(), after.to_string()),
+        false => (
+            crate::snapshot::mask_rows(before, masks),
+            crate::snapshot::mask_rows(after, masks),
+        ),
+    };
     for entry in log {
         match &entry.operation {
             Operation::Resize { cols: c, rows: r } => {
@@ -55,14 +65,24 @@ pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Opt
         // The first screen after an input may be caught before the reaction's end (a
         // debounced redraw): what changes after it is the reaction. What changes after a
         // later one is drift.
+        let masks: Vec<regex::Regex> = match &entry.operation {
+            Operation::Capture { mask, .. } => {
+                mask.iter().filter_map(|m| regex::Regex::new(m).ok()).collect()
+            }
+            _ => Vec::new(),
+        };
         if let (Some(before), true) = (&steady, seen_since_input >= 2) {
-            add_changes(&mut drifted, before, &screen);
+            let both: Vec<regex::Regex> = steady_masks.iter().chain(&masks).cloned().collect();
+            let (before, after) = compared(before, &screen, &both);
+            add_changes(&mut drifted, &before, &after);
         }
         steady = Some(screen);
+        steady_masks = masks;
         seen_since_input += 1;
     }
     if let (Some(before), Some(now)) = (&steady, now) {
-        add_changes(&mut drifted, before, now);
+        let (before, now) = compared(before, now, &steady_masks);
+        add_changes(&mut drifted, &before, &now);
     }
     drifted
 }
@@ -266,11 +286,41 @@ fn in_spans(index: usize, spans: &[(u16, u16)]) -> bool {
         .any(|&(first, last)| (usize::from(first)..=usize::from(last)).contains(&index))
 }
 
+/// Whether `row` shows a process of this machine: a number in it is the pid of a live
+/// process whose name it shows too (a row of htop's, top's or ps's list). A replay runs
+/// among other processes — its own, with new pids, sorted in among them — so what such a
+/// row shows is the machine's, not the session's, and is not asserted.
+pub(super) fn shows_process(row: &str) -> bool {
+    row.split_whitespace()
+        .filter(|word| word.bytes().all(|b| b.is_ascii_digit()))
+        .filter_map(|word| word.parse::<i32>().ok().filter(|pid| *pid > 0))
+        .filter_map(crate::readiness::process_name)
+        .any(|name| row.contains(&name))
+}
+
+/// The rows of a process list in `screen` ([`shows_process`]): from the first row that
+/// shows a process to the last, and on below it over rows that start with a number as
+/// the list's do (a process that ended since, the replay's longer list).
+fn process_rows(rows: &[&str]) -> std::ops::Range<usize> {
+    let Some(first) = rows.iter().position(|row| shows_process(row)) else {
+        return 0..0;
+    };
+    let last = rows.iter().rposition(|row| shows_process(row)).unwrap_or(first);
+    let starts_with_number = |row: &&&str| {
+        row.split_whitespace()
+            .next()
+            .is_some_and(|word| word.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let more = rows[last + 1..].iter().take_while(starts_with_number).count();
+    first..last + 1 + more
+}
+
 /// The rows of `screen` to mask whole, as spans: those whose drifted text is half or more
-/// of what they show (a process list, a random hint: nothing steady to anchor a mask on).
-pub(super) fn drifted_rows(screen: &str, drifted: &Drifted) -> Vec<(u16, u16)> {
+/// of what they show (a process list, a random hint: nothing steady to anchor a mask on),
+/// and the rows of a process list ([`shows_process`]), drifted or not.
+pub(super) fn whole_rows(screen: &str, drifted: &Drifted) -> Vec<(u16, u16)> {
     let rows: Vec<&str> = screen.split('\n').collect();
-    let mut whole: Vec<(u16, u16)> = Vec::new();
+    let mut masked: std::collections::BTreeSet<usize> = process_rows(&rows).collect();
     for (index, spans) in drifted {
         let Some(row) = rows.get(*index) else {
             continue;
@@ -292,8 +342,12 @@ pub(super) fn drifted_rows(screen: &str, drifted: &Drifted) -> Vec<(u16, u16)> {
             _ => changed * 2 >= shown,
         };
         if whole_row {
-            push_row(&mut whole, *index);
+            masked.insert(*index);
         }
+    }
+    let mut whole: Vec<(u16, u16)> = Vec::new();
+    for index in masked {
+        push_row(&mut whole, index);
     }
     whole
 }
@@ -384,5 +438,26 @@ mod tests {
         let short = re.replace("┌─ /tmp/ab ─────────┐", "#");
         let long = re.replace("┌─ /tmp/abcdef ─────┐", "#");
         assert_eq!(short, long);
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_row_showing_a_live_process_by_its_pid_and_name_is_a_process_lists() {
+        let me = std::process::id();
+        let name = crate::readiness::process_name(me as i32).expect("this process has a name");
+        assert!(shows_process(&format!("  {me} root  S  0.0 {name} --test")));
+        // Its pid without its name, its name without its pid, a pid inside a word: not.
+        assert!(!shows_process(&format!("  {me} root  S  0.0 somethingelse")));
+        assert!(!shows_process(&format!("  x{me} {name}")));
+        let rows = [
+            "Tasks: 3",
+            &format!("{me} {name}"),
+            "4000000 ended since",
+            &format!("{me} {name}"),
+            "4000001 ended too",
+            "F1Help",
+        ];
+        assert_eq!(process_rows(&rows), 1..5);
+        assert_eq!(process_rows(&["1. apples", "2. pears"]), 0..0);
     }
 }

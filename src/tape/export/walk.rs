@@ -26,6 +26,12 @@ fn volatile() -> &'static [regex::Regex] {
     })
 }
 
+/// A regex of the text a capture's mask put in its screen
+/// ([`MASK_PLACEHOLDER`](crate::snapshot::MASK_PLACEHOLDER)).
+fn placeholder() -> Option<regex::Regex> {
+    regex::Regex::new(&regex::escape(crate::snapshot::MASK_PLACEHOLDER)).ok()
+}
+
 /// The most `Expect` rows one capture gives.
 const EXPECTS_PER_CAPTURE: usize = 3;
 
@@ -116,13 +122,15 @@ pub(super) fn row_pattern_with(row: &str, drifted: Vec<(usize, usize)>, places: 
     out
 }
 
-/// The rows of `now` that differ from `before` and hold something, first few, each with
-/// its index.
+/// The rows of `now` that differ from `before` and hold something that is the session's
+/// (not a process of this machine: [`shows_process`](super::volatile::shows_process)),
+/// first few, each with its index.
 fn new_rows(before: &str, now: &str) -> Vec<(usize, String)> {
     let old: Vec<&str> = before.split('\n').collect();
     now.split('\n')
         .enumerate()
         .filter(|(i, row)| !row.trim().is_empty() && old.get(*i) != Some(row))
+        .filter(|(_, row)| !super::volatile::shows_process(row))
         .map(|(i, row)| (i, row.to_string()))
         .take(EXPECTS_PER_CAPTURE)
         .collect()
@@ -317,8 +325,20 @@ pub(super) fn steps(
                 wait,
                 timeout_ms,
                 ansi,
+                mask,
                 ..
             } => {
+                // The capture's own masks (`capture --mask`): its screen holds their
+                // placeholder, which stands for anything in the rows it asserts, and its
+                // snapshot masks the same.
+                let own_places: Vec<regex::Regex> = match mask.is_empty() {
+                    true => places.clone(),
+                    false => places.iter().cloned().chain(placeholder()).collect(),
+                };
+                let loose = Loose {
+                    drifted: &drifted,
+                    places: &own_places,
+                };
                 if let Some(wait) = wait {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
@@ -354,12 +374,18 @@ pub(super) fn steps(
                         false => Vec::new(),
                     };
                     masks.extend(
+                        mask.iter()
+                            .filter(|m| !masks.contains(m))
+                            .cloned()
+                            .collect::<Vec<_>>(),
+                    );
+                    masks.extend(
                         volatile()
                             .iter()
                             .filter(|re| re.is_match(screen))
                             .map(|re| super::volatile::with_fill(re.as_str())),
                     );
-                    let row_masks = super::volatile::drifted_rows(screen, &drifted);
+                    let row_masks = super::volatile::whole_rows(screen, &drifted);
                     for mask in super::volatile::span_masks(screen, &drifted, &row_masks) {
                         if !masks.contains(&mask) {
                             masks.push(mask);
