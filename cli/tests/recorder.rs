@@ -361,3 +361,35 @@ fn recording_again_in_its_folder_copies_none_of_the_earlier_recordings_files_int
     );
     support::replays_three_times(&dir, &work.join("again.tape"));
 }
+
+#[test]
+fn record_verify_replays_the_tape_once_and_names_the_row_a_replay_would_show_otherwise() {
+    let dir = Dir::new();
+    let work = dir.work();
+    // A number drawn afresh on every run: the replay's screen cannot be the recording's.
+    let command = [
+        "sh",
+        "-c",
+        "echo \"token $(od -An -N4 -tu4 /dev/urandom | tr -d ' ')\"; read x",
+    ];
+    let tape = recording_with(&dir, &work, "token", &["--verify"], &command);
+    screen_with(&dir, "person", "token");
+    dir.ok(&["send", "-s", "person", "-k", "C-]", "-t", "q"]);
+    // The replay waits for the token row as long as a tape's wait does.
+    dir.ok(&["wait", "-s", "person", "--exit", "--timeout-ms", "60000"]);
+    let said: String = dir.ok(&["capture", "-s", "person"]).split_whitespace().collect();
+    assert!(
+        said.contains("wouldfailwhenreplayed,attoken.tape:") && said.contains("closestline:row0:\"token"),
+        "{said}"
+    );
+    assert!(tape.is_file(), "written either way");
+    dir.ok(&["exit", "-s", "person"]);
+    // A recording that replays says it was checked.
+    let tape = recording_with(&dir, &work, "steady", &["--verify"], BASH);
+    screen_with(&dir, "person", r"^\$");
+    dir.ok(&["send", "-s", "person", "-t", "exit", "-k", "Enter"]);
+    dir.ok(&["wait", "-s", "person", "--exit"]);
+    let said: String = dir.ok(&["capture", "-s", "person"]).split_whitespace().collect();
+    assert!(said.contains("checkedbyareplay"), "{said}");
+    assert!(tape.is_file());
+}

@@ -337,6 +337,11 @@ pub(super) struct RecordCommandArgs {
     /// milliseconds (as `start --reaction-bound`); written into the tape.
     #[arg(long, value_name = "MS")]
     pub(super) reaction_bound: Option<u64>,
+    /// Once written, replay the tape once (as `export --verify`: in a private folder, with
+    /// the recording's world, writing no snapshot): exit 1 naming the line that would
+    /// fail. What was recorded is written either way.
+    #[arg(long)]
+    pub(super) verify: bool,
     /// The program and its arguments (any bytes: they reach the program as given).
     #[arg(required = true, last = true, value_name = "CMD")]
     pub(super) command: Vec<std::ffi::OsString>,

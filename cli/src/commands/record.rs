@@ -209,7 +209,7 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
     tuipilot::files::on_signal_also({
         let ending = Arc::clone(&ending);
         move || {
-            let _ = ending.write();
+            let _ = ending.write(false);
         }
     });
     let (ours, theirs) =
@@ -228,7 +228,7 @@ pub(super) fn record(args: RecordCommandArgs, watched_as: Option<String>) -> Res
     drop(terminal);
     // However the view ended — stopped, the program's exit, the terminal's hang-up, even
     // an error — what was recorded is written.
-    let written = ending.write();
+    let written = ending.write(true);
     // A signal's cleanup may be ending the process now: it dies of the signal, as its
     // caller expects.
     tuipilot::files::await_end_by_signal();
@@ -284,7 +284,7 @@ struct Ending {
 impl Ending {
     /// Takes the last screen and writes the files; what to tell the person. `None` when
     /// it was done already.
-    fn write(&self) -> Option<Result<String, Failure>> {
+    fn write(&self, watch_drift: bool) -> Option<Result<String, Failure>> {
         let mut written = self.written.lock().unwrap_or_else(|p| p.into_inner());
         if *written {
             return None;
@@ -318,17 +318,25 @@ impl Ending {
                 .map_err(|r| r.to_string())
         });
         // The screen as the person left it: what changed since the last capture, with no
-        // key between, drifted (a clock, a countdown) and is not asserted.
-        let screen_now = session.snapshot().text();
+        // key between, drifted (a clock, a countdown) and is not asserted. A program that
+        // redraws by itself is watched for it first ([`Session::screen_for_export`]),
+        // except when a signal is ending the recorder, which writes at once.
+        let screen_now = match watch_drift {
+            true => session.screen_for_export(),
+            false => session.snapshot().text(),
+        };
+        // A signal ending the recorder leaves no time for a verifying replay.
+        let verify = self.args.verify && watch_drift;
         Some(write_recording(
-            &self.args, &self.spec, &log, &self.name, world, screen_now,
+            &self.args, &self.spec, &log, &self.name, world, screen_now, verify,
         ))
     }
 }
 
 /// Writes the tape, its snapshots and the Rust test: the tape last, so a recording cut
 /// short while writing leaves no tape naming files that are not there (each file is
-/// written whole, through a temporary renamed into place). What to tell the person.
+/// written whole, through a temporary renamed into place); then, with `verify`, replays
+/// the tape once (`export --verify`'s check). What to tell the person.
 fn write_recording(
     args: &RecordCommandArgs,
     spec: &StartSpec,
@@ -336,6 +344,7 @@ fn write_recording(
     name: &str,
     world: Option<Result<(tuipilot::files::WorldMap, PathBuf), String>>,
     screen_now: String,
+    verify: bool,
 ) -> Result<String, Failure> {
     let mut said = String::new();
     // The replay runs in a copy of the folder as the recording found it (beside the tape
@@ -407,9 +416,19 @@ fn write_recording(
         .iter()
         .filter(|e| matches!(e.operation, Operation::Send { .. }))
         .count();
+    if verify && let Some(why) = tuipilot::tape::export::verify(spec, log, name, &options)? {
+        return Err(Failure::replay_fails(
+            &why,
+            &format!("recorded {typed} inputs; wrote {}", written.join(", ")),
+        ));
+    }
     said.push_str(&format!(
-        "tuipilot: recorded {typed} inputs; wrote {}; replay it with `tuipilot run {}`",
+        "tuipilot: recorded {typed} inputs; wrote {}; {}replay it with `tuipilot run {}`",
         written.join(", "),
+        match verify {
+            true => "checked by a replay; ",
+            false => "",
+        },
         args.output.display()
     ));
     Ok(said)

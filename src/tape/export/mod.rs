@@ -467,6 +467,7 @@ pub fn to_tape(
         &place_masks(name, options),
     );
     let snapshots = steps.iter().filter(|s| matches!(s, Step2::Final { .. })).count();
+    let (mut written_masks, mut written_rows): (Vec<String>, Vec<(u16, u16)>) = Default::default();
     for step in steps {
         match step {
             Step2::Comment(text) => lines.push(tape_comment(&text)),
@@ -529,13 +530,20 @@ pub fn to_tape(
                 text,
                 styled,
             } => {
-                for mask in &masks {
-                    lines.push(format!("Mask {}", tape_regex(mask)));
+                // Each mask once: written, it holds for the snapshots after it too.
+                for mask in masks {
+                    if !written_masks.contains(&mask) {
+                        lines.push(format!("Mask {}", tape_regex(&mask)));
+                        written_masks.push(mask);
+                    }
                 }
                 // Rows masked whole apply to the text snapshot (a styled one keeps them).
                 if styled.is_none() {
-                    for (first, last) in &row_masks {
-                        lines.push(format!("Mask+Rows {first}-{last}"));
+                    for (first, last) in row_masks {
+                        if !written_rows.contains(&(first, last)) {
+                            lines.push(format!("Mask+Rows {first}-{last}"));
+                            written_rows.push((first, last));
+                        }
                     }
                 }
                 // The last screen is NAME; screens a person asked for before it NAME-1, ….

@@ -179,3 +179,34 @@ fn a_failed_verifying_replay_is_told_by_the_first_row_that_differs() {
     let why = verified_why("v.tape:4:1: `Expect /x/`: timed out", "");
     assert_eq!(why, "v.tape:4:1: `Expect /x/`: timed out");
 }
+
+#[test]
+fn a_later_snapshots_text_is_what_the_earlier_snapshots_masks_leave_and_each_mask_is_written_once() {
+    // Fails on the code before: a tape's masks hold from where they are written on, so
+    // the runner compares the second snapshot after the first one's mask too, and the
+    // export wrote the second snapshot's text without it.
+    let start = StartSpec::new(["sh"]);
+    let snapshot = |screen: &str, mask: &[&str]| {
+        let mut capture = Operation::capture_text();
+        if let Operation::Capture { mask: masks, .. } = &mut capture {
+            *masks = mask.iter().map(|m| m.to_string()).collect();
+        }
+        LoggedOperation {
+            screen: Some(screen.to_string()),
+            by_person: true,
+            ..logged(capture)
+        }
+    };
+    let log = [
+        snapshot("count [masked]\nfirst", &["[0-9]+"]),
+        logged(keys("Enter")),
+        snapshot("total 34\nsecond", &["[0-9]+"]),
+        logged(keys("Enter")),
+        snapshot("total 56\nthird", &[]),
+    ];
+    let tape = to_tape(&start, &log, "m", &ExportOptions::default()).unwrap();
+    let masks: Vec<&str> = tape.tape.lines().filter(|l| l.starts_with("Mask ")).collect();
+    assert_eq!(masks, ["Mask /[0-9]+/"], "{}", tape.tape);
+    let (_, last) = tape.snapshot.expect("a last snapshot");
+    assert!(last.starts_with("total [masked]\nthird"), "{last}");
+}

@@ -15,6 +15,83 @@ use crate::operation::{LoggedOperation, Operation, StartSpec};
 /// changed while no input was sent.
 pub(super) type Drifted = BTreeMap<usize, Vec<(usize, usize)>>;
 
+/// Each drift seen, with the row it was seen in: a row's drift belongs to that row, not
+/// to whatever another screen shows at the same place (htop's help screen over the
+/// meters that drifted on its main screen).
+#[derive(Default)]
+pub(super) struct DriftLog {
+    seen: BTreeMap<usize, Vec<SeenDrift>>,
+}
+
+/// A row as it was seen (its characters) and its ranges that drifted.
+type SeenDrift = (Vec<char>, Vec<(usize, usize)>);
+
+impl DriftLog {
+    /// The drifted ranges of `row`, the row at `index` of some screen: those seen in a row
+    /// there that is this one but for what drifted — the same text before the first range
+    /// and after the last.
+    pub(super) fn spans_for(&self, index: usize, row: &str) -> Option<Vec<(usize, usize)>> {
+        let target: Vec<char> = row.trim_end().chars().collect();
+        // The row seen drifting itself fits; another fits by the steady text around what
+        // drifted, when there is any (a row that drifted whole says nothing of another).
+        let fits = |observed: &[char], spans: &[(usize, usize)]| {
+            let (Some(&(first, _)), Some(&(_, end))) = (spans.first(), spans.last()) else {
+                return false;
+            };
+            // The steady text before and after, without the fill next to what drifted
+            // (a bar's `|` that grows with its value).
+            let mut head = first.min(observed.len());
+            while head > 0 && is_fill(observed[head - 1]) {
+                head -= 1;
+            }
+            let mut from = end.min(observed.len());
+            while from < observed.len() && is_fill(observed[from]) {
+                from += 1;
+            }
+            let tail = observed.len() - from;
+            observed == target.as_slice()
+                || (head + tail > 0
+                    && target.len() >= head.max(tail)
+                    && observed[..head] == target[..head]
+                    && observed[from..] == target[target.len() - tail..])
+        };
+        let spans: Vec<(usize, usize)> = self
+            .seen
+            .get(&index)?
+            .iter()
+            .filter(|(observed, spans)| fits(observed, spans))
+            .flat_map(|(_, spans)| spans.iter().copied())
+            .collect();
+        (!spans.is_empty()).then(|| merged(spans))
+    }
+
+    /// The drifted cells of `screen`, row by row ([`spans_for`](Self::spans_for)).
+    pub(super) fn on(&self, screen: &str) -> Drifted {
+        screen
+            .split('\n')
+            .enumerate()
+            .filter_map(|(index, row)| Some((index, self.spans_for(index, row)?)))
+            .collect()
+    }
+
+    /// Adds what changed from `before` to `after`, each row's ranges with the row as it
+    /// was before and after.
+    fn add(&mut self, before: &str, after: &str) {
+        let mut drifted = Drifted::new();
+        add_changes(&mut drifted, before, after);
+        let (old, new): (Vec<&str>, Vec<&str>) = (before.split('\n').collect(), after.split('\n').collect());
+        let row = |rows: &[&str], index: usize| -> Vec<char> {
+            rows.get(index)
+                .map_or_else(Vec::new, |row| row.trim_end().chars().collect())
+        };
+        for (index, spans) in drifted {
+            let seen = self.seen.entry(index).or_default();
+            seen.push((row(&old, index), spans.clone()));
+            seen.push((row(&new, index), spans));
+        }
+    }
+}
+
 /// Characters a frame, a padded field or a bar is filled with: taken into a drifted range
 /// beside them, since a text of another length moves them and a bar of another value
 /// ends elsewhere.
@@ -31,8 +108,8 @@ const ANCHOR: usize = 3;
 /// The cells that changed between screens the log kept with no input between them (from
 /// the second after an input on), and between the last of them and `now` (the screen when
 /// the export is made).
-pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Option<&str>) -> Drifted {
-    let mut drifted = Drifted::new();
+pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Option<&str>) -> DriftLog {
+    let mut drifted = DriftLog::default();
     let (mut cols, mut rows) = (start.cols, start.rows);
     // The last screen seen with no input since, and how many were seen since the input
     // (the program's start counts as one).
@@ -74,7 +151,7 @@ pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Opt
         if let (Some(before), true) = (&steady, seen_since_input >= 2) {
             let both: Vec<regex::Regex> = steady_masks.iter().chain(&masks).cloned().collect();
             let (before, after) = compared(before, &screen, &both);
-            add_changes(&mut drifted, &before, &after);
+            drifted.add(&before, &after);
         }
         steady = Some(screen);
         steady_masks = masks;
@@ -82,7 +159,7 @@ pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Opt
     }
     if let (Some(before), Some(now)) = (&steady, now) {
         let (before, now) = compared(before, now, &steady_masks);
-        add_changes(&mut drifted, &before, &now);
+        drifted.add(&before, &now);
     }
     drifted
 }
@@ -459,5 +536,22 @@ mod tests {
         ];
         assert_eq!(process_rows(&rows), 1..5);
         assert_eq!(process_rows(&["1. apples", "2. pears"]), 0..0);
+    }
+
+    #[test]
+    fn a_rows_drift_applies_to_that_row_not_to_another_screens_row_at_its_place() {
+        let mut log = DriftLog::default();
+        log.add(
+            "CPU[||   12.0%] up\nrandom hint one",
+            "CPU[|||| 23.1%] up\nanother hint now",
+        );
+        // The same meter, another value: drifted where it drifted.
+        assert!(log.spans_for(0, "CPU[|     5.0%] up").is_some());
+        // Another screen's row 0 (a help text over the meters): nothing drifted there.
+        assert_eq!(log.spans_for(0, "Released under the GPL"), None);
+        // A row that drifted whole: the rows seen, not any row at its place.
+        assert!(log.spans_for(1, "another hint now").is_some());
+        assert!(log.spans_for(1, "random hint one").is_some());
+        assert_eq!(log.spans_for(1, "Process state: R running"), None);
     }
 }

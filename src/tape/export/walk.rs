@@ -59,6 +59,8 @@ pub(super) enum Step2 {
     Wait(WaitFor, Option<u64>),
     Expect(String),
     Resize(u16, u16),
+    /// A snapshot: the masks that apply to it (an earlier snapshot's too, as a tape's
+    /// masks hold from where they are written on) and the text they leave.
     Final {
         masks: Vec<String>,
         /// Rows masked whole (`Mask+Rows`): they drifted with little steady in them.
@@ -167,6 +169,8 @@ pub(super) fn steps(
         places: &places,
     };
     let mut out = Vec::new();
+    // The masks and whole-row masks of the snapshots so far.
+    let mut applied: (Vec<String>, Vec<(u16, u16)>) = Default::default();
     let (mut cols, mut rows) = (start.cols, start.rows);
     let mut seen = String::new();
     // The screen the last operation that returned one ended on (a wait's, a capture's).
@@ -339,6 +343,8 @@ pub(super) fn steps(
                     drifted: &drifted,
                     places: &own_places,
                 };
+                // What drifted in the rows this screen shows.
+                let screen_drift = shown_text(entry, cols, rows).map(|screen| drifted.on(&screen));
                 if let Some(wait) = wait {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
@@ -385,12 +391,24 @@ pub(super) fn steps(
                             .filter(|re| re.is_match(screen))
                             .map(|re| super::volatile::with_fill(re.as_str())),
                     );
-                    let row_masks = super::volatile::whole_rows(screen, &drifted);
-                    for mask in super::volatile::span_masks(screen, &drifted, &row_masks) {
+                    let screen_drift = screen_drift.unwrap_or_default();
+                    let mut row_masks = super::volatile::whole_rows(screen, &screen_drift);
+                    for mask in super::volatile::span_masks(screen, &screen_drift, &row_masks) {
                         if !masks.contains(&mask) {
                             masks.push(mask);
                         }
                     }
+                    // A tape's masks hold from where they are written on: an earlier
+                    // snapshot's apply to this one too, so its text is what they leave.
+                    let (masks, row_masks) = {
+                        let mut all = applied.0.clone();
+                        all.extend(masks.into_iter().filter(|m| !applied.0.contains(m)));
+                        row_masks.extend(applied.1.iter().copied());
+                        row_masks.sort_unstable();
+                        row_masks.dedup();
+                        applied = (all.clone(), row_masks.clone());
+                        (all, row_masks)
+                    };
                     let text = crate::tape::snapshots::mask_whole_rows(
                         &masked_screen(screen, cols, rows, &masks),
                         &row_masks,
@@ -502,14 +520,14 @@ fn typed_bytes(bytes: &[u8]) -> Vec<Step2> {
 /// What may differ in a replay's rows: the cells that drifted in the session (by row),
 /// and where the replay runs.
 struct Loose<'a> {
-    drifted: &'a super::volatile::Drifted,
+    drifted: &'a super::volatile::DriftLog,
     places: &'a [regex::Regex],
 }
 
 impl Loose<'_> {
     /// The pattern a replay's row at `index` must match to be the session's `row`.
     fn pattern(&self, (index, row): &(usize, String)) -> String {
-        super::volatile::steady_pattern(row, self.drifted.get(index), self.places)
+        super::volatile::steady_pattern(row, self.drifted.spans_for(*index, row).as_ref(), self.places)
     }
 }
 
