@@ -303,6 +303,28 @@ fn export_verify_replays_the_tape_before_the_agent_leaves_and_names_the_line_tha
         tape.is_file() && work.join("v1.snap").is_file(),
         "written either way"
     );
+    // The token held still while the session watched: told not to assert it, the export
+    // replays.
+    let out = dir.run(&[
+        "export",
+        "-s",
+        "v1",
+        "-o",
+        tape.to_str().unwrap(),
+        "--verify",
+        "--mask",
+        r"token \d+",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // A mask that is not a regex is refused in one line, naming it.
+    let out = dir.run(&["export", "-s", "v1", "--mask", "token ("]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).trim_end().lines().count(),
+        1,
+        "{}",
+        text(&out.stderr)
+    );
     dir.ok(&["exit", "-s", "v1"]);
     // The same session without the token replays: verified.
     dir.ok(&[

@@ -247,5 +247,19 @@ async fn an_export_whose_replay_would_fail_is_refused_by_verify_naming_the_line(
         "{said}"
     );
     assert!(dir.0.join("s.tape").is_file(), "written as it is");
+    // The token held still while the session watched: the export is told not to assert
+    // it, and the replay passes.
+    let result = call(
+        &client,
+        json!({"action": "export", "session": "s", "verify": true, "mask": ["token-\\d+"]}),
+    )
+    .await;
+    assert!(
+        !texts(&result).join("\n").contains("would fail"),
+        "{:?}",
+        texts(&result)
+    );
+    let tape = std::fs::read_to_string(dir.0.join("s.tape")).unwrap();
+    assert!(tape.contains(r"Mask /token-\d+/"), "{tape}");
     client.cancel().await.unwrap();
 }

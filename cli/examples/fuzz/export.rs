@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use tuipilot::StartSpec;
 use tuipilot::keys::parse_key_list;
 use tuipilot::operation::{LoggedOperation, Operation, Step, WaitFor};
-use tuipilot::tape::export::{ExportOptions, to_rust, to_tape};
+use tuipilot::tape::export::{ExportOptions, row_pattern, row_pattern_in, to_rust, to_tape};
 use tuipilot::tape::{CommandKind, Scope, Tape, WaitKind};
 
 use super::Rng;
@@ -289,6 +289,24 @@ pub(crate) fn check_export(input: &[u8]) -> Result<(), String> {
         return Err(format!(
             "the Rust export has lines a plain text's has not:\n{rust}"
         ));
+    }
+    // An expected row holds on the row it was made from, with the session's folder (the
+    // text's own first word, as a path) matching anything in it.
+    let folder = PathBuf::from("/home/me").join(start_word(input).to_string_lossy().replace('/', "_"));
+    let map = tuipilot::files::WorldMap {
+        base: "/home/me".into(),
+        cwd: folder.clone(),
+        roots: vec![folder],
+        home: Some("/home/me".into()),
+        summary: String::new(),
+    };
+    for row in text.split('\n') {
+        for pattern in [row_pattern(row), row_pattern_in(row, Some(&map))] {
+            let re = regex::Regex::new(&pattern).map_err(|e| format!("/{pattern}/ is not a regex: {e}"))?;
+            if !re.is_match(row) {
+                return Err(format!("the expected row /{pattern}/ does not match {row:?}"));
+            }
+        }
     }
     Ok(())
 }

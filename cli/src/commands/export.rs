@@ -32,6 +32,12 @@ pub(super) struct ExportArgs {
     /// environment's values, the screens) as `<redacted>` (repeatable).
     #[arg(long, value_name = "REGEX", action = clap::ArgAction::Append)]
     redact: Vec<String>,
+    /// Do not assert text matching this regex (repeatable): every row the export expects
+    /// matches anything there, and every snapshot masks it, as `capture --mask` does —
+    /// for text chosen afresh on every run that held still while the session watched
+    /// (what `--verify` says a replay shows otherwise).
+    #[arg(long, value_name = "REGEX", action = clap::ArgAction::Append)]
+    mask: Vec<String>,
     /// Replay where the session ran, in its folder with your HOME. By default an export
     /// is hermetic: it replays in a fresh HOME of its own (removed after) as its working
     /// folder, so it meets none of the files the session left.
@@ -59,7 +65,7 @@ pub(super) struct ExportArgs {
 }
 
 pub(super) fn export(name: &str, args: ExportArgs) -> Result<(), Failure> {
-    let mut options = ExportOptions::new(args.include_env, &args.redact)?;
+    let mut options = ExportOptions::new(args.include_env, &args.redact)?.mask(&args.mask)?;
     options.in_place = args.in_place;
     for file in &args.with {
         if !file.exists() {

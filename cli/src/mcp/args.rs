@@ -241,7 +241,9 @@ pub(super) struct TerminalArgs {
     pub(super) image: Option<bool>,
     /// capture: regexes whose matches are masked — clocks, timestamps, pids, temporary
     /// paths. In the text a match becomes `[masked]` whatever its length; in the image
-    /// each matched cell is flat grey, keeping columns.
+    /// each matched cell is flat grey, keeping columns. export: text not to assert — every
+    /// row the export expects matches anything there, every snapshot masks it (text
+    /// chosen afresh on every run, which `verify` says a replay shows otherwise).
     #[serde(default)]
     pub(super) mask: Option<Vec<String>>,
     /// capture: screenshot theme, "dark" (default) or "light".
@@ -353,7 +355,8 @@ impl TerminalArgs {
     /// replays and the files it starts with.
     pub(super) fn export_options(&self) -> Result<tuipilot::tape::export::ExportOptions, Failure> {
         let redact = self.redact.as_deref().unwrap_or_default();
-        let mut options = tuipilot::tape::export::ExportOptions::new(self.include_env == Some(true), redact)?;
+        let mut options = tuipilot::tape::export::ExportOptions::new(self.include_env == Some(true), redact)?
+            .mask(self.mask.as_deref().unwrap_or_default())?;
         options.in_place = self.in_place == Some(true);
         for file in self.with.iter().flatten() {
             let path = std::path::PathBuf::from(file);

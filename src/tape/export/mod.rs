@@ -62,6 +62,11 @@ pub struct ExportOptions {
     /// The name of the world's folder beside the export (default: `NAME.world`): a Rust
     /// test written beside its tape names the tape's, so one copy serves both.
     pub world_name: Option<String>,
+    /// Regexes of text not to assert (`export --mask`): what the session showed but a
+    /// replay shows otherwise — text chosen afresh on every run that held still while
+    /// the session watched. Every row the export asserts matches anything where one
+    /// matched, and every snapshot masks them, as a capture's own masks do.
+    pub masks: Vec<String>,
 }
 
 impl ExportOptions {
@@ -77,6 +82,16 @@ impl ExportOptions {
             redact,
             ..ExportOptions::default()
         })
+    }
+
+    /// Adds `masks` to [`masks`](Self::masks), each checked as every face checks a
+    /// pattern (an error names one that is not a regex, or too large).
+    pub fn mask(mut self, masks: &[String]) -> crate::Result<ExportOptions> {
+        for mask in masks {
+            crate::snapshot::compile(mask)?;
+            self.masks.push(mask.clone());
+        }
+        Ok(self)
     }
 
     /// `text` with every match of [`redact`](Self::redact) replaced.
@@ -465,6 +480,7 @@ pub fn to_tape(
         log,
         options.screen_now.as_deref(),
         &place_masks(name, options),
+        &options.masks,
     );
     let snapshots = steps.iter().filter(|s| matches!(s, Step2::Final { .. })).count();
     let (mut written_masks, mut written_rows): (Vec<String>, Vec<(u16, u16)>) = Default::default();

@@ -211,6 +211,7 @@ pub fn to_rust(
         log,
         options.screen_now.as_deref(),
         &super::place_masks(test_name, options),
+        &options.masks,
     );
     let is_input = |s: &Step2| {
         matches!(

@@ -142,15 +142,20 @@ fn an_expected_rows_path_matches_a_path_of_another_length_and_the_fill_after_it(
     assert!(!re.is_match("┌<─ /tmp/abc ──────.[v]>┐ 12:30   ok"), "{re}");
 }
 
-#[test]
-fn the_sessions_folder_shown_from_home_matches_the_copys_place_in_an_expected_row() {
-    let map = crate::files::WorldMap {
+/// The world of a session started in `/home/me/proj`, its `HOME` `/home/me`.
+fn project_under_home() -> crate::files::WorldMap {
+    crate::files::WorldMap {
         base: "/home/me".into(),
         cwd: "/home/me/proj".into(),
         roots: vec!["/home/me/proj".into()],
         home: Some("/home/me".into()),
         summary: String::new(),
-    };
+    }
+}
+
+#[test]
+fn the_sessions_folder_shown_from_home_matches_the_copys_place_in_an_expected_row() {
+    let map = project_under_home();
     for row in ["me@host:~/proj$ ls", "in /home/me/proj$ ls"] {
         let re = regex::Regex::new(&row_pattern_in(row, Some(&map))).unwrap();
         let (before, _) = row.split_once(['~', '/']).unwrap();
@@ -209,4 +214,49 @@ fn a_later_snapshots_text_is_what_the_earlier_snapshots_masks_leave_and_each_mas
     assert_eq!(masks, ["Mask /[0-9]+/"], "{}", tape.tape);
     let (_, last) = tape.snapshot.expect("a last snapshot");
     assert!(last.starts_with("total [masked]\nthird"), "{last}");
+}
+
+#[test]
+fn every_rows_expected_pattern_matches_the_row_it_was_made_from() {
+    // Over generated rows of paths, clocks, fills and the session's folder: an `Expect`
+    // the export writes holds on the session's own screen.
+    let map = project_under_home();
+    let pieces = [
+        "/tmp/",
+        "~/proj",
+        "/home/me/proj",
+        "─",
+        "━",
+        " ",
+        "12:30",
+        "2026-11-29",
+        "pid 42",
+        "ab",
+        "é",
+        "[",
+        "]",
+        "$",
+        "\\",
+        ".*",
+        "load average: 0.5",
+        "#",
+        "│",
+        "x",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for _ in 0..2000 {
+        let mut row = String::new();
+        for _ in 0..(seed % 9) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            row.push_str(pieces[(seed % pieces.len() as u64) as usize]);
+        }
+        let row = row.trim_end().to_string();
+        for pattern in [row_pattern(&row), row_pattern_in(&row, Some(&map))] {
+            let re = regex::Regex::new(&pattern).unwrap();
+            assert!(re.is_match(&row), "{pattern} on {row:?}");
+        }
+        seed = seed.wrapping_add(1);
+    }
 }

@@ -151,17 +151,21 @@ fn masked_screen(text: &str, cols: u16, rows: u16, masks: &[String]) -> String {
 /// The walk: the log as steps. `now`: the screen when the export was made, with no input
 /// since the log's last operation (what changed since is volatile too); `place_masks`:
 /// masks for where the replay runs (the session's folder, shown elsewhere in a replay
-/// inside a copy of its world), used in a snapshot whose screen they match.
+/// inside a copy of its world), used in a snapshot whose screen they match; `masks`: what
+/// the export was asked not to assert (`export --mask`), as every capture's own masks.
 pub(super) fn steps(
     start: &StartSpec,
     log: &[LoggedOperation],
     now: Option<&str>,
     place_masks: &[String],
+    masks: &[String],
 ) -> Vec<Step2> {
     let drifted = super::volatile::drifted_cells(start, log, now);
     // Where the replay runs matches anything in the rows it asserts, as in its snapshot.
+    // And so does what the export was asked not to assert.
     let places: Vec<regex::Regex> = place_masks
         .iter()
+        .chain(masks)
         .filter_map(|m| regex::Regex::new(m).ok())
         .collect();
     let loose = Loose {
@@ -334,11 +338,13 @@ pub(super) fn steps(
             } => {
                 // The capture's own masks (`capture --mask`): its screen holds their
                 // placeholder, which stands for anything in the rows it asserts, and its
-                // snapshot masks the same.
-                let own_places: Vec<regex::Regex> = match mask.is_empty() {
-                    true => places.clone(),
-                    false => places.iter().cloned().chain(placeholder()).collect(),
-                };
+                // snapshot masks the same; the export's masks are every capture's.
+                let own_places: Vec<regex::Regex> = places
+                    .iter()
+                    .cloned()
+                    .chain(placeholder().filter(|_| !mask.is_empty()))
+                    .collect();
+                let mask: Vec<String> = mask.iter().chain(masks).cloned().collect();
                 let loose = Loose {
                     drifted: &drifted,
                     places: &own_places,
