@@ -255,12 +255,17 @@ impl Session {
     /// bound ([`SessionBuilder::reaction_bound`](crate::SessionBuilder::reaction_bound)) —
     /// a ready program's own timer (htop's refresh), a busy one's sleep (watch's), work
     /// the kernel shows in flight, a signal timer it cannot see, a program it cannot look
-    /// at — the screen is watched until it changes, for at most that long and a quarter
-    /// second more, and read once the redraw is whole. A program at rest with nothing
-    /// due, or ended, is read at once: an export waits only where drift can show.
+    /// at — the screen is watched until it changes, for at most twice the time until it
+    /// wakes and half a second more (a loaded machine runs it late), within that bound,
+    /// and read once the redraw is whole. A program at rest with nothing due, or ended,
+    /// is read at once: an export waits only where drift can show.
     pub fn screen_for_export(&self) -> String {
         let bound = self.shared.lock().reaction_bound;
-        let due = |wakes_in: Option<Duration>| wakes_in.filter(|due| *due <= bound);
+        let due = |wakes_in: Option<Duration>| {
+            wakes_in
+                .filter(|due| *due <= bound)
+                .map(|due| (due * 2 + Duration::from_millis(500)).min(bound))
+        };
         let watch = match self.exit_status() {
             Some(_) => None,
             None => match self.readiness() {
@@ -280,7 +285,7 @@ impl Session {
         };
         if let Some(watch) = watch {
             let seen = self.screen_version();
-            if self.wait_for_change(seen, watch + Duration::from_millis(250)) != seen {
+            if self.wait_for_change(seen, watch) != seen {
                 // The rest of the redraw: a frame comes in more than one write.
                 let _ = self.wait_timeout(
                     &Condition::Stable(Duration::from_millis(100)),

@@ -55,12 +55,35 @@ impl DriftLog {
                     && observed[..head] == target[..head]
                     && observed[from..] == target[target.len() - tail..])
         };
+        // Ranges are where they were in the row seen; in a row of another length (a
+        // number with one digit more), what drifted is what lies between the same steady
+        // text: from the first range's start to as far from the end as the last one's,
+        // widened to whole words.
+        let placed = |observed: &[char], spans: &[(usize, usize)]| -> Vec<(usize, usize)> {
+            if observed.len() == target.len() {
+                return spans.to_vec();
+            }
+            let (Some(&(first, _)), Some(&(_, end))) = (spans.first(), spans.last()) else {
+                return Vec::new();
+            };
+            let (mut from, mut to) = (
+                first,
+                target.len().saturating_sub(observed.len().saturating_sub(end)),
+            );
+            while from > 0 && target.get(from - 1).copied().is_some_and(in_word) {
+                from -= 1;
+            }
+            while target.get(to).copied().is_some_and(in_word) {
+                to += 1;
+            }
+            (from < to).then_some((from, to)).into_iter().collect()
+        };
         let spans: Vec<(usize, usize)> = self
             .seen
             .get(&index)?
             .iter()
             .filter(|(observed, spans)| fits(observed, spans))
-            .flat_map(|(_, spans)| spans.iter().copied())
+            .flat_map(|(observed, spans)| placed(observed, spans))
             .collect();
         (!spans.is_empty()).then(|| merged(spans))
     }
@@ -100,6 +123,12 @@ fn is_fill(c: char) -> bool {
         c,
         ' ' | '─' | '━' | '═' | '-' | '.' | '·' | '_' | '|' | '#' | '=' | '*'
     ) || ('\u{2580}'..='\u{259f}').contains(&c)
+}
+
+/// Whether `c` belongs to a word or a number (`12.5%`, `3,200`, `12:30`): a changed
+/// character makes the whole of it drifted.
+fn in_word(c: char) -> bool {
+    c.is_alphanumeric() || ".,:%".contains(c)
 }
 
 /// How many steady characters on each side anchor a drifted range's mask.
@@ -208,10 +237,7 @@ fn add_changes(drifted: &mut Drifted, before: &str, after: &str) {
         }
         if !spans.is_empty() {
             // A changed digit is a changed number: the whole word it is in drifted.
-            let word = |at: usize| {
-                new.get(at)
-                    .is_some_and(|c| c.is_alphanumeric() || ".,:%".contains(*c))
-            };
+            let word = |at: usize| new.get(at).copied().is_some_and(in_word);
             for (from, to) in &mut spans {
                 while *from > 0 && word(*from - 1) {
                     *from -= 1;
@@ -303,7 +329,13 @@ pub(super) fn span_masks(screen: &str, drifted: &Drifted, whole: &[(u16, u16)]) 
             if before_len == 0 && after_len == 0 {
                 continue;
             }
-            if let Some(mask) = anchored_mask(row, &chars, (from, to), (before_len, after_len))
+            let others: Vec<&str> = rows
+                .iter()
+                .enumerate()
+                .filter(|(at, _)| at != index)
+                .map(|(_, row)| *row)
+                .collect();
+            if let Some(mask) = anchored_mask(row, &chars, (from, to), (before_len, after_len), &others)
                 && !masks.contains(&mask)
             {
                 masks.push(mask);
@@ -316,14 +348,18 @@ pub(super) fn span_masks(screen: &str, drifted: &Drifted, whole: &[(u16, u16)]) 
 /// The mask of the drifted range `[from, to)` of `row` (its `chars`) between the steady
 /// text around it, `anchor` characters before and after to start with. Where that text
 /// is not unique in the row (`│` of `│  │  88  │  │`), the mask's matches would cover
-/// other cells and miss the range: the anchors grow, the text before first (fill
-/// included, up to the row's start), until a match covers the range. `None` where even
-/// the whole row around it does not tell it apart.
+/// other cells and miss the range, and where it is found in `others` (the screen's
+/// other rows: a mask holds for every row, and `^.*?0\.` of one meter masks another
+/// meter's row elsewhere in another run) it masks what it was not made for: the anchors
+/// grow, the text before first (fill included, up to the row's start), until a match
+/// covers the range and no other row matches — else until a match covers the range.
+/// `None` where even the whole row around it does not tell it apart.
 fn anchored_mask(
     row: &str,
     chars: &[char],
     (from, to): (usize, usize),
     anchor: (usize, usize),
+    others: &[&str],
 ) -> Option<String> {
     let byte = |at: usize| chars[..at].iter().map(|c| c.len_utf8()).sum::<usize>();
     let (start, end) = (byte(from), byte(to));
@@ -349,11 +385,17 @@ fn anchored_mask(
         regex::Regex::new(mask)
             .is_ok_and(|re| re.find_iter(row).any(|m| m.start() <= start && m.end() >= end))
     };
+    let alone = |mask: &str| regex::Regex::new(mask).is_ok_and(|re| !others.iter().any(|r| re.is_match(r)));
     let (before, after) = anchor;
-    let tries = (before..=from)
-        .map(|b| (b, after))
-        .chain((after..=chars.len() - to).map(|a| (from, a)));
-    tries.map(|(b, a)| mask_of(b, a)).find(|mask| covers(mask))
+    let tries = || {
+        (before..=from)
+            .map(|b| (b, after))
+            .chain((after..=chars.len() - to).map(|a| (from, a)))
+            .map(|(b, a)| mask_of(b, a))
+    };
+    tries()
+        .find(|mask| covers(mask) && alone(mask))
+        .or_else(|| tries().find(|mask| covers(mask)))
 }
 
 /// Whether row `index` is in one of `spans` (first and last, inclusive).
@@ -553,5 +595,34 @@ mod tests {
         assert!(log.spans_for(1, "another hint now").is_some());
         assert!(log.spans_for(1, "random hint one").is_some());
         assert_eq!(log.spans_for(1, "Process state: R running"), None);
+    }
+
+    #[test]
+    fn a_drifted_ranges_mask_matches_no_other_row_of_the_screen() {
+        // Fails on the code before: row 1's mask, anchored on the row's start and the
+        // value after its bar (`^.*?0\.`), matched row 0 too, and masked it differently
+        // in a run where row 0's value was another.
+        let before = "    0[||     0.7%] Tasks: 9\n    1[|      0.7%] Load";
+        let after = "    0[|||    0.7%] Tasks: 9\n    1[       0.0%] Load";
+        let mut drifted = Drifted::new();
+        add_changes(&mut drifted, before, after);
+        let masks = span_masks(after, &drifted, &[]);
+        assert!(!masks.is_empty());
+        for mask in &masks {
+            let re = regex::Regex::new(mask).unwrap();
+            let rows = after.split('\n').filter(|row| re.is_match(row)).count();
+            assert_eq!(rows, 1, "{mask} matches {rows} rows of {after:?}");
+        }
+    }
+
+    #[test]
+    fn a_number_that_drifted_is_drifted_whole_in_a_row_where_it_has_another_length() {
+        // Fails on the code before: the ranges seen in `reading 12345678 now` were applied
+        // as they were to `reading 516705775 now`, and left its last digit steady.
+        let mut log = DriftLog::default();
+        log.add("reading 87654321 now", "reading 12345678 now");
+        let row = "reading 516705775 now";
+        let spans = log.spans_for(0, row).expect("the number drifted");
+        assert_eq!(spans, vec![(8, 17)], "{row}");
     }
 }
