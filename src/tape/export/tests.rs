@@ -1,6 +1,7 @@
 //! The writers' own cases: key names the lexer reads otherwise, and logs the export
 //! refuses rather than writes.
 
+use super::verify::verified_why;
 use super::*;
 use crate::tape::Tape;
 
