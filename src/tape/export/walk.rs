@@ -349,8 +349,6 @@ pub(super) fn steps(
                     drifted: &drifted,
                     places: &own_places,
                 };
-                // What drifted in the rows this screen shows.
-                let screen_drift = shown_text(entry, cols, rows).map(|screen| drifted.on(&screen));
                 if let Some(wait) = wait {
                     out.extend(replayed_wait(wait, entry, *timeout_ms));
                 }
@@ -397,7 +395,8 @@ pub(super) fn steps(
                             .filter(|re| re.is_match(screen))
                             .map(|re| super::volatile::with_fill(re.as_str())),
                     );
-                    let screen_drift = screen_drift.unwrap_or_default();
+                    // What drifted in the rows this screen shows.
+                    let screen_drift = drifted.on(screen);
                     let mut row_masks = super::volatile::whole_rows(screen, &screen_drift);
                     for mask in super::volatile::span_masks(screen, &screen_drift, &row_masks) {
                         if !masks.contains(&mask) {
