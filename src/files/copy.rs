@@ -23,11 +23,20 @@ use crate::error::{Error, Result};
 /// when it is not a plain file: something may have been put in its place since the caller
 /// looked (a copied folder's entries, a program's world).
 pub fn copy_file(from: &Path, to: &Path, access: Access) -> Result<PathBuf> {
-    let (mut source, _) = open_plain(from)?;
+    copy_whole(from, to, access, false)
+}
+
+/// [`copy_file`]; with `keep`, the copy takes the source's mode and times
+/// ([`keep_metadata`]) before it takes its name.
+fn copy_whole(from: &Path, to: &Path, access: Access, keep: bool) -> Result<PathBuf> {
+    let (mut source, meta) = open_plain(from)?;
     let (folder, name) = Folder::containing(to)?;
     let mut file = folder.create(&name, access)?;
-    std::io::copy(&mut source, &mut file)
-        .map_err(|e| Error::io(format!("cannot write {}", to.display()), e))?;
+    let written = |e: std::io::Error| Error::io(format!("cannot write {}", to.display()), e);
+    std::io::copy(&mut source, &mut file).map_err(written)?;
+    if keep {
+        keep_metadata(&file.file, &meta).map_err(written)?;
+    }
     file.commit()
 }
 
@@ -176,12 +185,7 @@ fn copy_tree_keeping(from: &Path, to: &Path, top: bool) -> Result<()> {
         .map_err(|e| Error::io(format!("cannot read {}", from.display()), e))?;
     let kept = |e: std::io::Error| Error::io(format!("cannot write {}", to.display()), e);
     if meta.is_file() {
-        let (mut source, meta) = open_plain(from)?;
-        let (folder, name) = Folder::containing(to)?;
-        let mut file = folder.create(&name, Access::Private)?;
-        std::io::copy(&mut source, &mut file).map_err(kept)?;
-        keep_metadata(&file.file, &meta).map_err(kept)?;
-        return file.commit().map(drop);
+        return copy_whole(from, to, Access::Private, true).map(drop);
     }
     if meta.file_type().is_symlink() {
         return Err(refused("a symbolic link"));

@@ -40,14 +40,7 @@ impl DriftLog {
             };
             // The steady text before and after, without the fill next to what drifted
             // (a bar's `|` that grows with its value).
-            let mut head = first.min(observed.len());
-            while head > 0 && is_fill(observed[head - 1]) {
-                head -= 1;
-            }
-            let mut from = end.min(observed.len());
-            while from < observed.len() && is_fill(observed[from]) {
-                from += 1;
-            }
+            let (head, from) = over_fill(observed, (first, end));
             let tail = observed.len() - from;
             observed == target.as_slice()
                 || (head + tail > 0
@@ -127,6 +120,18 @@ fn is_fill(c: char) -> bool {
     ) || ('\u{2580}'..='\u{259f}').contains(&c)
 }
 
+/// The range `[from, to)` of `chars` (cut to its length) widened over the fill beside it.
+fn over_fill(chars: &[char], (from, to): (usize, usize)) -> (usize, usize) {
+    let (mut from, mut to) = (from.min(chars.len()), to.min(chars.len()));
+    while from > 0 && is_fill(chars[from - 1]) {
+        from -= 1;
+    }
+    while to < chars.len() && is_fill(chars[to]) {
+        to += 1;
+    }
+    (from, to)
+}
+
 /// Whether `c` belongs to a word or a number (`12.5%`, `3,200`, `12:30`): a changed
 /// character makes the whole of it drifted.
 fn in_word(c: char) -> bool {
@@ -149,12 +154,11 @@ pub(super) fn drifted_cells(start: &StartSpec, log: &[LoggedOperation], now: Opt
     // The masks of the capture that kept the steady screen (`capture --mask`): its text
     // holds their placeholder, so the screens it is compared with are masked alike.
     let mut steady_masks: Vec<regex::Regex> = Vec::new();
-    let compared = |before: &str, after: &str, masks: &[regex::Regex]| match masks.is_empty() {
-        true => (before.to_string(), after.to_string()),
-        false => (
+    let compared = |before: &str, after: &str, masks: &[regex::Regex]| {
+        (
             crate::snapshot::mask_rows(before, masks),
             crate::snapshot::mask_rows(after, masks),
-        ),
+        )
     };
     for entry in log {
         match &entry.operation {
@@ -309,13 +313,7 @@ pub(super) fn span_masks(screen: &str, drifted: &Drifted, whole: &[(u16, u16)]) 
         }
         let chars: Vec<char> = row.chars().collect();
         for &(from, to) in spans {
-            let (mut from, mut to) = (from.min(chars.len()), to.min(chars.len()));
-            while from > 0 && is_fill(chars[from - 1]) {
-                from -= 1;
-            }
-            while to < chars.len() && is_fill(chars[to]) {
-                to += 1;
-            }
+            let (from, to) = over_fill(&chars, (from, to));
             // The steady text beside it, up to the next fill: `┐` of `┐ steady`.
             let before_len = chars[..from]
                 .iter()
@@ -383,11 +381,6 @@ fn anchored_mask(
             _ => format!("{head}.*?{tail}"),
         }
     };
-    let covers = |mask: &str| {
-        regex::Regex::new(mask)
-            .is_ok_and(|re| re.find_iter(row).any(|m| m.start() <= start && m.end() >= end))
-    };
-    let alone = |mask: &str| regex::Regex::new(mask).is_ok_and(|re| !others.iter().any(|r| re.is_match(r)));
     // An anchor with a digit in it is a number of a row that drifted, which drifts too
     // (seen still, it may not be in another run): anchors without one come first.
     let steady = |(b, a): (usize, usize)| {
@@ -396,25 +389,34 @@ fn anchored_mask(
             .chain(&chars[to..to + a])
             .any(char::is_ascii_digit)
     };
-    let (before, after) = anchor;
     // The anchors grow, the text before first; then, for an anchor without a digit,
-    // the text after alone.
-    let tries = || {
-        (before..=from)
-            .map(|b| (b, after))
-            .chain((after..=chars.len() - to).map(|a| (from, a)))
-            .chain((1..=chars.len() - to).map(|a| (0, a)))
-    };
-    let first = |keep: &dyn Fn((usize, usize), &str) -> bool| {
-        tries()
-            .map(|t| (t, mask_of(t.0, t.1)))
-            .find(|(t, mask)| keep(*t, mask))
-            .map(|(_, mask)| mask)
-    };
-    first(&|t, mask| steady(t) && covers(mask) && alone(mask))
-        .or_else(|| first(&|t, mask| steady(t) && covers(mask)))
-        .or_else(|| first(&|_, mask| covers(mask) && alone(mask)))
-        .or_else(|| first(&|_, mask| covers(mask)))
+    // the text after alone. The first mask that covers the range, is steady and matches
+    // no other row is taken; failing that, the first that covers it and is steady, then
+    // the first alone, then the first.
+    let (before, after) = anchor;
+    let tries = (before..=from)
+        .map(|b| (b, after))
+        .chain((after..=chars.len() - to).map(|a| (from, a)))
+        .chain((1..=chars.len() - to).map(|a| (0, a)));
+    let mut fallbacks: [Option<String>; 3] = Default::default();
+    for (b, a) in tries {
+        let mask = mask_of(b, a);
+        let Ok(re) = regex::Regex::new(&mask) else {
+            continue;
+        };
+        if !re.find_iter(row).any(|m| m.start() <= start && m.end() >= end) {
+            continue;
+        }
+        let alone = !others.iter().any(|other| re.is_match(other));
+        let rank = match (steady((b, a)), alone) {
+            (true, true) => return Some(mask),
+            (true, false) => 0,
+            (false, true) => 1,
+            (false, false) => 2,
+        };
+        fallbacks[rank].get_or_insert(mask);
+    }
+    fallbacks.into_iter().flatten().next()
 }
 
 /// Whether row `index` is in one of `spans` (first and last, inclusive).
